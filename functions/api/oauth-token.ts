@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { ValidationError } from '#domain/errors.ts';
+import { issueToken } from '#domain/use-cases/applications.ts';
+import { lambda } from '#http/lambda.ts';
+import { ok } from '#http/responses.ts';
+import { route, type BodyRule } from '#http/route.ts';
+import { parseWith } from '#http/validation.ts';
+import type { Deps } from '#shared/deps.ts';
+
+const TokenRequest = v.object({
+  grant_type: v.pipe(v.string('is required'), v.literal('client_credentials', 'must be client_credentials')),
+  client_id: v.pipe(v.string('is required'), v.nonEmpty('is required')),
+  client_secret: v.pipe(v.string('is required'), v.nonEmpty('is required')),
+});
+
+/** Client credentials from the form, or from HTTP Basic as RFC 6749 also allows. */
+function basicCredentials(header: string | undefined): Record<string, string> {
+  const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
+  if (!match?.[1]) return {};
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return {};
+  return { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+}
+
+const formBody: BodyRule<Record<string, string>> = {
+  accepts: ['form', 'empty'],
+  read: (body) => (body.kind === 'form' ? body.fields : {}),
+};
+
+export const createHandler = (deps: Deps) =>
+  route({ body: formBody }, async ({ body, headers }) => {
+    const input = parseWith(TokenRequest, { ...basicCredentials(headers.authorization), ...body });
+    if (!input.client_id) throw ValidationError.at('client_id', 'is required');
+    return ok(await issueToken(deps, input.client_id, input.client_secret), 200, { pragma: 'no-cache' });
+  });
+
+export const handler = lambda(createHandler);

@@ -1,0 +1,24 @@
+import { ValidationError } from '#domain/errors.ts';
+import { uploadDocument } from '#domain/use-cases/envelopes.ts';
+import { bearerAuth } from '#http/auth.ts';
+import { lambda } from '#http/lambda.ts';
+import { created } from '#http/responses.ts';
+import { route, type BodyRule } from '#http/route.ts';
+import { IdParams } from '#schemas/common.ts';
+import type { Deps } from '#shared/deps.ts';
+
+const rawPdf: BodyRule<Uint8Array> = {
+  accepts: ['binary', 'empty'],
+  read: (body) => {
+    if (body.kind !== 'binary' || body.bytes.byteLength === 0) throw ValidationError.at('body', 'must be the PDF bytes (Content-Type: application/octet-stream)');
+    return body.bytes;
+  },
+};
+
+export const createHandler = (deps: Deps) =>
+  route({ authenticate: bearerAuth(deps), params: IdParams, body: rawPdf }, async ({ params, body, principal, meta }) => {
+    const document = await uploadDocument(deps, principal.appId, params.id, body, meta);
+    return created({ documentId: document.id, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes });
+  });
+
+export const handler = lambda(createHandler);

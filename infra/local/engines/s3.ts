@@ -1,0 +1,95 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import type { RunningEngine } from './types.ts';
+
+export type { RunningEngine } from './types.ts';
+
+export interface S3Options {
+  /** Buckets and objects are stored as plain files under this directory. */
+  readonly dataDir: string;
+  /** Port to listen on; a free one (picked by the OS) when omitted. */
+  readonly port?: number;
+}
+
+/** The credentials s3rver expects (it checks signatures against this fixed key pair). */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/**
+ * S3 client settings for the local engine. Every S3 client pointed at s3rver must use these:
+ * - path-style URLs (no `bucket.127.0.0.1` virtual hosts);
+ * - checksums only when an operation requires them: with the SDK default (WHEN_SUPPORTED), uploads
+ *   are sent as aws-chunked bodies with trailing checksums, which s3rver stores verbatim (corrupted).
+ */
+export function localS3ClientConfig(endpoint: string) {
+  return {
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { ...S3RVER_CREDENTIALS },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  } satisfies S3ClientConfig;
+}
+
+/** Starts s3rver in this process on 127.0.0.1. */
+export async function startS3(opts: S3Options): Promise<RunningEngine> {
+  const directory = resolve(opts.dataDir);
+  await mkdir(directory, { recursive: true });
+  const app = new (loadS3rver())({
+    directory,
+    silent: true,
+    // Bucket names are only ever taken from the path, never from a `bucket.host` virtual host.
+    vhostBuckets: false,
+  });
+  // Own http.Server instead of s3rver.run(): run() leaves listen errors (EADDRINUSE) as an unhandled 'error' event.
+  const server = createServer(app.callback());
+  const port = await listen(server, opts.port ?? 0);
+  const endpoint = `http://127.0.0.1:${port}`;
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= closeServer(server);
+    return stopping;
+  };
+  return { endpoint, stop };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((done, fail) => {
+    const onError = (err: Error): void => fail(new Error(`S3 engine failed to listen on 127.0.0.1:${port}: ${err.message}`));
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      const address = server.address();
+      if (typeof address === 'object' && address !== null) done(address.port);
+      else fail(new Error('S3 engine: could not read the listening port'));
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  // Drop SDK keep-alive sockets, otherwise close() waits for them to time out.
+  server.closeAllConnections();
+  return new Promise((done, fail) => server.close((err) => (err ? fail(err) : done())));
+}
+
+// ---------- s3rver (CommonJS, no type declarations) ----------
+
+interface S3rverOptions {
+  directory: string;
+  silent: boolean;
+  vhostBuckets: boolean;
+}
+
+/** s3rver is a Koa application; callback() is its request handler. */
+interface S3rverApp {
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+type S3rverConstructor = new (options: S3rverOptions) => S3rverApp;
+
+function loadS3rver(): S3rverConstructor {
+  return createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+}

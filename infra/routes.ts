@@ -1,0 +1,30 @@
+/**
+ * THE route manifest: every HTTP route exists here once. The local server, the OpenAPI generator and the
+ * CDK API stack all read it. `handler` is the function module, relative to the repository root.
+ */
+export type AuthKind = 'bearer' | 'link' | 'none';
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  handler: string;
+  auth: AuthKind;
+  operationId: string;
+  summary: string;
+  tag: 'Auth' | 'Envelopes' | 'Meta';
+}
+
+export const routes: readonly RouteDef[] = [
+  { method: 'POST', path: '/oauth/token', handler: 'functions/api/oauth-token.ts', auth: 'none', operationId: 'issueToken', summary: 'Exchange client credentials for a bearer token', tag: 'Auth' },
+  { method: 'POST', path: '/v1/envelopes', handler: 'functions/api/create-envelope.ts', auth: 'bearer', operationId: 'createEnvelope', summary: 'Create an envelope (multipart with the PDF, or JSON)', tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/envelopes', handler: 'functions/api/list-envelopes.ts', auth: 'bearer', operationId: 'listEnvelopes', summary: "List a tenant's envelopes, newest first", tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/envelopes/{id}', handler: 'functions/api/get-envelope.ts', auth: 'bearer', operationId: 'getEnvelope', summary: 'Read an envelope with signers, fields, documents and audit log', tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/send', handler: 'functions/api/send-envelope.ts', auth: 'bearer', operationId: 'sendEnvelope', summary: 'Send a draft envelope to its first routing group', tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/void', handler: 'functions/api/void-envelope.ts', auth: 'bearer', operationId: 'voidEnvelope', summary: 'Void an envelope that is not yet terminal', tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/envelopes/{id}/document', handler: 'functions/api/get-document.ts', auth: 'bearer', operationId: 'getDocument', summary: 'Download the original or sealed PDF', tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/document', handler: 'functions/api/upload-document.ts', auth: 'bearer', operationId: 'uploadDocument', summary: "Upload the envelope's PDF as raw bytes", tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/signers', handler: 'functions/api/add-signer.ts', auth: 'bearer', operationId: 'addSigner', summary: 'Add a signer to a draft envelope', tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/fields', handler: 'functions/api/add-field.ts', auth: 'bearer', operationId: 'addField', summary: 'Place a field on a draft envelope', tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/envelopes/{id}/audit/verify', handler: 'functions/api/verify-audit.ts', auth: 'bearer', operationId: 'verifyAudit', summary: "Recompute the envelope's audit hash chain", tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
+];

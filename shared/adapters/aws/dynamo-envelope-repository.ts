@@ -1,0 +1,196 @@
+import {
+  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, DeleteCommand,
+  type DynamoDBDocumentClient, type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#domain/audit-chain.ts';
+import type { EnvelopeChange } from '#domain/envelope.ts';
+import { ConcurrentModification } from '#domain/errors.ts';
+import type { Envelope, EnvelopeStatus } from '#domain/model.ts';
+import type { OutboxItem } from '#domain/outbox.ts';
+import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
+import { lostRace } from './dynamo.ts';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const envKey = (id: string) => ({ PK: `ENV#${id}`, SK: 'ENV' });
+const tenantKey = (appId: string, tenantId: string) => ({ PK: `APP#${appId}`, SK: `TENANT#${tenantId}` });
+const listPk = (appId: string, tenantId: string) => `APP#${appId}#TEN#${tenantId}`;
+const OUTBOX_SHARDS = 8;
+
+function envelopeItem(envelope: Envelope): Item {
+  const sortKey = `${envelope.createdAt}#${envelope.id}`;
+  return {
+    ...envelope,
+    ...envKey(envelope.id),
+    itemType: 'envelope',
+    GSI1PK: listPk(envelope.appId, envelope.tenantId),
+    GSI1SK: sortKey,
+    GSI2PK: `${listPk(envelope.appId, envelope.tenantId)}#ST#${envelope.status}`,
+    GSI2SK: sortKey,
+  };
+}
+
+function fromItem(item: Item): Envelope {
+  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, ...envelope } = item;
+  return envelope as unknown as Envelope;
+}
+
+/** Audit entries sort by their zero-padded sequence number. */
+const auditSk = (seq: number) => `AUD#${String(seq).padStart(10, '0')}`;
+
+function auditItem(entry: AuditEntry): Item {
+  return { ...entry, PK: `ENV#${entry.envelopeId}`, SK: auditSk(entry.seq), itemType: 'audit' };
+}
+
+function outboxItem(item: OutboxItem): Item {
+  const shard = parseInt(item.id.replace(/-/g, '').slice(-4), 16) % OUTBOX_SHARDS;
+  return {
+    ...item, PK: `ENV#${item.envelopeId}`, SK: `OUT#${item.id}`, itemType: 'outbox',
+    GSI3PK: `OUTBOX#${String(shard)}`, GSI3SK: `${item.createdAt}#${item.id}`,
+  };
+}
+
+function strip<T>(item: Item): T {
+  const { PK: _pk, SK: _sk, itemType: _t, GSI3PK: _a, GSI3SK: _b, ...rest } = item;
+  return rest as T;
+}
+
+/** Keeps the per-tenant counts (the list's `total`) in step with creations and status changes. */
+function counterUpdate(table: string, change: EnvelopeChange): TransactItem | undefined {
+  const { before, after } = change;
+  if (before?.status === after.status) return undefined;
+  const counts: Partial<Record<EnvelopeStatus | 'total', number>> = { [after.status]: 1 };
+  if (before) counts[before.status] = -1;
+  else counts.total = 1;
+  const entries = Object.entries(counts);
+  return {
+    Update: {
+      TableName: table,
+      Key: tenantKey(after.appId, after.tenantId),
+      UpdateExpression: `SET appId = :app, tenantId = :tenant, itemType = :type ADD ${entries.map((_, i) => `#c${String(i)} :c${String(i)}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#c${String(i)}`, `count_${k}`])),
+      ExpressionAttributeValues: {
+        ':app': after.appId, ':tenant': after.tenantId, ':type': 'tenant',
+        ...Object.fromEntries(entries.map(([, n], i) => [`:c${String(i)}`, n])),
+      },
+    },
+  };
+}
+
+export class DynamoEnvelopeRepository implements EnvelopeRepository {
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async get(appId: string, id: string): Promise<Envelope | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id), ConsistentRead: true }));
+    if (!Item || Item.appId !== appId) return undefined;
+    return fromItem(Item);
+  }
+
+  async auditLog(envelopeId: string): Promise<AuditEntry[]> {
+    const items = await this.queryAll({
+      TableName: this.table, ConsistentRead: true,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'AUD#' },
+    });
+    return items.map((item) => strip<AuditEntry>(item));
+  }
+
+  async commit(change: EnvelopeChange): Promise<void> {
+    const { before, after } = change;
+    const envelopePut: TransactItem = {
+      Put: {
+        TableName: this.table,
+        Item: envelopeItem(after),
+        ...(before
+          ? { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': before.version } }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    };
+    const counter = counterUpdate(this.table, change);
+    const transactItems: TransactItem[] = [
+      envelopePut,
+      ...change.audit.map((entry) => ({ Put: { TableName: this.table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } })),
+      ...change.outbox.map((item) => ({ Put: { TableName: this.table, Item: outboxItem(item) } })),
+      ...(counter ? [counter] : []),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: transactItems }));
+    } catch (error) {
+      if (lostRace(error)) throw new ConcurrentModification(after.id);
+      throw error;
+    }
+  }
+
+  async list(query: EnvelopeListQuery): Promise<EnvelopePage> {
+    const [keys, total] = await Promise.all([this.pageKeys(query), this.total(query)]);
+    return { data: await this.batchGet(keys), total };
+  }
+
+  async pendingOutbox(envelopeId: string): Promise<OutboxItem[]> {
+    const items = await this.queryAll({
+      TableName: this.table, ConsistentRead: true,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'OUT#' },
+    });
+    return items.map((item) => strip<OutboxItem>(item));
+  }
+
+  async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
+    await Promise.all(itemIds.map((id) =>
+      this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: `ENV#${envelopeId}`, SK: `OUT#${id}` } }))));
+  }
+
+  /** Keys of the requested page, newest first: earlier pages are skipped reading index keys only. */
+  private async pageKeys(query: EnvelopeListQuery): Promise<Item[]> {
+    const base = listPk(query.appId, query.tenantId);
+    const input: QueryCommandInput = {
+      TableName: this.table,
+      IndexName: query.status ? 'GSI2' : 'GSI1',
+      KeyConditionExpression: query.status ? 'GSI2PK = :pk' : 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': query.status ? `${base}#ST#${query.status}` : base },
+      ScanIndexForward: false,
+    };
+    let toSkip = (query.page - 1) * query.pageSize;
+    let startKey: Item | undefined;
+    while (toSkip > 0) {
+      const skipped = await this.db.send(new QueryCommand({ ...input, Limit: Math.min(toSkip, 1000), ExclusiveStartKey: startKey }));
+      toSkip -= skipped.Count ?? 0;
+      startKey = skipped.LastEvaluatedKey;
+      if (!startKey) return [];
+    }
+    const page = await this.db.send(new QueryCommand({ ...input, Limit: query.pageSize, ExclusiveStartKey: startKey }));
+    return (page.Items ?? []).map((item) => ({ PK: item.PK, SK: item.SK }));
+  }
+
+  private async total(query: EnvelopeListQuery): Promise<number> {
+    const { Item } = await this.db.send(new GetCommand({
+      TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true,
+    }));
+    const count = Item?.[`count_${query.status ?? 'total'}`];
+    return typeof count === 'number' ? count : 0;
+  }
+
+  private async batchGet(keys: Item[]): Promise<Envelope[]> {
+    if (keys.length === 0) return [];
+    const found = new Map<string, Envelope>();
+    let pending: Item[] | undefined = keys;
+    while (pending && pending.length > 0) {
+      const result = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of result.Responses?.[this.table] ?? []) found.set(String(item.PK), fromItem(item));
+      pending = result.UnprocessedKeys?.[this.table]?.Keys as Item[] | undefined;
+    }
+    return keys.flatMap((key) => found.get(String(key.PK)) ?? []);
+  }
+
+  private async queryAll(input: QueryCommandInput): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+}

@@ -1,0 +1,20 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_TENANT, type FieldOrigin, type TenantSettings } from '#domain/model.ts';
+import type { TenantRepository } from '#ports/repositories.ts';
+
+export class DynamoTenantRepository implements TenantRepository {
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async get(appId: string, tenantId: string): Promise<TenantSettings> {
+    const { Item } = await this.db.send(new GetCommand({
+      TableName: this.table, Key: { PK: `APP#${appId}`, SK: `TENANT#${tenantId}` }, ConsistentRead: true,
+    }));
+    return {
+      appId,
+      tenantId,
+      defaultExpiresInDays: typeof Item?.defaultExpiresInDays === 'number' ? Item.defaultExpiresInDays : DEFAULT_TENANT.defaultExpiresInDays,
+      retentionDays: typeof Item?.retentionDays === 'number' ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
+      fieldOrigin: (Item?.fieldOrigin as FieldOrigin | undefined) ?? DEFAULT_TENANT.fieldOrigin,
+    };
+  }
+}

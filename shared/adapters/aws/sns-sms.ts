@@ -1,0 +1,17 @@
+import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import type { SmsMessage, SmsSender } from '#ports/services.ts';
+
+export class SnsSms implements SmsSender {
+  constructor(private readonly sns: SNSClient, private readonly senderId: string | undefined) {}
+
+  async send(message: SmsMessage): Promise<void> {
+    await this.sns.send(new PublishCommand({
+      PhoneNumber: message.to,
+      Message: message.text,
+      MessageAttributes: {
+        'AWS.SNS.SMS.SMSType': { DataType: 'String', StringValue: 'Transactional' },
+        ...(this.senderId ? { 'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: this.senderId } } : {}),
+      },
+    }));
+  }
+}

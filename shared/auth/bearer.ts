@@ -1,0 +1,43 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { Unauthorized } from '#domain/errors.ts';
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+const ISSUER = 'esign-service';
+const AUDIENCE = 'esign-api';
+
+export interface BearerPrincipal {
+  appId: string;
+  clientId: string;
+}
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+/** An HS256 access token for an application, valid one hour (spec 5.1). */
+export async function issueAccessToken(secret: string, principal: BearerPrincipal, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ client_id: principal.clientId, typ: 'access' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(principal.appId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_SECONDS)
+    .sign(keyOf(secret));
+}
+
+/** Verifies algorithm (HS256 only, so `none` and RS/ES confusion fail), signature, issuer, audience and expiry. */
+export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<BearerPrincipal> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'],
+    });
+    if (payload.typ !== 'access' || typeof payload.client_id !== 'string' || !payload.sub) {
+      throw new Unauthorized('The access token is not valid');
+    }
+    return { appId: payload.sub, clientId: payload.client_id };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The access token has expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('The access token is not valid');
+  }
+}

@@ -1,0 +1,52 @@
+import * as v from 'valibot';
+
+/** 25 MB upload limit (spec 8), in bytes. */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+const secret = (name: string) =>
+  v.pipe(v.string(`${name} is required`), v.minLength(32, `${name} must be at least 32 characters`));
+
+const EnvSchema = v.object({
+  TABLE_NAME: v.pipe(v.string('TABLE_NAME is required'), v.nonEmpty()),
+  BUCKET_NAME: v.pipe(v.string('BUCKET_NAME is required'), v.nonEmpty()),
+  BASE_URL: v.pipe(v.string('BASE_URL is required'), v.url()),
+  SIGNING_URL: v.pipe(v.string('SIGNING_URL is required'), v.url()),
+  JWT_SECRET: secret('JWT_SECRET'),
+  LINK_SECRET: secret('LINK_SECRET'),
+  DATA_KEY: secret('DATA_KEY'),
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.email()), 'no-reply@esign.local'),
+  LOCAL_MODE: v.optional(v.picklist(['0', '1']), '0'),
+});
+
+export interface Config {
+  tableName: string;
+  bucketName: string;
+  baseUrl: string;
+  signingUrl: string;
+  jwtSecret: string;
+  linkSecret: string;
+  dataKey: string;
+  mailFrom: string;
+  local: boolean;
+}
+
+/** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = v.safeParse(EnvSchema, env);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((issue) => issue.message).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.output;
+  return {
+    tableName: e.TABLE_NAME,
+    bucketName: e.BUCKET_NAME,
+    baseUrl: e.BASE_URL.replace(/\/+$/, ''),
+    signingUrl: e.SIGNING_URL.replace(/\/+$/, ''),
+    jwtSecret: e.JWT_SECRET,
+    linkSecret: e.LINK_SECRET,
+    dataKey: e.DATA_KEY,
+    mailFrom: e.MAIL_FROM,
+    local: e.LOCAL_MODE === '1',
+  };
+}

@@ -1,0 +1,62 @@
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { documentClient } from '#adapters/aws/dynamo.ts';
+import { DynamoApplicationRepository } from '#adapters/aws/dynamo-application-repository.ts';
+import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
+import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
+import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
+import { SesMailer } from '#adapters/aws/ses-mailer.ts';
+import { SnsSms } from '#adapters/aws/sns-sms.ts';
+import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
+import { systemClock, uuidV7Ids } from '#adapters/system.ts';
+import type { ApplicationRepository, EnvelopeRepository, TenantRepository } from '#ports/repositories.ts';
+import type { BlobStore, Clock, Ids, Mailer, SecretBox, SmsSender } from '#ports/services.ts';
+import { loadConfig, type Config } from './config.ts';
+
+/** Everything a function may need; each function takes the subset it uses. */
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  ids: Ids;
+  envelopes: EnvelopeRepository;
+  tenants: TenantRepository;
+  applications: ApplicationRepository;
+  blobs: BlobStore;
+  mailer: Mailer;
+  sms: SmsSender;
+  secrets: SecretBox;
+}
+
+/** Client settings per AWS service; locally they point the same adapters at the local engines. */
+export interface ClientSettings {
+  dynamodb?: DynamoDBClientConfig;
+  s3?: S3ClientConfig;
+  ses?: SESv2ClientConfig;
+}
+
+export function buildDeps(config: Config, clients: ClientSettings = {}, overrides: Partial<Deps> = {}): Deps {
+  const db = documentClient(clients.dynamodb);
+  return {
+    config,
+    clock: systemClock,
+    ids: uuidV7Ids,
+    envelopes: new DynamoEnvelopeRepository(db, config.tableName),
+    tenants: new DynamoTenantRepository(db, config.tableName),
+    applications: new DynamoApplicationRepository(db, config.tableName),
+    blobs: new S3BlobStore(new S3Client(clients.s3 ?? {}), config.bucketName),
+    mailer: new SesMailer(new SESv2Client(clients.ses ?? {}), config.mailFrom),
+    sms: new SnsSms(new SNSClient({}), process.env.SMS_SENDER_ID),
+    secrets: new AesSecretBox(config.dataKey),
+    ...overrides,
+  };
+}
+
+let production: Deps | undefined;
+
+/** The deployed wiring, built once per container on first use. */
+export function productionDeps(): Deps {
+  production ??= buildDeps(loadConfig());
+  return production;
+}

@@ -1,0 +1,276 @@
+import { appendToChain, genesis, type AuditDraft, type AuditEntry } from './audit-chain.ts';
+import { InvalidState, ValidationError, type FieldErrors } from './errors.ts';
+import {
+  isTerminal, originalDocument,
+  type AuthMethod, type Document, type Envelope, type Field, type FieldOrigin, type FieldType, type RequestMeta, type Signer,
+} from './model.ts';
+import type { EventOutboxItem, InvitationOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
+import { assertNoErrors, placementErrors } from './placement.ts';
+
+/** What a transition needs from the outside world: the time, fresh ids, and who asked. */
+export interface Ctx {
+  now: Date;
+  nextId: () => string;
+  meta: RequestMeta;
+}
+
+/** One committed state change: the new envelope, its audit entries and outbox items, in one transaction. */
+export interface EnvelopeChange {
+  before: Envelope | null;
+  after: Envelope;
+  audit: AuditEntry[];
+  outbox: OutboxItem[];
+}
+
+export interface SignerInput {
+  name: string;
+  email: string;
+  phone: string | null;
+  routingOrder: number;
+  authMethod: AuthMethod;
+}
+
+export interface FieldInput {
+  signerId: string;
+  documentId: string | null;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  required: boolean;
+  origin: FieldOrigin;
+}
+
+/** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
+export const MAX_SIGNERS = 50;
+export const MAX_FIELDS = 1000;
+
+const system = (event: AuditDraft['event'], meta: RequestMeta, detail: AuditDraft['detail'] = null): AuditDraft => ({
+  event, actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail,
+});
+
+function eventItem(envelope: Envelope, event: WebhookEventName, ctx: Ctx, signerId: string | null = null): EventOutboxItem {
+  return { kind: 'event', id: ctx.nextId(), envelopeId: envelope.id, event, createdAt: ctx.now.toISOString(), signerId };
+}
+
+/** Builds the change from `before` to `after`, chaining the audit drafts and bumping the version. */
+export function changeOf(
+  before: Envelope | null, after: Envelope, drafts: AuditDraft[], outbox: OutboxItem[], ctx: Ctx,
+): EnvelopeChange {
+  const chained = appendToChain(after.id, after.auditHead, drafts, { timestamp: ctx.now.toISOString(), nextId: ctx.nextId });
+  const next = { ...after, auditHead: chained.head, version: (before?.version ?? 0) + 1 };
+  return { before, after: next, audit: chained.entries, outbox };
+}
+
+export function requireDraft(envelope: Envelope, action: string): void {
+  if (envelope.status !== 'draft') {
+    throw new InvalidState(`Cannot ${action}: the envelope is ${envelope.status}, not draft`);
+  }
+}
+
+export function newSigner(input: SignerInput, id: string): Signer {
+  return { ...input, id, status: 'pending', signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null };
+}
+
+function duplicateEmailErrors(signers: readonly Pick<Signer, 'email'>[], path: (i: number) => string): FieldErrors {
+  const seen = new Set<string>();
+  const errors: FieldErrors = {};
+  signers.forEach((signer, i) => {
+    const key = signer.email.toLowerCase();
+    if (seen.has(key)) errors[path(i)] = ['another signer of this envelope has the same email'];
+    seen.add(key);
+  });
+  return errors;
+}
+
+/** Checks fields against the signers and the document; `path(i)` names field i in the request. */
+export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, path: (i: number) => string): FieldErrors {
+  const document = originalDocument(envelope as Envelope);
+  const errors: FieldErrors = {};
+  fields.forEach((field, i) => {
+    if (!envelope.signers.some((s) => s.id === field.signerId)) {
+      errors[`${path(i)}.signerId`] = ['is not a signer of this envelope'];
+      return;
+    }
+    if (field.documentId !== null && field.documentId !== document?.id) {
+      errors[`${path(i)}.documentId`] = ['is not a document of this envelope'];
+      return;
+    }
+    if (document) Object.assign(errors, placementErrors(field, document, path(i)));
+    else if (field.w <= 0 || field.h <= 0) errors[`${path(i)}.${field.w <= 0 ? 'w' : 'h'}`] = ['must be greater than 0'];
+  });
+  return errors;
+}
+
+export interface NewEnvelopeInput {
+  id: string;
+  appId: string;
+  tenantId: string;
+  subject: string | null;
+  createdBy: string | null;
+  expiresInDays: number;
+  fieldOrigin: FieldOrigin;
+  signers: SignerInput[];
+  /** Fields reference signers by their index in `signers`. */
+  fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number })[];
+  document: Document | null;
+}
+
+export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChange {
+  if (input.signers.length > MAX_SIGNERS) throw ValidationError.at('signers', `at most ${String(MAX_SIGNERS)} signers`);
+  if (input.fields.length > MAX_FIELDS) throw ValidationError.at('fields', `at most ${String(MAX_FIELDS)} fields`);
+  assertNoErrors(duplicateEmailErrors(input.signers, (i) => `signers[${String(i)}].email`), 'Signer emails must be unique');
+  const signers = input.signers.map((s) => newSigner(s, ctx.nextId()));
+  const documents = input.document ? [input.document] : [];
+  const fields: Field[] = input.fields.map(({ signerIndex, ...f }) => ({
+    ...f, id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: input.document?.id ?? null,
+  }));
+  assertNoErrors(fieldErrors(fields, { signers, documents }, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
+  const createdAt = ctx.now.toISOString();
+  const envelope: Envelope = {
+    id: input.id, appId: input.appId, tenantId: input.tenantId, status: 'draft',
+    subject: input.subject, createdBy: input.createdBy, message: null,
+    expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), createdAt,
+    sentAt: null, completedAt: null, voidedAt: null, voidReason: null,
+    documentHashOriginal: input.document?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
+    signers, fields, documents, version: 0, auditHead: genesis(input.id),
+  };
+  const drafts = [system('envelope.created', ctx.meta, {
+    appId: input.appId, tenantId: input.tenantId, createdBy: input.createdBy, signers: signers.length, fields: fields.length,
+    documentSha256: input.document?.sha256 ?? null,
+  })];
+  return changeOf(null, envelope, drafts, [eventItem(envelope, 'envelope.created', ctx)], ctx);
+}
+
+export function addSigner(envelope: Envelope, input: SignerInput, ctx: Ctx): { change: EnvelopeChange; signer: Signer } {
+  requireDraft(envelope, 'add a signer');
+  if (envelope.signers.length >= MAX_SIGNERS) throw new InvalidState(`An envelope has at most ${String(MAX_SIGNERS)} signers`);
+  assertNoErrors(duplicateEmailErrors([...envelope.signers, input], () => 'email'), 'Signer emails must be unique');
+  const signer = newSigner(input, ctx.nextId());
+  const after = { ...envelope, signers: [...envelope.signers, signer] };
+  const drafts = [system('signer.added', ctx.meta, { signerId: signer.id, email: signer.email, routingOrder: signer.routingOrder })];
+  return { change: changeOf(envelope, after, drafts, [], ctx), signer };
+}
+
+export function addField(envelope: Envelope, input: FieldInput, ctx: Ctx): { change: EnvelopeChange; field: Field } {
+  requireDraft(envelope, 'add a field');
+  if (envelope.fields.length >= MAX_FIELDS) throw new InvalidState(`An envelope has at most ${String(MAX_FIELDS)} fields`);
+  const document = originalDocument(envelope);
+  const field: Field = { ...input, id: ctx.nextId(), documentId: input.documentId ?? document?.id ?? null };
+  assertNoErrors(rebase(fieldErrors([field], envelope, () => '')), 'The field is invalid');
+  const after = { ...envelope, fields: [...envelope.fields, field] };
+  const drafts = [system('field.added', ctx.meta, { fieldId: field.id, signerId: field.signerId, type: field.type, page: field.page })];
+  return { change: changeOf(envelope, after, drafts, [], ctx), field };
+}
+
+/** `.page` -> `page`: single-field requests name attributes at the top level. */
+function rebase(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.replace(/^\./, ''), v]));
+}
+
+/** Attaches (or, while draft and unreferenced, replaces) the original document; existing fields must fit it. */
+export function attachOriginal(envelope: Envelope, document: Document, ctx: Ctx): { change: EnvelopeChange; replaced: Document | null } {
+  requireDraft(envelope, 'upload the document');
+  const replaced = originalDocument(envelope) ?? null;
+  const fields = envelope.fields.map((f) => ({ ...f, documentId: document.id }));
+  const documents = [...envelope.documents.filter((d) => d !== replaced), document];
+  assertNoErrors(fieldErrors(fields, { signers: envelope.signers, documents }, (i) => `fields[${String(i)}]`),
+    'Fields already placed on this envelope do not fit the uploaded document');
+  const after = { ...envelope, documents, fields, documentHashOriginal: document.sha256 };
+  const drafts = [system('document.uploaded', ctx.meta, {
+    documentId: document.id, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes, replaced: replaced?.id ?? null,
+  })];
+  return { change: changeOf(envelope, after, drafts, [], ctx), replaced };
+}
+
+/** The signers invited together first: the lowest routing order. */
+export function firstRoutingGroup(signers: readonly Signer[]): Signer[] {
+  const lowest = Math.min(...signers.map((s) => s.routingOrder));
+  return signers.filter((s) => s.routingOrder === lowest);
+}
+
+function sendErrors(envelope: Envelope): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!originalDocument(envelope)) errors.document = ['the envelope has no document; upload the PDF first'];
+  if (envelope.signers.length === 0) errors.signers = ['the envelope needs at least one signer'];
+  if (envelope.fields.length === 0) errors.fields = ['the envelope needs at least one field'];
+  envelope.signers.forEach((signer, i) => {
+    if (envelope.fields.length > 0 && !envelope.fields.some((f) => f.signerId === signer.id)) {
+      errors[`signers[${String(i)}]`] = [`signer ${signer.email} has no field to sign`];
+    }
+  });
+  return errors;
+}
+
+/** Draft -> sent: the first routing group is invited (the use case mints their links). */
+export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ctx): { change: EnvelopeChange; invited: Signer[] } {
+  requireDraft(envelope, 'send');
+  const errors = sendErrors(envelope);
+  if (Object.keys(errors).length > 0) throw new InvalidState('The envelope is not ready to send', errors);
+  const invitedIds = new Set(firstRoutingGroup(envelope.signers).map((s) => s.id));
+  const signers = envelope.signers.map((s) => (invitedIds.has(s.id) ? { ...s, status: 'sent' as const } : s));
+  const sentAt = ctx.now.toISOString();
+  const after: Envelope = { ...envelope, status: 'sent', message, sentAt, expiresAt: addDays(ctx.now, envelope.expiresInDays), signers };
+  const invited = signers.filter((s) => invitedIds.has(s.id));
+  const drafts = [
+    system('envelope.sent', ctx.meta, { expiresAt: after.expiresAt, message }),
+    ...invited.map((s) => system('signer.invited', ctx.meta, { signerId: s.id, email: s.email, routingOrder: s.routingOrder })),
+  ];
+  return { change: changeOf(envelope, after, drafts, [eventItem(after, 'envelope.sent', ctx)], ctx), invited };
+}
+
+export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx): EnvelopeChange {
+  if (isTerminal(envelope.status)) throw new InvalidState(`Cannot void: the envelope is already ${envelope.status}`);
+  const voidedAt = ctx.now.toISOString();
+  const after: Envelope = { ...envelope, status: 'voided', voidedAt, voidReason: reason };
+  const drafts = [system('envelope.voided', ctx.meta, { reason, previousStatus: envelope.status })];
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx)], ctx);
+}
+
+/** Sent or in-progress envelopes whose deadline has passed expire (DECISIONS 14); null when nothing is due. */
+export function expireIfDue(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {
+  const live = envelope.status === 'sent' || envelope.status === 'in_progress';
+  if (!live || Date.parse(envelope.expiresAt) > ctx.now.getTime()) return null;
+  const after: Envelope = { ...envelope, status: 'expired' };
+  const drafts = [{ ...system('envelope.expired', { ip: null, userAgent: null }, { expiresAt: envelope.expiresAt }) }];
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx)], ctx);
+}
+
+export function addDays(from: Date, days: number): string {
+  return new Date(from.getTime() + days * 86_400_000).toISOString();
+}
+
+export interface MintedLink {
+  claims: LinkClaims;
+  tokenHash: string;
+}
+
+/** Links were minted for the invited signers: record their hashes and queue the invitations. */
+export function withInvitations(change: EnvelopeChange, minted: readonly MintedLink[], ctx: Ctx): EnvelopeChange {
+  const bySigner = new Map(minted.map((m) => [m.claims.signerId, m]));
+  const signers = change.after.signers.map((s) => {
+    const link = bySigner.get(s.id);
+    return link ? { ...s, linkHash: link.tokenHash, tokenVersion: link.claims.version } : s;
+  });
+  const invitations = minted.map(({ claims }) => {
+    const signer = signers.find((s) => s.id === claims.signerId);
+    const sms = signer?.authMethod === 'sms_otp' && signer.phone !== null;
+    return { link: claims, channels: sms ? (['email', 'sms'] as const).slice() : ['email' as const] };
+  });
+  const item: InvitationOutboxItem = {
+    kind: 'notify', id: ctx.nextId(), envelopeId: change.after.id, template: 'invitation', createdAt: ctx.now.toISOString(), invitations,
+  };
+  return { ...change, after: { ...change.after, signers }, outbox: [...change.outbox, item] };
+}
+
+/** A signing link lives until the envelope's deadline, at most 30 days (DECISIONS 13). */
+export function linkClaimsFor(envelope: Envelope, signer: Signer, ctx: Ctx): LinkClaims {
+  const issuedAt = Math.floor(ctx.now.getTime() / 1000);
+  const deadline = Math.floor(Date.parse(envelope.expiresAt) / 1000);
+  return {
+    jti: ctx.nextId(), signerId: signer.id, envelopeId: envelope.id, version: signer.tokenVersion + 1,
+    issuedAt, expiresAt: Math.min(deadline, issuedAt + 30 * 86_400),
+  };
+}

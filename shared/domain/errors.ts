@@ -1,0 +1,53 @@
+/** Stable machine codes; `shared/http` maps each to an HTTP status and the error body. */
+export type ErrorCode =
+  | 'validation_error'
+  | 'invalid_state'
+  | 'not_found'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'conflict'
+  | 'gone'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'quota_exceeded'
+  | 'internal_error';
+
+/** Field path (`signers[0].email`) to the messages about it. */
+export type FieldErrors = Record<string, string[]>;
+
+export abstract class DomainError extends Error {
+  abstract readonly code: ErrorCode;
+  readonly errors: FieldErrors;
+
+  constructor(message: string, errors: FieldErrors = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.errors = errors;
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly code = 'validation_error';
+
+  /** One offending field: `ValidationError.at('subject', 'must be at most 255 characters')`. */
+  static at(path: string, message: string): ValidationError {
+    return new ValidationError(`${path}: ${message}`, { [path]: [message] });
+  }
+}
+export class InvalidState extends DomainError { readonly code = 'invalid_state'; }
+export class NotFound extends DomainError { readonly code = 'not_found'; }
+export class Unauthorized extends DomainError { readonly code = 'unauthorized'; }
+export class Forbidden extends DomainError { readonly code = 'forbidden'; }
+export class Conflict extends DomainError { readonly code = 'conflict'; }
+export class Gone extends DomainError { readonly code = 'gone'; }
+export class PayloadTooLarge extends DomainError { readonly code = 'payload_too_large'; }
+export class UnsupportedMediaType extends DomainError { readonly code = 'unsupported_media_type'; }
+
+/** A concurrent writer changed the envelope first; the use case re-reads and retries. */
+export class ConcurrentModification extends Error {
+  constructor(readonly envelopeId: string) {
+    super(`envelope ${envelopeId} was modified concurrently`);
+    this.name = 'ConcurrentModification';
+  }
+}

@@ -1,0 +1,30 @@
+import type { Envelope, Signer } from './model.ts';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The invitation a signer receives when their routing group is reached. */
+export function invitationEmail(envelope: Envelope, signer: Signer, url: string, expiresAt: Date): RenderedEmail {
+  const title = envelope.subject ?? 'a document';
+  const deadline = expiresAt.toUTCString();
+  const note = envelope.message ? `\n\nMessage from the sender:\n${envelope.message}\n` : '';
+  const text = `Hello ${signer.name},\n\nYou have been asked to sign ${title}.${note}\n\nOpen this link to review and sign:\n${url}\n\nThe link is personal; do not forward it. It expires ${deadline}.\n`;
+  const html = [
+    `<p>Hello ${escapeHtml(signer.name)},</p>`,
+    `<p>You have been asked to sign <strong>${escapeHtml(title)}</strong>.</p>`,
+    envelope.message ? `<blockquote>${escapeHtml(envelope.message)}</blockquote>` : '',
+    `<p><a href="${escapeHtml(url)}">Review and sign</a></p>`,
+    `<p>The link is personal; do not forward it. It expires ${escapeHtml(deadline)}.</p>`,
+  ].join('\n');
+  return { subject: `Please sign: ${title}`, text, html };
+}
+
+export function invitationSms(envelope: Envelope, url: string): string {
+  return `You have been asked to sign ${envelope.subject ?? 'a document'}: ${url}`;
+}

@@ -1,0 +1,109 @@
+import type { ChainHead } from './audit-chain.ts';
+
+export const ENVELOPE_STATUSES = ['draft', 'sent', 'in_progress', 'completed', 'declined', 'voided', 'expired'] as const;
+export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly EnvelopeStatus[] = ['completed', 'declined', 'voided', 'expired'];
+
+export const SIGNER_STATUSES = ['pending', 'sent', 'viewed', 'signed', 'declined'] as const;
+export type SignerStatus = (typeof SIGNER_STATUSES)[number];
+export const AUTH_METHODS = ['email_otp', 'sms_otp', 'none'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+export const FIELD_TYPES = ['signature', 'initial', 'date', 'text', 'checkbox'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+export const FIELD_ORIGINS = ['bottom-left', 'top-left'] as const;
+export type FieldOrigin = (typeof FIELD_ORIGINS)[number];
+
+export interface Signer {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  routingOrder: number;
+  status: SignerStatus;
+  authMethod: AuthMethod;
+  signedAt: string | null;
+  declinedAt: string | null;
+  /** Bumped to invalidate every link minted before (resend). */
+  tokenVersion: number;
+  /** SHA-256 of the signer's current signing link; the link itself is never stored. */
+  linkHash: string | null;
+}
+
+export interface Field {
+  id: string;
+  /** Null until the envelope's document is uploaded (JSON create places fields before the upload). */
+  documentId: string | null;
+  signerId: string;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  required: boolean;
+  origin: FieldOrigin;
+}
+
+export interface PageBox { x: number; y: number; width: number; height: number }
+export interface PageGeometry { box: PageBox; rotate: 0 | 90 | 180 | 270 }
+
+export interface Document {
+  id: string;
+  kind: 'original' | 'sealed';
+  mimeType: 'application/pdf';
+  sha256: string;
+  pageCount: number;
+  sizeBytes: number;
+  blobKey: string;
+  createdAt: string;
+  retentionUntil: string | null;
+  purgeStatus: 'active' | 'purged';
+  pages: PageGeometry[];
+}
+
+export interface Envelope {
+  id: string;
+  appId: string;
+  tenantId: string;
+  status: EnvelopeStatus;
+  subject: string | null;
+  createdBy: string | null;
+  message: string | null;
+  expiresInDays: number;
+  expiresAt: string;
+  createdAt: string;
+  sentAt: string | null;
+  completedAt: string | null;
+  voidedAt: string | null;
+  voidReason: string | null;
+  documentHashOriginal: string | null;
+  documentHashFinal: string | null;
+  fieldOrigin: FieldOrigin;
+  signers: Signer[];
+  fields: Field[];
+  documents: Document[];
+  /** Optimistic lock: every committed change increments it. */
+  version: number;
+  auditHead: ChainHead;
+}
+
+/** Per (application, tenantId) defaults (DECISIONS 15). */
+export interface TenantSettings {
+  appId: string;
+  tenantId: string;
+  defaultExpiresInDays: number;
+  retentionDays: number;
+  fieldOrigin: FieldOrigin;
+}
+
+export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left' } as const;
+
+/** Where a request came from, for the audit trail. */
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export const isTerminal = (status: EnvelopeStatus) => TERMINAL_STATUSES.includes(status);
+export const originalDocument = (envelope: Envelope) => envelope.documents.find((d) => d.kind === 'original');

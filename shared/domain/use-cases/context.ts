@@ -1,0 +1,60 @@
+import type { Ctx, EnvelopeChange } from '../envelope.ts';
+import { expireIfDue } from '../envelope.ts';
+import { ConcurrentModification, Conflict, NotFound } from '../errors.ts';
+import { parseId } from '../ids.ts';
+import type { Envelope, RequestMeta } from '../model.ts';
+import type { EnvelopeRepository } from '#ports/repositories.ts';
+import type { Clock, Ids } from '#ports/services.ts';
+
+export interface CoreDeps {
+  clock: Clock;
+  ids: Ids;
+  envelopes: EnvelopeRepository;
+}
+
+export function contextOf(deps: Pick<CoreDeps, 'clock' | 'ids'>, meta: RequestMeta): Ctx {
+  return { now: deps.clock.now(), nextId: () => deps.ids.next(), meta };
+}
+
+/** The caller's envelope, with a passed deadline applied first (DECISIONS 14); 404 when unknown or not theirs. */
+export async function loadEnvelope(deps: CoreDeps, appId: string, rawId: string): Promise<Envelope> {
+  const id = parseId('env', rawId);
+  const envelope = id ? await deps.envelopes.get(appId, id) : undefined;
+  if (!envelope) throw new NotFound('Envelope not found');
+  const expiry = expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null }));
+  if (!expiry) return envelope;
+  try {
+    await deps.envelopes.commit(expiry);
+    return expiry.after;
+  } catch (error) {
+    if (!(error instanceof ConcurrentModification)) throw error;
+    return loadEnvelope(deps, appId, rawId);
+  }
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Load, transition, commit; on a lost optimistic-lock race, reload and run the transition again.
+ * The transition is pure, so a retry sees the winner's state and decides afresh.
+ */
+export async function mutateEnvelope<R>(
+  deps: CoreDeps,
+  appId: string,
+  rawId: string,
+  meta: RequestMeta,
+  transition: (envelope: Envelope, ctx: Ctx) => { change: EnvelopeChange; result: R } | Promise<{ change: EnvelopeChange; result: R }>,
+): Promise<{ change: EnvelopeChange; result: R }> {
+  for (let attempt = 1; ; attempt++) {
+    const envelope = await loadEnvelope(deps, appId, rawId);
+    const outcome = await transition(envelope, contextOf(deps, meta));
+    try {
+      await deps.envelopes.commit(outcome.change);
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new Conflict('The envelope is being changed by another request; retry');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type * as v from 'valibot';
+import type { CreateEnvelopeRequest, AddFieldRequest, CreateSignerRequest } from '#schemas/envelopes.ts';
+import type { EnvelopeRepository, EnvelopePage, TenantRepository } from '#ports/repositories.ts';
+import type { BlobStore } from '#ports/services.ts';
+import { mintSigningToken, sha256Hex, signingUrl } from '../../auth/signing-links.ts';
+import type { Config } from '../../config.ts';
+import {
+  addField, addSigner, attachOriginal, createEnvelope as newEnvelope, linkClaimsFor, requireDraft, sendEnvelope, voidEnvelope, withInvitations,
+  type EnvelopeChange, type NewEnvelopeInput,
+} from '../envelope.ts';
+import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../errors.ts';
+import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
+import { contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
+import { discardBlob, storeOriginal } from './documents.ts';
+import { deliverOutbox, type NotifyDeps } from './notifications.ts';
+
+export interface EnvelopeDeps extends CoreDeps, NotifyDeps {
+  config: Pick<Config, 'linkSecret' | 'signingUrl'>;
+  tenants: TenantRepository;
+  blobs: BlobStore;
+  envelopes: EnvelopeRepository;
+}
+
+type CreateRequest = v.InferOutput<typeof CreateEnvelopeRequest>;
+
+/** Field signer references (index or email) resolved to indexes into `signers`. */
+function resolveFields(request: CreateRequest, tenant: TenantSettings): NewEnvelopeInput['fields'] {
+  const errors: FieldErrors = {};
+  const fields = request.fields.map((field, i) => {
+    const { signerIndex, signerEmail, signerId: _unused, origin, ...geometry } = field;
+    const index = signerIndex ?? request.signers.findIndex((s) => s.email.toLowerCase() === signerEmail?.toLowerCase());
+    if (index < 0 || index >= request.signers.length) {
+      const key = signerIndex === undefined ? 'signerEmail' : 'signerIndex';
+      errors[`fields[${String(i)}].${key}`] = ['does not name a signer of this request'];
+    }
+    return { ...geometry, signerIndex: index, origin: origin ?? request.fieldOrigin ?? tenant.fieldOrigin };
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError('Some fields name no signer', errors);
+  return fields;
+}
+
+export async function createEnvelope(
+  deps: EnvelopeDeps, appId: string, request: CreateRequest, file: Uint8Array | null, meta: RequestMeta,
+): Promise<Envelope> {
+  const tenant = await deps.tenants.get(appId, request.tenantId);
+  const fields = resolveFields(request, tenant);
+  const ctx = contextOf(deps, meta);
+  const id = deps.ids.next();
+  const document = file ? await storeOriginal(deps, file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file') : null;
+  try {
+    const change = newEnvelope({
+      id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
+      expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
+      signers: request.signers, fields, document,
+    }, ctx);
+    await deps.envelopes.commit(change);
+    return change.after;
+  } catch (error) {
+    if (document) await discardBlob(deps.blobs, document.blobKey);
+    throw error;
+  }
+}
+
+export async function readEnvelope(deps: CoreDeps, appId: string, rawId: string) {
+  const envelope = await loadEnvelope(deps, appId, rawId);
+  return { envelope, auditLog: await deps.envelopes.auditLog(envelope.id) };
+}
+
+export function listEnvelopes(deps: CoreDeps, query: Parameters<EnvelopeRepository['list']>[0]): Promise<EnvelopePage> {
+  return deps.envelopes.list(query);
+}
+
+export async function uploadDocument(deps: EnvelopeDeps, appId: string, rawId: string, bytes: Uint8Array, meta: RequestMeta) {
+  const current = await loadEnvelope(deps, appId, rawId);
+  requireDraft(current, 'upload the document'); // before storing anything
+  const document = await storeOriginal(deps, bytes, { envelopeId: current.id, documentId: deps.ids.next(), now: deps.clock.now() }, 'body');
+  try {
+    const { result: replaced } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
+      const attached = attachOriginal(envelope, document, ctx);
+      return { change: attached.change, result: attached.replaced };
+    });
+    if (replaced) await discardBlob(deps.blobs, replaced.blobKey);
+    return document;
+  } catch (error) {
+    await discardBlob(deps.blobs, document.blobKey);
+    throw error;
+  }
+}
+
+export async function addEnvelopeSigner(
+  deps: EnvelopeDeps, appId: string, rawId: string, input: v.InferOutput<typeof CreateSignerRequest>, meta: RequestMeta,
+): Promise<Signer> {
+  const { result } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
+    const added = addSigner(envelope, input, ctx);
+    return { change: added.change, result: added.signer };
+  });
+  return result;
+}
+
+export async function addEnvelopeField(
+  deps: EnvelopeDeps, appId: string, rawId: string, input: v.InferOutput<typeof AddFieldRequest>, meta: RequestMeta,
+): Promise<Field> {
+  const { result } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
+    const added = addField(envelope, { ...input, origin: input.origin ?? envelope.fieldOrigin }, ctx);
+    return { change: added.change, result: added.field };
+  });
+  return result;
+}
+
+/** Draft -> sent: links minted for the first routing group, invitations queued and delivered after the commit. */
+export async function sendEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: string, message: string | null, meta: RequestMeta) {
+  const { change, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {
+    const sent = sendEnvelope(envelope, message, ctx);
+    const urls = new Map<string, string | null>();
+    const minted = [];
+    for (const signer of sent.invited) {
+      const claims = linkClaimsFor(sent.change.after, signer, ctx);
+      const token = await mintSigningToken(deps.config.linkSecret, claims);
+      urls.set(signer.id, signingUrl(deps.config.signingUrl, token));
+      minted.push({ claims, tokenHash: sha256Hex(token) });
+    }
+    return { change: withInvitations(sent.change, minted, ctx), result: urls };
+  });
+  await deliverOutbox(deps, change.after, change.outbox);
+  return { envelope: change.after, signingUrls: urls };
+}
+
+export async function voidEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: string, reason: string | null, meta: RequestMeta) {
+  const { change } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => ({ change: voidEnvelope(envelope, reason, ctx), result: null }));
+  return change.after;
+}
+
+/** The original (any time) or sealed PDF (only once completed: 409 before; 410 once purged). */
+export async function downloadDocument(deps: EnvelopeDeps, appId: string, rawId: string, kind: 'original' | 'sealed') {
+  const envelope = await loadEnvelope(deps, appId, rawId);
+  const document = envelope.documents.find((d) => d.kind === kind);
+  if (!document) {
+    if (kind === 'sealed') throw new Conflict(`The sealed document is available once the envelope is completed (it is ${envelope.status})`);
+    throw new NotFound('The envelope has no document yet; upload the PDF first');
+  }
+  if (document.purgeStatus === 'purged') throw new Gone('The document was purged at the end of its retention period');
+  const bytes = await deps.blobs.get(document.blobKey);
+  if (!bytes) throw new Gone('The document is no longer stored');
+  return { envelope, document, bytes };
+}
+
+export type { EnvelopeChange };

@@ -1,0 +1,51 @@
+import { DomainError, type ErrorCode, type FieldErrors } from '#domain/errors.ts';
+import { ok, type HttpResult } from './responses.ts';
+
+const STATUS: Record<ErrorCode, number> = {
+  validation_error: 400,
+  invalid_state: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  quota_exceeded: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+const TITLE: Record<ErrorCode, string> = {
+  validation_error: 'Validation error',
+  invalid_state: 'Invalid state',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  quota_exceeded: 'Quota exceeded',
+  not_found: 'Not found',
+  conflict: 'Conflict',
+  gone: 'Gone',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal error',
+};
+
+/** The one error body that is both published shapes (DECISIONS 7). */
+export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string): HttpResult {
+  const status = STATUS[code];
+  const hasDetails = Object.keys(errors).length > 0;
+  const body = { error: code, message, details: hasDetails ? errors : null, type: code, title: TITLE[code], status, errors, requestId };
+  const headers: Record<string, string> = code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
+  return ok(body, status, headers);
+}
+
+/** Maps any thrown value to a response; anything that is not a DomainError is a 500 with no internals. */
+export function resultForError(error: unknown, requestId: string): HttpResult {
+  if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId);
+  console.error(JSON.stringify({
+    level: 'error', requestId, name: (error as Error | undefined)?.name, message: (error as Error | undefined)?.message,
+    stack: (error as Error | undefined)?.stack,
+  }));
+  return errorResult('internal_error', 'An internal error occurred; retry later or quote the request id', {}, requestId);
+}

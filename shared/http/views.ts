@@ -1,0 +1,74 @@
+import type { AuditEntry } from '#domain/audit-chain.ts';
+import type { Document, Envelope, Field, Signer } from '#domain/model.ts';
+
+export function signerView(signer: Signer, signingUrl?: string | null) {
+  return {
+    id: signer.id,
+    name: signer.name,
+    email: signer.email,
+    phone: signer.phone,
+    routingOrder: signer.routingOrder,
+    status: signer.status,
+    authMethod: signer.authMethod,
+    signedAt: signer.signedAt,
+    declinedAt: signer.declinedAt,
+    ...(signingUrl === undefined ? {} : { signingUrl }),
+  };
+}
+
+export function fieldView(field: Field) {
+  const { id, documentId, signerId, type, page, x, y, w, h, required, origin } = field;
+  return { id, documentId, signerId, type, page, x, y, w, h, required, origin };
+}
+
+/** Both retention spellings, equal values (DECISIONS 3). */
+export function documentView(envelopeId: string, document: Document) {
+  return {
+    id: document.id,
+    envelopeId,
+    kind: document.kind,
+    mimeType: document.mimeType,
+    sha256: document.sha256,
+    pageCount: document.pageCount,
+    sizeBytes: document.sizeBytes,
+    createdAt: document.createdAt,
+    retentionUntil: document.retentionUntil,
+    purgeStatus: document.purgeStatus,
+    retention_until: document.retentionUntil,
+    purge_status: document.purgeStatus,
+  };
+}
+
+export function auditView(entry: AuditEntry) {
+  const { id, envelopeId, seq, event, timestamp, actor, ip, userAgent, detail, prevHash, hash } = entry;
+  return { id, envelopeId, seq, event, timestamp, actor, ip, userAgent, detail, prevHash, hash };
+}
+
+export interface EnvelopeViewOptions {
+  auditLog?: readonly AuditEntry[];
+  /** Signing URLs by signer id, for the send response (DECISIONS 5). */
+  signingUrls?: ReadonlyMap<string, string | null>;
+}
+
+export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = {}) {
+  const { signingUrls, auditLog } = options;
+  return {
+    id: envelope.id,
+    tenantId: envelope.tenantId,
+    status: envelope.status,
+    createdBy: envelope.createdBy,
+    subject: envelope.subject,
+    documentHashOriginal: envelope.documentHashOriginal,
+    documentHashFinal: envelope.documentHashFinal,
+    expiresAt: envelope.expiresAt,
+    sentAt: envelope.sentAt,
+    completedAt: envelope.completedAt,
+    voidedAt: envelope.voidedAt,
+    createdAt: envelope.createdAt,
+    fieldOrigin: envelope.fieldOrigin,
+    signers: envelope.signers.map((s) => signerView(s, signingUrls ? (signingUrls.get(s.id) ?? null) : undefined)),
+    fields: envelope.fields.map(fieldView),
+    documents: envelope.documents.map((d) => documentView(envelope.id, d)),
+    ...(auditLog ? { auditLog: auditLog.map(auditView), auditChainHead: envelope.auditHead.hash } : {}),
+  };
+}

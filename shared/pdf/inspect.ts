@@ -1,0 +1,353 @@
+/**
+ * Upload-time inspection of a PDF: accept only real, complete, unencrypted PDFs and record
+ * their page count, SHA-256 and per-page geometry (crop box and rotation, in PDF user space).
+ *
+ * Two layers: cheap byte-level checks on the head and tail of the file (header, %%EOF,
+ * startxref, trailer /Encrypt), then a pdf-lib parse with an explicit page-tree walk.
+ * pdf-lib parses the file front to back and ignores the cross-reference table, so on its own
+ * it happily loads a file cut at an object boundary (pages silently missing); the byte checks
+ * and the /Count cross-check exist to catch exactly that.
+ */
+import { createHash } from 'node:crypto';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFPageLeaf,
+  PDFPageTree,
+  PDFParser,
+  PDFStreamParsingError,
+  toDegrees,
+  type PDFContext,
+  type PDFObject,
+  type PDFPage,
+} from 'pdf-lib';
+
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PdfPageInfo {
+  /** The crop box (defaults to the media box, clipped to it), in PDF user space. */
+  box: PageBox;
+  rotate: 0 | 90 | 180 | 270;
+}
+
+export interface PdfInfo {
+  pageCount: number;
+  pages: PdfPageInfo[];
+  /** Lowercase hex SHA-256 of the exact bytes. */
+  sha256: string;
+  sizeBytes: number;
+}
+
+export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages';
+
+export type PdfInspection = { ok: true; info: PdfInfo } | { ok: false; reason: PdfRejection; message: string };
+
+/** The %PDF- header may be preceded by junk, but only within the first KB (as Acrobat allows). */
+const HEADER_WINDOW = 1024;
+/** %%EOF must be in the last KB: tolerates trailing whitespace/garbage without scanning the whole file. */
+const TAIL_WINDOW = 1024;
+/** How much of an XRef stream object we read to find its dictionary. */
+const XREF_DICT_WINDOW = 8192;
+/** Real page trees are a handful of levels deep; this bounds recursion on hostile files. */
+const MAX_TREE_DEPTH = 64;
+
+/** A rejection raised anywhere below inspectPdf and turned into its result there. */
+class Rejected extends Error {
+  constructor(
+    readonly reason: PdfRejection,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const rejected = {
+  empty: () => new Rejected('empty', 'The file is empty'),
+  notPdf: () => new Rejected('not_pdf', 'The file is not a PDF (no %PDF header)'),
+  encrypted: () =>
+    new Rejected('encrypted', 'The PDF is encrypted or password-protected; upload an unprotected copy'),
+  truncated: (what: string) => new Rejected('truncated', `The PDF is truncated or incomplete (${what})`),
+  damaged: (what: string) => new Rejected('damaged', `The PDF is damaged: ${what}`),
+  noPages: () => new Rejected('no_pages', 'The PDF has no pages'),
+};
+
+/** Inspects an uploaded PDF. Never throws: every problem becomes `{ ok: false, reason, message }`. */
+export async function inspectPdf(bytes: Uint8Array): Promise<PdfInspection> {
+  try {
+    return { ok: true, info: await inspect(bytes) };
+  } catch (err) {
+    const rejection = err instanceof Rejected ? err : fromPdfLibError(err);
+    return { ok: false, reason: rejection.reason, message: rejection.message };
+  }
+}
+
+async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
+  checkFileStructure(bytes);
+  const doc = await loadPdf(bytes);
+  // Checked here, not by pdf-lib: its EncryptedPDFError is a plain Error that fails instanceof.
+  if (doc.isEncrypted) throw rejected.encrypted();
+  const pages = readPages(doc);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte-level checks: header, end of file, cross-reference section, trailer /Encrypt.
+
+function checkFileStructure(bytes: Uint8Array): void {
+  if (bytes.length === 0) throw rejected.empty();
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view, no copy
+  const headerAt = buf.subarray(0, HEADER_WINDOW).indexOf('%PDF-', 0, 'latin1');
+  if (headerAt < 0) throw rejected.notPdf();
+  const { offset, startxrefAt } = readStartxref(buf);
+  const xref = locateXref(buf, offset, headerAt);
+  if (/\/Encrypt(?![^\s/<>[\]()%{}])/.test(trailerText(buf, xref, startxrefAt))) throw rejected.encrypted();
+}
+
+/** The offset after the last `startxref` that precedes the final %%EOF. */
+function readStartxref(buf: Buffer): { offset: number; startxrefAt: number } {
+  const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
+  const eofInTail = buf.subarray(tailStart).lastIndexOf('%%EOF', undefined, 'latin1');
+  if (eofInTail < 0) throw rejected.truncated('no end-of-file marker');
+  const eofAt = tailStart + eofInTail;
+  const searchFrom = Math.max(0, eofAt - TAIL_WINDOW);
+  const inWindow = buf.subarray(searchFrom, eofAt).lastIndexOf('startxref', undefined, 'latin1');
+  if (inWindow < 0) throw rejected.truncated('no cross-reference table');
+  const startxrefAt = searchFrom + inWindow;
+  const digits = /^startxref\s+(\d{1,12})(?!\d)/.exec(buf.toString('latin1', startxrefAt, eofAt + 1));
+  if (!digits?.[1]) throw rejected.truncated('no cross-reference table');
+  return { offset: Number(digits[1]), startxrefAt };
+}
+
+type XrefSection = { kind: 'table' | 'stream'; at: number };
+
+/** Where the last cross-reference section starts; some files count offsets from the %PDF header. */
+function locateXref(buf: Buffer, offset: number, headerAt: number): XrefSection {
+  const candidates = headerAt > 0 ? [offset, offset + headerAt] : [offset];
+  for (const at of candidates) {
+    const section = xrefSectionAt(buf, at);
+    if (section) return section;
+  }
+  if (offset >= buf.length) throw rejected.truncated('the cross-reference table is missing');
+  throw rejected.damaged('its cross-reference offset (startxref) does not point to a cross-reference table');
+}
+
+function xrefSectionAt(buf: Buffer, offset: number): XrefSection | undefined {
+  if (offset >= buf.length) return undefined;
+  const head = buf.toString('latin1', offset, Math.min(buf.length, offset + XREF_DICT_WINDOW));
+  const lead = /^\s*/.exec(head)?.[0].length ?? 0;
+  const at = offset + lead;
+  if (/^xref\s/.test(head.slice(lead))) return { kind: 'table', at };
+  const object = /^\d+\s+\d+\s+obj\b/.exec(head.slice(lead));
+  if (!object) return undefined;
+  return /\/Type\s*\/XRef\b/.test(dictionaryOf(head.slice(lead))) ? { kind: 'stream', at } : undefined;
+}
+
+/** The text of an object up to its `stream` keyword (the stream data itself is binary). */
+function dictionaryOf(objectText: string): string {
+  const streamAt = objectText.indexOf('stream');
+  return streamAt < 0 ? objectText : objectText.slice(0, streamAt);
+}
+
+/** The last trailer dictionary: the `trailer` after an xref table, or the XRef stream's dictionary. */
+function trailerText(buf: Buffer, xref: XrefSection, startxrefAt: number): string {
+  if (xref.kind === 'stream') {
+    return dictionaryOf(buf.toString('latin1', xref.at, Math.min(buf.length, xref.at + XREF_DICT_WINDOW)));
+  }
+  const trailerAt = buf.subarray(0, startxrefAt).lastIndexOf('trailer', undefined, 'latin1');
+  if (trailerAt < xref.at) throw rejected.damaged('its trailer is missing');
+  return buf.toString('latin1', trailerAt, startxrefAt);
+}
+
+// ---------------------------------------------------------------------------------------------
+// pdf-lib parse.
+
+/**
+ * PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true,
+ * parseSpeed: ParseSpeeds.Fastest }), made fast on streams with an indirect /Length (see
+ * FastStreamEndParser). Throws pdf-lib's errors; callers check `doc.isEncrypted` themselves.
+ */
+export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  // Invalid objects throw: an object pdf-lib cannot parse is one it cannot faithfully re-save.
+  const context = await new FastStreamEndParser(bytes).parseDocument();
+  return new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
+}
+
+/** PDFDocument's constructor is private; load() is only a parser run followed by this call. */
+type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+
+const STREAM = Buffer.from('stream', 'latin1');
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * pdf-lib's parser, except that a stream without a direct /Length (e.g. `/Length 12 0 R`, as
+ * Ghostscript and pdfTeX write) is ended with Buffer.indexOf instead of a byte-by-byte keyword
+ * match: ~8x faster (800 ms -> 100 ms on 25 MB). Same result as pdf-lib's findEndOfStreamFallback,
+ * including its quirk that a bare `stream` inside the data opens a nested stream.
+ */
+class FastStreamEndParser extends PDFParser {
+  private readonly raw: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    super(bytes, Infinity, true, false); // objectsPerTick: Infinity = no artificial yielding
+    this.raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  protected override findEndOfStreamFallback(): number {
+    let nesting = 1;
+    for (let cursor = this.bytes.offset(); ; ) {
+      const at = this.raw.indexOf(STREAM, cursor);
+      if (at < 0) throw new PDFStreamParsingError(this.bytes.position());
+      const isEnd = at - 3 >= cursor && this.raw.toString('latin1', at - 3, at) === 'end';
+      const scannedFrom = cursor;
+      cursor = at + STREAM.length;
+      nesting += isEnd ? -1 : 1;
+      if (nesting > 0) continue;
+      this.bytes.moveTo(cursor);
+      return this.withLeadingEol(at - 3, scannedFrom);
+    }
+  }
+
+  /** pdf-lib's end excludes one EOL (CRLF, CR or LF) before `endstream`, if not already scanned past. */
+  private withLeadingEol(keyword: number, scannedFrom: number): number {
+    const raw = this.raw;
+    if (keyword - 2 >= scannedFrom && raw[keyword - 2] === CR && raw[keyword - 1] === LF) return keyword - 2;
+    if (keyword - 1 >= scannedFrom && (raw[keyword - 1] === CR || raw[keyword - 1] === LF)) return keyword - 1;
+    return keyword;
+  }
+}
+
+/** Maps a pdf-lib error (plain Errors: its ES5 classes break instanceof) to a rejection without internals. */
+function fromPdfLibError(err: unknown): Rejected {
+  const message = err instanceof Error ? err.message : '';
+  if (/encrypted/i.test(message)) return rejected.encrypted();
+  if (/No PDF header found/i.test(message)) return rejected.notPdf();
+  if (/parse|parsing|keyword|Expected next byte|stalled/i.test(message)) {
+    return rejected.damaged('some of its objects could not be read');
+  }
+  return rejected.damaged('its structure could not be read');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page tree and page geometry.
+
+function readPages(doc: PDFDocument): PdfPageInfo[] {
+  const root = rootPageTree(doc);
+  const leaves = collectLeaves(root);
+  const count = root.lookup(PDFName.of('Count'));
+  if (!(count instanceof PDFNumber)) throw rejected.damaged('its page tree has no page count');
+  if (count.asNumber() !== leaves.length) {
+    throw rejected.damaged(`it declares ${String(count.asNumber())} pages but ${String(leaves.length)} were found`);
+  }
+  if (leaves.length === 0) throw rejected.noPages();
+  const pages = doc.getPages();
+  // Our walk and pdf-lib's must agree, or the geometry below would describe other pages.
+  if (pages.length !== leaves.length || pages.some((page, i) => page.node !== leaves[i])) {
+    throw rejected.damaged('its page tree is inconsistent');
+  }
+  return pages.map((page, i) => pageInfo(page, i + 1));
+}
+
+function rootPageTree(doc: PDFDocument): PDFPageTree {
+  const catalog: unknown = doc.catalog; // undefined at runtime when the trailer has no usable /Root
+  if (!(catalog instanceof PDFDict)) throw rejected.damaged('it has no document catalog');
+  const root = catalog.lookup(PDFName.of('Pages'));
+  if (!(root instanceof PDFPageTree)) throw rejected.damaged('it has no page tree');
+  return root;
+}
+
+/**
+ * The page objects in document order. Unlike pdf-lib's traverse(), which silently skips kids
+ * that do not resolve and recurses forever on loops, every kid must be a page or a page-tree node.
+ */
+function collectLeaves(root: PDFPageTree): PDFPageLeaf[] {
+  const leaves: PDFPageLeaf[] = [];
+  const seen = new Set<PDFObject>([root]);
+  const visit = (node: PDFPageTree, depth: number): void => {
+    if (depth > MAX_TREE_DEPTH) throw rejected.damaged('its page tree is too deep');
+    const kids = node.lookup(PDFName.of('Kids'));
+    if (!(kids instanceof PDFArray)) throw rejected.damaged('a page tree node has no list of pages');
+    for (let i = 0; i < kids.size(); i++) {
+      const kid = kids.lookup(i);
+      if (kid === undefined) throw rejected.damaged(`page ${String(leaves.length + 1)} is missing`);
+      if (seen.has(kid)) throw rejected.damaged('its page tree refers to the same object twice');
+      seen.add(kid);
+      if (kid instanceof PDFPageLeaf) leaves.push(kid);
+      else if (kid instanceof PDFPageTree) visit(kid, depth + 1);
+      else throw rejected.damaged('its page tree contains an object that is not a page');
+    }
+  };
+  visit(root, 0);
+  return leaves;
+}
+
+function pageInfo(page: PDFPage, pageNumber: number): PdfPageInfo {
+  // pdf-lib inherits /MediaBox, /CropBox and /Rotate through /Parent, as the spec requires.
+  assertParentChainEnds(page.node, pageNumber);
+  const media = readBox(() => page.getMediaBox());
+  if (!media || media.width === 0 || media.height === 0) {
+    throw rejected.damaged(`page ${String(pageNumber)} has no valid page size (MediaBox)`);
+  }
+  const crop = readBox(() => page.getCropBox()) ?? media;
+  return { box: intersect(crop, media) ?? media, rotate: readRotation(page) };
+}
+
+/** pdf-lib follows /Parent recursively without a loop check; a loop would overflow the stack. */
+function assertParentChainEnds(leaf: PDFPageLeaf, pageNumber: number): void {
+  const seen = new Set<PDFDict>();
+  for (let node: PDFDict | undefined = leaf; node; node = node.lookupMaybe(PDFName.of('Parent'), PDFDict)) {
+    if (seen.has(node) || seen.size > MAX_TREE_DEPTH) {
+      throw rejected.damaged(`the /Parent links of page ${String(pageNumber)} form a loop`);
+    }
+    seen.add(node);
+  }
+}
+
+/** A box from pdf-lib, normalised to positive width/height; undefined when absent or malformed. */
+function readBox(get: () => PageBox): PageBox | undefined {
+  let raw: PageBox;
+  try {
+    raw = get();
+  } catch {
+    return undefined;
+  }
+  const { x, y, width, height } = raw;
+  if (![x, y, width, height].every(Number.isFinite)) return undefined;
+  // Rectangles may name any two opposite corners, so width/height can come out negative.
+  return { x: Math.min(x, x + width), y: Math.min(y, y + height), width: Math.abs(width), height: Math.abs(height) };
+}
+
+/** The crop box clipped to the media box; undefined when they do not overlap (viewers then show the media box). */
+function intersect(a: PageBox, b: PageBox): PageBox | undefined {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const width = Math.min(a.x + a.width, b.x + b.width) - x;
+  const height = Math.min(a.y + a.height, b.y + b.height) - y;
+  return width > 0 && height > 0 ? { x, y, width, height } : undefined;
+}
+
+function readRotation(page: PDFPage): PdfPageInfo['rotate'] {
+  let angle: number;
+  try {
+    angle = toDegrees(page.getRotation());
+  } catch {
+    return 0; // /Rotate of the wrong type: viewers ignore it
+  }
+  return normaliseRotation(angle);
+}
+
+/** -90 -> 270, 450 -> 90; a /Rotate that is not a multiple of 90 is ignored (0), as pdf.js does. */
+function normaliseRotation(angle: number): PdfPageInfo['rotate'] {
+  if (!Number.isInteger(angle) || angle % 90 !== 0) return 0;
+  const turned = ((angle % 360) + 360) % 360;
+  return turned === 90 || turned === 180 || turned === 270 ? turned : 0;
+}

@@ -1,0 +1,57 @@
+import type { AuditEntry } from '#domain/audit-chain.ts';
+import type { EnvelopeChange } from '#domain/envelope.ts';
+import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
+import type { OutboxItem } from '#domain/outbox.ts';
+
+export interface EnvelopeListQuery {
+  appId: string;
+  tenantId: string;
+  status: EnvelopeStatus | null;
+  page: number;
+  pageSize: number;
+}
+
+export interface EnvelopePage {
+  data: Envelope[];
+  total: number;
+}
+
+export interface EnvelopeRepository {
+  /** The envelope if it exists and belongs to `appId`; another application's envelope is undefined. */
+  get(appId: string, id: string): Promise<Envelope | undefined>;
+  auditLog(envelopeId: string): Promise<AuditEntry[]>;
+  /** One transaction: envelope (optimistic lock), audit entries, outbox, links, tenant counters. Throws ConcurrentModification. */
+  commit(change: EnvelopeChange): Promise<void>;
+  list(query: EnvelopeListQuery): Promise<EnvelopePage>;
+  pendingOutbox(envelopeId: string): Promise<OutboxItem[]>;
+  removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void>;
+}
+
+export interface TenantRepository {
+  /** Stored settings, or the defaults for a tenant that has none yet. */
+  get(appId: string, tenantId: string): Promise<TenantSettings>;
+}
+
+export interface Application {
+  appId: string;
+  name: string;
+  clientId: string;
+  /** scrypt$<salt>$<hash>, never the secret itself. */
+  secretHash: string;
+  /** The client secret sealed by the SecretBox, for webhook signing (DECISIONS 9). */
+  secretSealed: string;
+  plan: string;
+  envelopesLimit: number | null;
+  overageAllowed: boolean;
+  suspended: boolean;
+  createdAt: string;
+}
+
+export interface ApplicationRepository {
+  get(appId: string): Promise<Application | undefined>;
+  getByClientId(clientId: string): Promise<Application | undefined>;
+  /** Fails with Conflict when the client id is taken. */
+  create(app: Application): Promise<void>;
+  /** Replaces the stored secret of an existing application (the local dev app's fixed secret). */
+  updateSecret(appId: string, secretHash: string, secretSealed: string): Promise<void>;
+}

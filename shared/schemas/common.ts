@@ -1,0 +1,28 @@
+import * as v from 'valibot';
+import { parseId, type IdKind } from '#domain/ids.ts';
+
+/** An id in a request body: plain UUID or `<kind>_<uuid>` (DECISIONS 1), normalised to the plain UUID. */
+export const idOf = (kind: IdKind, what: string) =>
+  v.pipe(
+    v.string(`must be a ${what} id`),
+    v.check((raw) => parseId(kind, raw) !== undefined, `is not a valid ${what} id`),
+    v.transform((raw) => parseId(kind, raw) ?? raw),
+  );
+
+/** A query-string integer within bounds, with a default when absent. */
+export const queryInt = (min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, `must be an integer between ${String(min)} and ${String(max)}`),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${String(min)}`),
+      v.maxValue(max, `must be at most ${String(max)}`),
+    ),
+    String(fallback),
+  );
+
+export const finiteNumber = v.pipe(v.number('must be a number'), v.finite('must be a finite number'));
+
+/** Path parameters carry raw strings; the use case resolves (or 404s) the id. */
+export const IdParams = v.object({ id: v.string() });
