@@ -3,6 +3,7 @@ export type ErrorCode =
   | 'validation_error'
   | 'invalid_state'
   | 'not_found'
+  | 'method_not_allowed'
   | 'unauthorized'
   | 'forbidden'
   | 'conflict'

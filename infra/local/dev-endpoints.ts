@@ -1,0 +1,85 @@
+import type { IncomingMessage } from 'node:http';
+import * as v from 'valibot';
+import type { SmsOutbox } from '#adapters/local/sms-outbox.ts';
+import type { OffsetClock } from '#adapters/system.ts';
+import { ValidationError } from '#domain/errors.ts';
+import { createApplication } from '#domain/use-cases/applications.ts';
+import { ok, type HttpResult } from '#http/responses.ts';
+import { parseWith } from '#http/validation.ts';
+import type { Deps } from '#shared/deps.ts';
+import type { RunningSes } from './engines/ses.ts';
+import type { DevHandler } from './server.ts';
+
+/** A scheduled job (expiry sweep, webhook retries, purge, reminders) run whenever the clock moves. */
+export type Job = (now: Date) => Promise<void>;
+
+export interface DevState {
+  holder: { deps?: Deps };
+  clock: OffsetClock;
+  sms: SmsOutbox;
+  ses: RunningSes;
+  jobs: Job[];
+}
+
+export interface OutboxMessage {
+  id: string;
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string | null;
+  text: string;
+  html: string | null;
+  attachments: { filename: string; contentType: string; size: number }[];
+  sentAt: string;
+}
+
+function jsonOf(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw ValidationError.at('body', 'is not valid JSON');
+  }
+}
+
+async function outbox(state: DevState, to: string | null): Promise<OutboxMessage[]> {
+  const emails: OutboxMessage[] = (await state.ses.emails()).flatMap((email) =>
+    [...email.destination.to, ...email.destination.cc, ...email.destination.bcc].map((recipient) => ({
+      id: email.messageId, channel: 'email' as const, to: recipient, subject: email.subject,
+      text: email.body.text ?? '', html: email.body.html ?? null,
+      attachments: email.attachments.map((a) => ({ filename: a.filename ?? 'attachment', contentType: a.contentType, size: a.size })),
+      sentAt: new Date(email.at * 1000).toISOString(),
+    })));
+  const sms: OutboxMessage[] = state.sms.messages.map((m) => ({
+    id: m.id, channel: 'sms', to: m.to, subject: null, text: m.text, html: null, attachments: [], sentAt: m.sentAt,
+  }));
+  const wanted = to?.toLowerCase();
+  return [...emails, ...sms]
+    .filter((m) => !wanted || m.to.toLowerCase() === wanted)
+    .sort((a, b) => a.sentAt.localeCompare(b.sentAt));
+}
+
+const ClockRequest = v.object({ advanceSeconds: v.pipe(v.number('must be a number of seconds'), v.minValue(0, 'must not be negative')) });
+const AppRequest = v.object({ name: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(200)) });
+
+function requireDeps(state: DevState): Deps {
+  if (!state.holder.deps) throw new Error('the local stack is still starting');
+  return state.holder.deps;
+}
+
+/** Dev-only endpoints, mounted by the local server only and never deployed (DESIGN 7). */
+export function devHandlers(state: DevState): Record<string, DevHandler> {
+  return {
+    'GET /_local/outbox': async (_req: IncomingMessage, url: URL): Promise<HttpResult> => ok(await outbox(state, url.searchParams.get('to'))),
+    'POST /_local/clock': async (_req, _url, body) => {
+      const { advanceSeconds } = parseWith(ClockRequest, jsonOf(body));
+      const now = state.clock.advance(advanceSeconds);
+      for (const job of state.jobs) await job(now);
+      return ok({ now: state.clock.now().toISOString() });
+    },
+    'POST /_local/apps': async (_req, _url, body) => {
+      const { name } = parseWith(AppRequest, jsonOf(body));
+      const app = await createApplication(requireDeps(state), { name });
+      return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);
+    },
+  };
+}

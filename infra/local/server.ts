@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import { PayloadTooLarge } from '#domain/errors.ts';
+import { errorResult, resultForError } from '#http/errors.ts';
+import type { HttpResult } from '#http/responses.ts';
+import { MAX_UPLOAD_BYTES } from '#shared/config.ts';
+import { toApiEvent } from './api-event.ts';
+import { matchRoute, type BoundRoute } from './router.ts';
+
+/** What API Gateway would accept at most; beyond it the local server answers 413 itself. */
+const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
+
+export type DevHandler = (req: IncomingMessage, url: URL, body: Buffer) => Promise<HttpResult>;
+
+/** Reads the body; past the limit the rest is drained and dropped so the client still gets the 413. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => (size > MAX_REQUEST_BYTES ? reject(new PayloadTooLarge('The request body is larger than 25 MB')) : resolve(Buffer.concat(chunks))));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, result: HttpResult): void {
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  res.writeHead(result.statusCode, { ...result.headers, 'content-length': String(body.length) });
+  res.end(body);
+}
+
+const lambdaContext = (requestId: string) => ({ awsRequestId: requestId, functionName: 'local' }) as unknown as Context;
+
+/** Routes a request through the manifest to its function, as API Gateway would; `/_local/*` goes to the dev handlers. */
+export function apiListener(routes: () => readonly BoundRoute[], dev: Record<string, DevHandler>) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      const body = await readBody(req);
+      const devHandler = dev[`${req.method ?? 'GET'} ${url.pathname}`];
+      if (devHandler) {
+        send(res, await devHandler(req, url, body));
+        return;
+      }
+      const match = matchRoute(routes(), req.method ?? 'GET', url.pathname);
+      if (match.kind === 'not_found') {
+        send(res, errorResult('not_found', `No route for ${req.method ?? 'GET'} ${url.pathname}`, {}, 'local'));
+        return;
+      }
+      if (match.kind === 'method_not_allowed') {
+        const result = errorResult('method_not_allowed', `${req.method ?? 'GET'} is not supported on ${url.pathname}; use ${match.allowed.join(', ')}`, {}, 'local');
+        send(res, { ...result, headers: { ...result.headers, allow: match.allowed.join(', ') } });
+        return;
+      }
+      const event = toApiEvent(req, url, body, { key: `${match.route.def.method} ${match.route.def.path}`, params: match.params });
+      send(res, await match.route.handler(event, lambdaContext(event.requestContext.requestId)));
+    } catch (error) {
+      send(res, resultForError(error, 'local'));
+    }
+  };
+}

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import type { BoundRoute } from './router.ts';
+import { apiListener } from './server.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.json': 'application/json', '.mjs': 'text/javascript; charset=utf-8',
+};
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:",
+};
+
+/** Static files of the built signing pages; unknown paths get the SPA's index.html, as CloudFront does. */
+async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {
+  const safe = normalize(pathname).replace(/^(\.\.[/\\])+/, '');
+  const candidates = [join(root, safe), join(root, 'index.html')];
+  for (const file of candidates) {
+    try {
+      const bytes = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS });
+      res.end(bytes);
+      return;
+    } catch {
+      // try the next candidate
+    }
+  }
+  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+  res.end('The signing pages are not built (web/dist is missing).');
+}
+
+/** The signing host (DESIGN 7): the signer-facing API paths go to the API, everything else is the web app. */
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string) {
+  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {});
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith('/v1/signing/') || url.pathname.startsWith('/v1/download/')) return api(req, res);
+    return serveStatic(webRoot, url.pathname === '/' ? '/index.html' : url.pathname, res);
+  };
+}

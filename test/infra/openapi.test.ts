@@ -1,0 +1,175 @@
+import { validate, compileErrors } from '@readme/openapi-parser';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { appendToChain, genesis } from '#domain/audit-chain.ts';
+import type { Document, Envelope, Field, Signer } from '#domain/model.ts';
+import { errorResult } from '#http/errors.ts';
+import { auditView, documentView, envelopeView, fieldView, signerView } from '#http/views.ts';
+import { buildOpenApi, documentedOperationIds, type OpenApiDocument } from '#infra/openapi.ts';
+import { routes, type RouteDef } from '#infra/routes.ts';
+import * as res from '#schemas/responses.ts';
+import type { Config } from '#shared/config.ts';
+import { createHandler } from '#functions/api/openapi.ts';
+
+const serverUrl = 'https://api.example.test';
+const build = (manifest?: readonly RouteDef[]) => buildOpenApi({ serverUrl }, manifest);
+
+function operations(doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+}
+
+describe('OpenAPI document: coverage of the route manifest', () => {
+  const doc = build();
+
+  it('has every manifest route with its method, path and operationId, and nothing else', () => {
+    const documented = operations(doc).map(({ method, path, op }) => `${method} ${path} ${op.operationId}`).sort();
+    const manifest = routes.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort();
+    expect(documented).toEqual(manifest);
+  });
+
+  it('keeps no documentation for operations the manifest no longer has', () => {
+    expect(documentedOperationIds().sort()).toEqual(routes.map((r) => r.operationId).sort());
+  });
+
+  it('declares every {param} of a path as a required path parameter, and no other', () => {
+    for (const { path, op } of operations(doc)) {
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name), op.operationId).toEqual(templated);
+      expect(declared.every((p) => p.required), op.operationId).toBe(true);
+    }
+  });
+
+  it('puts bearer routes behind bearerAuth and opens the others', () => {
+    for (const route of routes) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op?.security, route.operationId).toEqual(route.auth === 'bearer' ? [{ bearerAuth: [] }] : []);
+      expect(op?.tags).toEqual([route.tag]);
+      expect(op?.summary).toBe(route.summary);
+    }
+  });
+
+  it('makes buildOpenApi throw, naming the operation, for a route without documentation', () => {
+    const undocumented: RouteDef = {
+      method: 'DELETE', path: '/v1/envelopes/{id}', handler: 'functions/api/delete-envelope.ts', auth: 'bearer',
+      operationId: 'deleteEnvelope', summary: 'Delete an envelope', tag: 'Envelopes',
+    };
+    expect(() => build([...routes, undocumented])).toThrow(/deleteEnvelope.*no documentation/);
+  });
+
+  it('throws for a path parameter it cannot describe', () => {
+    const route = routes.find((r) => r.operationId === 'getEnvelope');
+    if (!route) throw new Error('getEnvelope is not in the manifest');
+    expect(() => build([{ ...route, path: '/v1/envelopes/{envelopeId}' }])).toThrow(/\{envelopeId\}/);
+  });
+});
+
+describe('OpenAPI document: content', () => {
+  const doc = build();
+  const op = (method: string, path: string) => {
+    const found = doc.paths[path]?.[method];
+    if (!found) throw new Error(`${method} ${path} is not documented`);
+    return found;
+  };
+
+  it('is valid OpenAPI 3.1 (schemas, $refs, parameters, operation ids)', async () => {
+    const copy = JSON.parse(JSON.stringify(doc)) as Parameters<typeof validate>[0]; // the parser dereferences in place
+    const result = await validate(copy);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.specification).toBe('OpenAPI');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: serverUrl }]);
+  });
+
+  it('documents both envelope-creation variants, the raw upload and the PDF download', () => {
+    expect(Object.keys(op('post', '/v1/envelopes').requestBody?.content ?? {})).toEqual(['multipart/form-data', 'application/json']);
+    expect(op('post', '/v1/envelopes/{id}/document').requestBody?.content).toHaveProperty('application/octet-stream');
+    expect(op('get', '/v1/envelopes/{id}/document').responses['200']).toMatchObject({ content: { 'application/pdf': { schema: { type: 'string' } } } });
+  });
+
+  it('lists the error statuses of the spec for each endpoint', () => {
+    const statuses = (method: string, path: string) => Object.keys(op(method, path).responses);
+    expect(statuses('post', '/v1/envelopes')).toEqual(expect.arrayContaining(['201', '400', '401', '413', '415']));
+    expect(statuses('get', '/v1/envelopes/{id}/document')).toEqual(expect.arrayContaining(['200', '401', '404', '409']));
+    expect(statuses('post', '/v1/envelopes/{id}/void')).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(statuses('post', '/oauth/token')).toEqual(expect.arrayContaining(['200', '400', '401']));
+    expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
+  });
+
+  it('documents list paging as integers with the spec bounds and defaults', () => {
+    const params = op('get', '/v1/envelopes').parameters ?? [];
+    expect(params.find((p) => p.name === 'pageSize')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(params.find((p) => p.name === 'tenantId')?.required).toBe(true);
+  });
+
+  it('declares bearer and OAuth 2.0 client-credentials security schemes', () => {
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token' } } },
+    });
+  });
+});
+
+describe('response schemas match what the views return', () => {
+  const now = '2026-01-02T03:04:05.678Z';
+  const id = (n: number) => `01940000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+  const signer: Signer = {
+    id: id(2), name: 'Ada', email: 'ada@example.com', phone: null, routingOrder: 1, status: 'sent', authMethod: 'email_otp',
+    signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null,
+  };
+  const field: Field = { id: id(3), documentId: id(4), signerId: id(2), type: 'signature', page: 1, x: 10, y: 20, w: 100, h: 30, required: true, origin: 'bottom-left' };
+  const document: Document = {
+    id: id(4), kind: 'original', mimeType: 'application/pdf', sha256: 'ab'.repeat(32), pageCount: 2, sizeBytes: 1234,
+    blobKey: 'blob', createdAt: now, retentionUntil: '2026-02-01', purgeStatus: 'active', pages: [],
+  };
+  const chained = appendToChain(id(1), genesis(id(1)), [{ event: 'envelope.created', actor: 'system', ip: '127.0.0.1', userAgent: 'test', detail: { n: 1 } }], { timestamp: now, nextId: () => id(5) });
+  const [auditEntry] = chained.entries;
+  if (!auditEntry) throw new Error('appendToChain returned no entry');
+  const envelope: Envelope = {
+    id: id(1), appId: id(9), tenantId: 'acme', status: 'sent', subject: 'Lease', createdBy: null, message: null, expiresInDays: 30,
+    expiresAt: now, createdAt: now, sentAt: now, completedAt: null, voidedAt: null, voidReason: null, documentHashOriginal: document.sha256,
+    documentHashFinal: null, fieldOrigin: 'bottom-left', signers: [signer], fields: [field], documents: [document], version: 1, auditHead: chained.head,
+  };
+
+  const cases: [string, v.ObjectSchema<v.ObjectEntries, undefined>, Record<string, unknown>][] = [
+    ['signer (send response)', res.SignerResponse, signerView(signer, 'https://sign.example.test/sign/t')],
+    ['field', res.FieldResponse, fieldView(field)],
+    ['document', res.DocumentResponse, documentView(envelope.id, document)],
+    ['audit event', res.AuditEventResponse, auditView(auditEntry)],
+    ['envelope (detail read)', res.EnvelopeResponse, envelopeView(envelope, { auditLog: chained.entries })],
+    ['error', res.ErrorResponse, JSON.parse(errorResult('validation_error', 'bad', { subject: ['too long'] }, 'req-1').body ?? '{}') as Record<string, unknown>],
+  ];
+
+  it.each(cases)('%s: parses, with no undocumented key', (_name, schema, body) => {
+    expect(Object.keys(body).filter((key) => !(key in schema.entries))).toEqual([]);
+    expect(v.safeParse(schema, body).issues).toBeUndefined();
+  });
+});
+
+describe('GET /v1/openapi.json function', () => {
+  const config: Config = {
+    tableName: 't', bucketName: 'b', baseUrl: 'https://api.example.test', signingUrl: 'https://sign.example.test',
+    jwtSecret: 'j'.repeat(32), linkSecret: 'l'.repeat(32), dataKey: 'd'.repeat(32), mailFrom: 'no-reply@example.test', local: true,
+  };
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0', routeKey: 'GET /v1/openapi.json', rawPath: '/v1/openapi.json', rawQueryString: '', headers: {}, isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local', apiId: 'local', domainName: 'localhost', domainPrefix: 'local', requestId: 'req-1', routeKey: 'GET /v1/openapi.json',
+      stage: '$default', time: '', timeEpoch: 0, http: { method: 'GET', path: '/v1/openapi.json', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+    },
+  };
+
+  it('serves the document with the configured base URL as its server, the same on every call', async () => {
+    const handler = createHandler({ config });
+    const first = await handler(event, {} as Context);
+    const second = await handler(event, {} as Context);
+    expect(first.statusCode).toBe(200);
+    const body = JSON.parse(first.body ?? '') as OpenApiDocument;
+    expect(body.servers).toEqual([{ url: config.baseUrl }]);
+    expect(body.info.version).toBe('1.0.0');
+    expect(second.body).toBe(first.body);
+  });
+});

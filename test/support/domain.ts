@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Ctx, SignerInput } from '#domain/envelope.ts';
+import type { Document } from '#domain/model.ts';
+
+let counter = 0;
+
+/** A deterministic context: fixed time (movable), sequential ids. */
+export function testCtx(now = new Date('2026-01-01T00:00:00.000Z')): Ctx {
+  return { now, nextId: () => `00000000-0000-7000-8000-${String(++counter).padStart(12, '0')}`, meta: { ip: '203.0.113.7', userAgent: 'vitest' } };
+}
+
+export const signerInput = (email: string, routingOrder = 1, extra: Partial<SignerInput> = {}): SignerInput => ({
+  name: email.split('@')[0] ?? email, email, phone: null, routingOrder, authMethod: 'email_otp', ...extra,
+});
+
+/** A US Letter document record with `pages` pages. */
+export function letterDocument(pages = 1): Document {
+  return {
+    id: randomUUID(), kind: 'original', mimeType: 'application/pdf', sha256: 'a'.repeat(64), pageCount: pages, sizeBytes: 1000,
+    blobKey: 'original/x/y.pdf', createdAt: '2026-01-01T00:00:00.000Z', retentionUntil: null, purgeStatus: 'active',
+    pages: Array.from({ length: pages }, () => ({ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 as const })),
+  };
+}
