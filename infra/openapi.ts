@@ -7,6 +7,7 @@ import type * as v from 'valibot';
 import {
   AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, DocumentQuery, ListEnvelopesQuery, SendRequest, VoidRequest,
 } from '#schemas/envelopes.ts';
+import { TokenRequest } from '#schemas/auth.ts';
 import * as res from '#schemas/responses.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 
@@ -22,7 +23,7 @@ const COMPONENT_SCHEMAS = {
   TokenResponse: res.TokenResponse,
   Error: res.ErrorResponse,
   OpenApiDocument: res.OpenApiDocumentResponse,
-  TokenRequest: res.TokenRequestForm,
+  TokenRequest,
   CreateEnvelopeRequest,
   CreateSignerRequest,
   CreateFieldRequest,

@@ -10,7 +10,7 @@ import { envelopeView } from '#http/views.ts';
 import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import type { Deps } from '#shared/deps.ts';
 
-type CreateInput = { request: ReturnType<typeof parseRequest>; file: Uint8Array | null };
+interface CreateInput { request: ReturnType<typeof parseRequest>; file: Uint8Array | null }
 
 const parseRequest = (value: unknown) => parseWith(CreateEnvelopeRequest, value);
 

@@ -1,17 +1,10 @@
-import * as v from 'valibot';
-import { ValidationError } from '#domain/errors.ts';
 import { issueToken } from '#domain/use-cases/applications.ts';
 import { lambda } from '#http/lambda.ts';
 import { ok } from '#http/responses.ts';
 import { route, type BodyRule } from '#http/route.ts';
 import { parseWith } from '#http/validation.ts';
+import { TokenRequest } from '#schemas/auth.ts';
 import type { Deps } from '#shared/deps.ts';
-
-const TokenRequest = v.object({
-  grant_type: v.pipe(v.string('is required'), v.literal('client_credentials', 'must be client_credentials')),
-  client_id: v.pipe(v.string('is required'), v.nonEmpty('is required')),
-  client_secret: v.pipe(v.string('is required'), v.nonEmpty('is required')),
-});
 
 /** Client credentials from the form, or from HTTP Basic as RFC 6749 also allows. */
 function basicCredentials(header: string | undefined): Record<string, string> {
@@ -31,7 +24,6 @@ const formBody: BodyRule<Record<string, string>> = {
 export const createHandler = (deps: Deps) =>
   route({ body: formBody }, async ({ body, headers }) => {
     const input = parseWith(TokenRequest, { ...basicCredentials(headers.authorization), ...body });
-    if (!input.client_id) throw ValidationError.at('client_id', 'is required');
     return ok(await issueToken(deps, input.client_id, input.client_secret), 200, { pragma: 'no-cache' });
   });
 

@@ -21,7 +21,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       size += chunk.length;
       if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => (size > MAX_REQUEST_BYTES ? reject(new PayloadTooLarge('The request body is larger than 25 MB')) : resolve(Buffer.concat(chunks))));
+    req.on('end', () => {
+      if (size > MAX_REQUEST_BYTES) reject(new PayloadTooLarge('The request body is larger than 25 MB'));
+      else resolve(Buffer.concat(chunks));
+    });
     req.on('error', reject);
   });
 }

@@ -99,7 +99,7 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
-const close = (server: Server) => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); });
+const close = (server: Server) => new Promise<void>((done) => { server.close(() => { done(); }); server.closeAllConnections(); });
 
 async function loadRoutes(deps: Deps): Promise<BoundRoute[]> {
   return Promise.all(routes.map(async (def) => {

@@ -3,7 +3,10 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 const KEY_LENGTH = 32;
 const scryptAsync = (secret: string, salt: Buffer) =>
   new Promise<Buffer>((resolve, reject) => {
-    scrypt(secret, salt, KEY_LENGTH, { N: 16384, r: 8, p: 1 }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(secret, salt, KEY_LENGTH, { N: 16384, r: 8, p: 1 }, (error, key) => {
+      if (error) reject(error);
+      else resolve(key);
+    });
   });
 
 /** `scrypt$<salt b64url>$<hash b64url>`: a salted, slow hash; the secret itself is never stored. */

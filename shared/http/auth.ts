@@ -9,7 +9,7 @@ export function bearerAuth(deps: Pick<Deps, 'config' | 'clock' | 'applications'>
     if (!match?.[1]) throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
     const principal = await verifyAccessToken(deps.config.jwtSecret, match[1], deps.clock.now());
     const app = await deps.applications.get(principal.appId);
-    if (!app || app.clientId !== principal.clientId) throw new Unauthorized('The access token is not valid');
+    if (app?.clientId !== principal.clientId) throw new Unauthorized('The access token is not valid');
     if (app.suspended) throw new Forbidden('This application is suspended');
     return principal;
   };

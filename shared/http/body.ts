@@ -64,10 +64,10 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Parsed
         });
       }));
     });
-    parser.on('error', () => reject(failure ?? ValidationError.at('body', 'is not a valid multipart/form-data body')));
+    parser.on('error', () => { reject(failure ?? ValidationError.at('body', 'is not a valid multipart/form-data body')); });
     parser.on('close', () => {
       if (failure) reject(failure);
-      else Promise.all(files).then((all) => resolve({ kind: 'multipart', fields, files: all }), reject);
+      else Promise.all(files).then((all) => { resolve({ kind: 'multipart', fields, files: all }); }, reject);
     });
     parser.end(raw);
   });

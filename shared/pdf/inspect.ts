@@ -127,7 +127,7 @@ function readStartxref(buf: Buffer): { offset: number; startxrefAt: number } {
   return { offset: Number(digits[1]), startxrefAt };
 }
 
-type XrefSection = { kind: 'table' | 'stream'; at: number };
+interface XrefSection { kind: 'table' | 'stream'; at: number }
 
 /** Where the last cross-reference section starts; some files count offsets from the %PDF header. */
 function locateXref(buf: Buffer, offset: number, headerAt: number): XrefSection {

@@ -145,8 +145,3 @@ export const OpenApiDocumentResponse = v.looseObject({
 });
 
 /** The token request form, which `functions/api/oauth-token.ts` parses with a schema of its own (not exported). */
-export const TokenRequestForm = v.object({
-  grant_type: v.literal('client_credentials'),
-  client_id: v.pipe(v.string(), v.nonEmpty(), v.description('May instead be sent with client_secret as HTTP Basic credentials')),
-  client_secret: v.pipe(v.string(), v.nonEmpty()),
-});

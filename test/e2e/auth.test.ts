@@ -9,7 +9,7 @@ describe('POST /oauth/token', () => {
   beforeAll(async () => { app = await newApp('auth'); });
 
   it('issues a one-hour HS256 bearer token for valid client credentials', async () => {
-    const res = await call<Record<string, unknown>>('POST', '/oauth/token', { form: form({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret }) });
+    const res = await call('POST', '/oauth/token', { form: form({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret }) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const [header] = String(res.body.access_token).split('.');

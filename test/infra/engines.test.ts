@@ -155,14 +155,14 @@ describe('DynamoDB Local', { timeout: 60_000 }, () => {
   });
 
   it('fails fast with JavaMissingError when java is not on the PATH', async () => {
-    const savedPath = process.env['PATH'];
-    process.env['PATH'] = await tmpDir();
+    const savedPath = process.env.PATH;
+    process.env.PATH = await tmpDir();
     try {
       const error: unknown = await startDynamoDbLocal({}).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(JavaMissingError);
       expect(String(error)).toMatch(/Java 17\+.*openjdk-17-jre-headless/s);
     } finally {
-      process.env['PATH'] = savedPath;
+      process.env.PATH = savedPath;
     }
   });
 
@@ -194,7 +194,7 @@ describe('DynamoDB Local', { timeout: 60_000 }, () => {
     const tables = await secondClient.send(new ListTablesCommand({}));
     expect(tables.TableNames).toContain('persisted');
     const item = await secondClient.send(new GetItemCommand({ TableName: 'persisted', Key: { pk: { S: 'kept' } } }));
-    expect(item.Item?.['pk']?.S).toBe('kept');
+    expect(item.Item?.pk?.S).toBe('kept');
     secondClient.destroy();
     await second.stop();
   });

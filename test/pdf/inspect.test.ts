@@ -82,7 +82,7 @@ describe('inspectPdf: valid PDFs', () => {
     ['XRef stream + object streams', true],
     ['classic xref table', false],
   ])('reads each page size in order (%s)', async (_, objectStreams) => {
-    const sizes: Array<[number, number]> = [[200, 300], [612, 792], [842, 595]];
+    const sizes: [number, number][] = [[200, 300], [612, 792], [842, 595]];
     const info = await accepted(await makePdf({ sizes, objectStreams }));
     expect(info.pageCount).toBe(3);
     expect(info.pages.map((p) => p.box)).toEqual(sizes.map(([width, height]) => ({ x: 0, y: 0, width, height })));
@@ -282,7 +282,7 @@ describe('inspectPdf: rejections', () => {
   });
 
   it('rejects a page tree whose /Count disagrees with its pages', async () => {
-    const pdf = await makePdf({ pages: 2, edit: (doc) => doc.catalog.Pages().set(PDFName.of('Count'), PDFNumber.of(3)) });
+    const pdf = await makePdf({ pages: 2, edit: (doc) => { doc.catalog.Pages().set(PDFName.of('Count'), PDFNumber.of(3)); } });
     expect(await rejection(pdf)).toEqual({
       reason: 'damaged',
       message: 'The PDF is damaged: it declares 3 pages but 2 were found',
@@ -290,7 +290,7 @@ describe('inspectPdf: rejections', () => {
   });
 
   it('rejects a page tree that refers to a missing page (pdf-lib would silently skip it)', async () => {
-    const pdf = await makePdf({ pages: 2, edit: (doc) => doc.catalog.Pages().Kids().push(PDFRef.of(999)) });
+    const pdf = await makePdf({ pages: 2, edit: (doc) => { doc.catalog.Pages().Kids().push(PDFRef.of(999)); } });
     expect(await rejection(pdf)).toEqual({ reason: 'damaged', message: 'The PDF is damaged: page 3 is missing' });
   });
 

@@ -12,7 +12,7 @@ export interface MakePdfOptions {
   /** Size of every page in points (default A4, 595 x 842). */
   size?: [number, number];
   /** Per-page sizes; overrides `pages` and `size` when given. */
-  sizes?: Array<[number, number]>;
+  sizes?: [number, number][];
   /** /Rotate written on every page (any number: pdf-lib writes it as-is). */
   rotate?: number;
   /** Crop box [x, y, width, height] written on every page. */

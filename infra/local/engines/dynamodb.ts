@@ -178,7 +178,7 @@ function startError(reason: string, output: OutputTail): Error {
 }
 
 function isPortClash(err: unknown): boolean {
-  return err instanceof Error && /already in use/.test(err.message);
+  return err instanceof Error && err.message.includes('already in use');
 }
 
 /** SIGTERM, then SIGKILL after a grace period; resolves once the process has exited. */

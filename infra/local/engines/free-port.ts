@@ -24,7 +24,7 @@ export function isPortFree(port: number, host = '0.0.0.0'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
+    server.once('error', () => { resolve(false); });
+    server.listen(port, host, () => server.close(() => { resolve(true); }));
   });
 }

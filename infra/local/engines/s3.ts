@@ -58,7 +58,7 @@ export async function startS3(opts: S3Options): Promise<RunningEngine> {
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((done, fail) => {
-    const onError = (err: Error): void => fail(new Error(`S3 engine failed to listen on 127.0.0.1:${port}: ${err.message}`));
+    const onError = (err: Error): void => { fail(new Error(`S3 engine failed to listen on 127.0.0.1:${port}: ${err.message}`)); };
     server.once('error', onError);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', onError);
@@ -72,7 +72,10 @@ function listen(server: Server, port: number): Promise<number> {
 function closeServer(server: Server): Promise<void> {
   // Drop SDK keep-alive sockets, otherwise close() waits for them to time out.
   server.closeAllConnections();
-  return new Promise((done, fail) => server.close((err) => (err ? fail(err) : done())));
+  return new Promise((done, fail) => server.close((err) => {
+    if (err) fail(err);
+    else done();
+  }));
 }
 
 // ---------- s3rver (CommonJS, no type declarations) ----------

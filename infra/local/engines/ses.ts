@@ -60,7 +60,10 @@ function listeningPort(server: Server, requested: number | undefined): number {
 
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
-  return new Promise((done, fail) => server.close((err) => (err ? fail(err) : done())));
+  return new Promise((done, fail) => server.close((err) => {
+    if (err) fail(err);
+    else done();
+  }));
 }
 
 async function clearMailbox(endpoint: string): Promise<void> {
@@ -73,7 +76,7 @@ async function fetchEmails(endpoint: string): Promise<SesStoredEmail[]> {
   const res = await fetch(`${endpoint}/store`);
   if (!res.ok) throw new Error(`SES engine: GET /store answered ${res.status}`);
   const payload: unknown = await res.json();
-  const emails = isRecord(payload) ? payload['emails'] : undefined;
+  const emails = isRecord(payload) ? payload.emails : undefined;
   if (!Array.isArray(emails)) throw new Error('SES engine: GET /store did not return { emails: [...] }');
   return emails.map(toStoredEmail);
 }
@@ -114,27 +117,27 @@ function strList(value: unknown): string[] {
 
 function toStoredEmail(raw: unknown): SesStoredEmail {
   const email = asRecord(raw);
-  const destination = asRecord(email['destination']);
-  const body = asRecord(email['body']);
-  const text = optStr(body['text']);
-  const html = optStr(body['html']);
+  const destination = asRecord(email.destination);
+  const body = asRecord(email.body);
+  const text = optStr(body.text);
+  const html = optStr(body.html);
   return {
-    messageId: str(email['messageId']),
-    from: str(email['from']),
-    destination: { to: strList(destination['to']), cc: strList(destination['cc']), bcc: strList(destination['bcc']) },
-    subject: str(email['subject']),
+    messageId: str(email.messageId),
+    from: str(email.from),
+    destination: { to: strList(destination.to), cc: strList(destination.cc), bcc: strList(destination.bcc) },
+    subject: str(email.subject),
     body: { ...(text === undefined ? {} : { text }), ...(html === undefined ? {} : { html }) },
-    attachments: Array.isArray(email['attachments']) ? email['attachments'].map(toStoredAttachment) : [],
-    at: typeof email['at'] === 'number' ? email['at'] : 0,
+    attachments: Array.isArray(email.attachments) ? email.attachments.map(toStoredAttachment) : [],
+    at: typeof email.at === 'number' ? email.at : 0,
   };
 }
 
 function toStoredAttachment(raw: unknown): SesStoredAttachment {
   const att = asRecord(raw);
-  const filename = optStr(att['filename']);
+  const filename = optStr(att.filename);
   return {
     ...(filename === undefined ? {} : { filename }),
-    contentType: str(att['contentType']) || 'application/octet-stream',
-    size: typeof att['size'] === 'number' ? att['size'] : 0,
+    contentType: str(att.contentType) || 'application/octet-stream',
+    size: typeof att.size === 'number' ? att.size : 0,
   };
 }

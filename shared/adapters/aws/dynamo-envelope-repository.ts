@@ -51,9 +51,9 @@ function outboxItem(item: OutboxItem): Item {
   };
 }
 
-function strip<T>(item: Item): T {
+function strip(item: Item): Item {
   const { PK: _pk, SK: _sk, itemType: _t, GSI3PK: _a, GSI3SK: _b, ...rest } = item;
-  return rest as T;
+  return rest;
 }
 
 /** Keeps the per-tenant counts (the list's `total`) in step with creations and status changes. */
@@ -83,7 +83,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
 
   async get(appId: string, id: string): Promise<Envelope | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id), ConsistentRead: true }));
-    if (!Item || Item.appId !== appId) return undefined;
+    if (Item?.appId !== appId) return undefined;
     return fromItem(Item);
   }
 
@@ -93,7 +93,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'AUD#' },
     });
-    return items.map((item) => strip<AuditEntry>(item));
+    return items.map((item) => strip(item) as unknown as AuditEntry);
   }
 
   async commit(change: EnvelopeChange): Promise<void> {
@@ -133,7 +133,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'OUT#' },
     });
-    return items.map((item) => strip<OutboxItem>(item));
+    return items.map((item) => strip(item) as unknown as OutboxItem);
   }
 
   async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
@@ -160,14 +160,14 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       if (!startKey) return [];
     }
     const page = await this.db.send(new QueryCommand({ ...input, Limit: query.pageSize, ExclusiveStartKey: startKey }));
-    return (page.Items ?? []).map((item) => ({ PK: item.PK, SK: item.SK }));
+    return (page.Items ?? []).map((item): Item => ({ PK: item.PK as unknown, SK: item.SK as unknown }));
   }
 
   private async total(query: EnvelopeListQuery): Promise<number> {
     const { Item } = await this.db.send(new GetCommand({
       TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true,
     }));
-    const count = Item?.[`count_${query.status ?? 'total'}`];
+    const count: unknown = Item?.[`count_${query.status ?? 'total'}`];
     return typeof count === 'number' ? count : 0;
   }
 
