@@ -43,17 +43,17 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const TABLE = 'esign-local';
+export const TABLE = 'esign-local';
 const BUCKET = 'esign-local-documents';
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
-interface LocalSecrets { jwtSecret: string; linkSecret: string; dataKey: string }
+export interface LocalSecrets { jwtSecret: string; linkSecret: string; dataKey: string }
 
 const newSecret = () => randomBytes(32).toString('base64url');
 
 /** Secrets are generated once per data directory and reused, so tokens and sealed secrets survive restarts. */
-async function localSecrets(dataDir: string | undefined): Promise<LocalSecrets> {
+export async function localSecrets(dataDir: string | undefined): Promise<LocalSecrets> {
   const fresh = { jwtSecret: newSecret(), linkSecret: newSecret(), dataKey: newSecret() };
   if (!dataDir) return fresh;
   const file = join(dataDir, 'secrets.json');
@@ -65,7 +65,7 @@ async function localSecrets(dataDir: string | undefined): Promise<LocalSecrets> 
   }
 }
 
-async function ensureTable(endpoint: string): Promise<void> {
+export async function ensureTable(endpoint: string): Promise<void> {
   const db = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   try {
     await db.send(new DescribeTableCommand({ TableName: TABLE }));
@@ -110,6 +110,8 @@ async function loadRoutes(deps: Deps): Promise<BoundRoute[]> {
 
 /** Starts the whole service on local engines: DynamoDB Local, s3rver, SES v2 local; the API and the signing host. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  // Locally we run on the machine's Node (20 here); Lambda runs nodejs22.x, so the SDK's upgrade notice is noise.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const scratch = dataDir ?? (await mkdtemp(join(tmpdir(), 'esign-local-')));

@@ -7,6 +7,7 @@ declare module 'vitest' {
     signingUrl: string;
     dynamodbEndpoint: string;
     s3Endpoint: string;
+    sesEndpoint: string;
     devClientId: string;
     devClientSecret: string;
     /** For tests that forge or expire bearer tokens; never exposed outside the test process. */
@@ -23,6 +24,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('signingUrl', stack.signingUrl);
   project.provide('dynamodbEndpoint', stack.endpoints.dynamodb);
   project.provide('s3Endpoint', stack.endpoints.s3);
+  project.provide('sesEndpoint', stack.endpoints.ses);
   project.provide('devClientId', stack.devApp.clientId);
   project.provide('devClientSecret', stack.devApp.clientSecret);
   project.provide('jwtSecret', stack.config.jwtSecret);

@@ -32,7 +32,7 @@ export async function loadEnvelope(deps: CoreDeps, appId: string, rawId: string)
   }
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
 
 /**
  * Load, transition, commit; on a lost optimistic-lock race, reload and run the transition again.
@@ -54,7 +54,7 @@ export async function mutateEnvelope<R>(
     } catch (error) {
       if (!(error instanceof ConcurrentModification)) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new Conflict('The envelope is being changed by another request; retry');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
     }
   }
 }
