@@ -1,13 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two groups, one after the other: everything that shares the service clock's "now", then the tests that move
+ * the clock (expiry, retries, retention), which run one file at a time so no other test sees time jump.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/clock/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'clock', include: ['test/clock/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -8,6 +8,7 @@ import {
   AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, DocumentQuery, ListEnvelopesQuery, SendRequest, VoidRequest,
 } from '#schemas/envelopes.ts';
 import { TokenRequest } from '#schemas/auth.ts';
+import { DeclineRequest, OtpVerifyRequest, SignRequest, SignerParams, TokenParams } from '#schemas/signing.ts';
 import * as res from '#schemas/responses.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 
@@ -21,6 +22,13 @@ const COMPONENT_SCHEMAS = {
   DocumentUpload: res.DocumentUploadResponse,
   AuditVerification: res.AuditVerificationResponse,
   TokenResponse: res.TokenResponse,
+  SigningContext: res.SigningContextResponse,
+  OtpRequested: res.OtpRequestedResponse,
+  OtpVerification: res.OtpVerificationResponse,
+  Consent: res.ConsentResponse,
+  SignResult: res.SignResultResponse,
+  DeclineResult: res.DeclineResultResponse,
+  SigningLink: res.SigningLinkResponse,
   Error: res.ErrorResponse,
   OpenApiDocument: res.OpenApiDocumentResponse,
   TokenRequest,
@@ -30,6 +38,9 @@ const COMPONENT_SCHEMAS = {
   AddFieldRequest,
   SendRequest,
   VoidRequest,
+  OtpVerifyRequest,
+  SignRequest,
+  DeclineRequest,
 };
 type ComponentName = keyof typeof COMPONENT_SCHEMAS;
 
@@ -38,6 +49,11 @@ const COMPONENT_NOTES: Partial<Record<ComponentName, string>> = {
   CreateSignerRequest: '`phone` is required when `authMethod` is `sms_otp`.',
   CreateFieldRequest: 'Name the signer with `signerIndex` (0-based position in `signers`) or `signerEmail`: signers have no ids yet (DECISIONS 4).',
   AddFieldRequest: '`signerId` and `documentId` take a UUID or the prefixed form (`sgn_<uuid>`, `doc_<uuid>`); the field must lie inside the page (DECISIONS 25).',
+  SignRequest:
+    'Every required field of the signer needs a value, and a value for a field that is not the signer\'s is a 400 (DECISIONS 26). ' +
+    '`signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded) or, typed, `textValue` with `fontLabel`; ' +
+    '`date`: filled by the service with the signing date (a submitted value is ignored); `text`: `textValue`, at most 1,000 characters; ' +
+    '`checkbox`: `textValue` `"true"` or `"false"`. `fieldId` takes a UUID or the prefixed form `fld_<uuid>`.',
   Error: 'One body that is both published error shapes (DECISIONS 7).',
 };
 
@@ -57,15 +73,17 @@ interface Media { schema: SchemaObject; encoding?: Record<string, { contentType:
 type Content = Record<string, Media>;
 interface HeaderDoc { description: string; schema: SchemaObject }
 
-const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 415, 500] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 415, 429, 500] as const;
 type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 interface OperationDoc {
   description?: string;
+  /** The path parameters' schema, for constraints beyond "a string"; descriptions come from PATH_PARAMETERS. */
+  params?: v.ObjectSchema<v.ObjectEntries, undefined>;
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   body?: { required: boolean; description?: string; content: Content };
   success: { status: 200 | 201; description: string; content: Content; headers?: Record<string, HeaderDoc> };
-  /** Endpoint-specific meaning of each error status; 401/403 (bearer), 415 (body) and 500 are implied. */
+  /** Endpoint-specific meaning of each error status; 401 (bearer, link), 403 (bearer), 415 (body) and 500 are implied. */
   errors: Partial<Record<ErrorStatus, string>>;
 }
 
@@ -97,6 +115,9 @@ const multipartCreate: Media = {
 };
 
 const concurrent = 'Another request changed the envelope at the same time; retry';
+const linkUnusable = 'The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired';
+const linkUsed = 'The link has been used: the signer already signed or declined (DECISIONS 12)';
+const linkBeforeOtp = `${linkUnusable}; or the one-time code is not verified yet`;
 
 const OPERATIONS: Record<string, OperationDoc> = {
   issueToken: {
@@ -162,6 +183,88 @@ const OPERATIONS: Record<string, OperationDoc> = {
     success: { status: 200, description: 'Whether the audit hash chain recomputes to the recorded head', content: json('AuditVerification') },
     errors: { 404: 'No such envelope for this application' },
   },
+  resendSigningLink: {
+    description:
+      'Issues a new signing link to a signer who was invited and has not signed or declined, for instance after the old link expired ' +
+      '(DECISIONS 13), and emails it to them. The previous link stops working at once.',
+    params: SignerParams,
+    success: { status: 200, description: 'The new signing link', content: json('SigningLink') },
+    errors: {
+      400: 'The envelope is not `sent` or `in_progress`, or the signer is not yet invited or already signed or declined',
+      404: 'No such envelope for this application, or no such signer on it',
+      409: concurrent,
+    },
+  },
+  getSigningContext: {
+    description: 'The first read marks the signer `viewed` (and the envelope `in_progress`). Gates: OTP (when the signer\'s `authMethod` needs it), then consent, then sign (spec 3.3).',
+    params: TokenParams,
+    success: { status: 200, description: "The signing context, with only this signer's fields", content: json('SigningContext') },
+    errors: { 401: linkUnusable, 409: concurrent, 410: linkUsed },
+  },
+  requestOtp: {
+    description: 'Sends a fresh 6-digit code, valid for 10 minutes, by SMS to `sms_otp` signers with a phone, otherwise by email. A new code replaces the previous one.',
+    params: TokenParams,
+    success: { status: 200, description: 'Where the code went', content: json('OtpRequested') },
+    errors: {
+      400: 'This signer needs no code (`authMethod` `none`)',
+      401: linkUnusable,
+      409: concurrent,
+      410: linkUsed,
+      429: 'More than 5 code requests in 10 minutes; `Retry-After` says when to ask again',
+    },
+  },
+  verifyOtp: {
+    description: 'Three wrong attempts void the code (`signer.otp_failed`); a new one must then be requested. Verifying an already verified signer answers `verified: true`.',
+    params: TokenParams,
+    body: { required: true, content: json('OtpVerifyRequest') },
+    success: { status: 200, description: 'The signer is verified', content: json('OtpVerification') },
+    errors: {
+      400: 'Validation error, a code that is incorrect, expired or never requested, or a signer that needs no code',
+      401: linkUnusable,
+      409: concurrent,
+      410: linkUsed,
+    },
+  },
+  giveConsent: {
+    description: 'Consent to sign electronically, given once; the consent, IP address, user agent and disclosure version go to the audit trail.',
+    params: TokenParams,
+    success: { status: 200, description: 'Consent recorded', content: json('Consent') },
+    errors: { 401: linkBeforeOtp, 409: `Consent was already given; or: ${concurrent.toLowerCase()}`, 410: linkUsed },
+  },
+  sign: {
+    description:
+      'Records the signer\'s field values (DECISIONS 26). When this completes the routing group the next group is invited; ' +
+      'when every signer has signed, the document is sealed and `envelope.completed` is delivered.',
+    params: TokenParams,
+    body: { required: true, content: json('SignRequest') },
+    success: { status: 200, description: 'The signature is recorded', content: json('SignResult') },
+    errors: {
+      400: 'Validation error: a required field without a value, an invalid value, or a value for a field that is not the signer\'s',
+      401: `${linkBeforeOtp}, or consent is not given yet`,
+      409: `The signer already signed or declined; or: ${concurrent.toLowerCase()}`,
+    },
+  },
+  decline: {
+    description: 'Declining ends the envelope (`declined`) for every signer; the reason goes to the audit trail.',
+    params: TokenParams,
+    body: { required: false, content: json('DeclineRequest') },
+    success: { status: 200, description: 'The envelope is declined', content: json('DeclineResult') },
+    errors: { 400: 'Validation error', 401: linkBeforeOtp, 409: `The signer already signed or declined; or: ${concurrent.toLowerCase()}` },
+  },
+  getSigningDocument: {
+    description: 'The original PDF, for rendering on the signing page; available once the one-time code (where needed) is verified.',
+    params: TokenParams,
+    success: {
+      status: 200,
+      description: 'The original PDF',
+      content: { 'application/pdf': { schema: pdf } },
+      headers: {
+        'Content-Disposition': { description: '`inline; filename="document.pdf"`', schema: { type: 'string' } },
+        'X-Document-Sha256': { description: 'SHA-256 of the PDF, lowercase hex', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+      },
+    },
+    errors: { 401: linkBeforeOtp, 410: `${linkUsed}; or the document is no longer available` },
+  },
   getOpenApi: {
     success: { status: 200, description: 'This document', content: json('OpenApiDocument') },
     errors: {},
@@ -177,17 +280,23 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   410: { name: 'Gone', description: 'No longer available' },
   413: { name: 'PayloadTooLarge', description: 'The body or file is larger than 25 MB' },
   415: { name: 'UnsupportedMediaType', description: 'This endpoint does not accept the request\'s Content-Type' },
+  429: { name: 'TooManyRequests', description: 'Rate limited; retry after the seconds in `Retry-After`' },
   500: { name: 'InternalError', description: 'Internal error; the body carries the request id to quote' },
 };
 
 const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>` (DECISIONS 1)',
-  token: 'The opaque link token from a signing or download link',
+  signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
+  token:
+    'The opaque link token: the last path segment of the signer\'s `signingUrl` (DECISIONS 5). It is the credential of this call, ' +
+    'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +
+    'is issued (DECISIONS 13) or once the signer has signed or declined (DECISIONS 12).',
 };
 
 const TAGS: Record<RouteDef['tag'], string> = {
   Auth: 'OAuth 2.0 client credentials',
   Envelopes: 'Envelopes, their signers, fields, documents and audit trail',
+  Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline (spec 3.3, 4.3). No bearer header: the link token in the path is the credential.',
   Meta: 'About the API itself',
 };
 
@@ -239,12 +348,17 @@ function queryParameters(query: NonNullable<OperationDoc['query']>): OpenApiPara
   });
 }
 
-function pathParameters(route: RouteDef): OpenApiParameter[] {
-  return [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => {
-    const name = match[1] ?? '';
+function pathParameters(route: RouteDef, doc: OperationDoc): OpenApiParameter[] {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '');
+  if (route.auth === 'link' && !names.includes('token')) throw new Error(`OpenAPI: ${route.operationId} is a link route without a {token} path segment`);
+  const converted = doc.params ? toJsonSchemaDefs({ params: doc.params }, CONVERSION).params.properties ?? {} : {};
+  const stray = Object.keys(doc.params?.entries ?? {}).filter((name) => !names.includes(name));
+  if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
+  return names.map((name) => {
     const description = PATH_PARAMETERS[name];
     if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi.ts)`);
-    return { name, in: 'path', required: true, description, schema: { type: 'string' } };
+    const schema = converted[name];
+    return { name, in: 'path', required: true, description, schema: typeof schema === 'object' ? schema : { type: 'string' } };
   });
 }
 
@@ -261,13 +375,13 @@ function responses(route: RouteDef, doc: OperationDoc): Record<string, object> {
 }
 
 function operation(route: RouteDef, doc: OperationDoc): OpenApiOperation {
-  const parameters = [...pathParameters(route), ...(doc.query ? queryParameters(doc.query) : [])];
+  const parameters = [...pathParameters(route, doc), ...(doc.query ? queryParameters(doc.query) : [])];
   return {
     operationId: route.operationId,
     summary: route.summary,
     ...(doc.description === undefined ? {} : { description: doc.description }),
     tags: [route.tag],
-    security: route.auth === 'bearer' ? [{ bearerAuth: [] }] : [],
+    security: route.auth === 'bearer' ? [{ bearerAuth: [] }] : [], // 'link' and 'none': no header; a link route's credential is its {token}
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body === undefined ? {} : { requestBody: doc.body }),
     responses: responses(route, doc),
@@ -301,7 +415,9 @@ function componentSchemas(): Record<string, SchemaObject> {
 
 function errorResponses(): Record<string, object> {
   return Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([code, { name, description }]) => {
-    const headers = code === '401' ? { ...requestIdHeader, 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } } : requestIdHeader;
+    const headers = code === '401' ? { ...requestIdHeader, 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } }
+      : code === '429' ? { ...requestIdHeader, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } }
+        : requestIdHeader;
     return [name, { description, headers, content: json('Error') }];
   }));
 }

@@ -11,7 +11,7 @@ export interface RouteDef {
   auth: AuthKind;
   operationId: string;
   summary: string;
-  tag: 'Auth' | 'Envelopes' | 'Meta';
+  tag: 'Auth' | 'Envelopes' | 'Signing' | 'Meta';
 }
 
 export const routes: readonly RouteDef[] = [
@@ -26,5 +26,25 @@ export const routes: readonly RouteDef[] = [
   { method: 'POST', path: '/v1/envelopes/{id}/signers', handler: 'functions/api/add-signer.ts', auth: 'bearer', operationId: 'addSigner', summary: 'Add a signer to a draft envelope', tag: 'Envelopes' },
   { method: 'POST', path: '/v1/envelopes/{id}/fields', handler: 'functions/api/add-field.ts', auth: 'bearer', operationId: 'addField', summary: 'Place a field on a draft envelope', tag: 'Envelopes' },
   { method: 'GET', path: '/v1/envelopes/{id}/audit/verify', handler: 'functions/api/verify-audit.ts', auth: 'bearer', operationId: 'verifyAudit', summary: "Recompute the envelope's audit hash chain", tag: 'Envelopes' },
+  { method: 'POST', path: '/v1/envelopes/{id}/signers/{signerId}/resend', handler: 'functions/api/resend-signer.ts', auth: 'bearer', operationId: 'resendSigningLink', summary: "Re-issue a live signer's signing link", tag: 'Envelopes' },
+  { method: 'GET', path: '/v1/signing/{token}', handler: 'functions/api/signing-context.ts', auth: 'link', operationId: 'getSigningContext', summary: "The signer's signing context", tag: 'Signing' },
+  { method: 'POST', path: '/v1/signing/{token}/otp/request', handler: 'functions/api/otp-request.ts', auth: 'link', operationId: 'requestOtp', summary: 'Send a one-time code to the signer', tag: 'Signing' },
+  { method: 'POST', path: '/v1/signing/{token}/otp/verify', handler: 'functions/api/otp-verify.ts', auth: 'link', operationId: 'verifyOtp', summary: 'Verify the one-time code', tag: 'Signing' },
+  { method: 'POST', path: '/v1/signing/{token}/consent', handler: 'functions/api/consent.ts', auth: 'link', operationId: 'giveConsent', summary: 'Consent to sign electronically', tag: 'Signing' },
+  { method: 'POST', path: '/v1/signing/{token}/sign', handler: 'functions/api/sign.ts', auth: 'link', operationId: 'sign', summary: "Submit the signer's field values", tag: 'Signing' },
+  { method: 'POST', path: '/v1/signing/{token}/decline', handler: 'functions/api/decline.ts', auth: 'link', operationId: 'decline', summary: 'Decline to sign', tag: 'Signing' },
+  { method: 'GET', path: '/v1/signing/{token}/document', handler: 'functions/api/signing-document.ts', auth: 'link', operationId: 'getSigningDocument', summary: 'The original PDF, for rendering', tag: 'Signing' },
   { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
+];
+
+/** Background functions: what triggers each. CDK and the local runtime both read this list. */
+export interface WorkerDef {
+  name: string;
+  handler: string;
+  trigger: { kind: 'queue'; queue: 'jobs' } | { kind: 'schedule'; everySeconds: number };
+}
+
+export const workers: readonly WorkerDef[] = [
+  { name: 'jobs', handler: 'functions/workers/jobs.ts', trigger: { kind: 'queue', queue: 'jobs' } },
+  { name: 'expiry-sweep', handler: 'functions/workers/expiry-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
 ];

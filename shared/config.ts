@@ -16,6 +16,8 @@ const EnvSchema = v.object({
   DATA_KEY: secret('DATA_KEY'),
   MAIL_FROM: v.optional(v.pipe(v.string(), v.email()), 'no-reply@esign.local'),
   LOCAL_MODE: v.optional(v.picklist(['0', '1']), '0'),
+  JOBS_QUEUE_URL: v.pipe(v.string('JOBS_QUEUE_URL is required'), v.url()),
+  SEAL_STATE_MACHINE_ARN: v.optional(v.string(), ''),
 });
 
 export interface Config {
@@ -28,6 +30,8 @@ export interface Config {
   dataKey: string;
   mailFrom: string;
   local: boolean;
+  jobsQueueUrl: string;
+  sealStateMachineArn: string;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -48,5 +52,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataKey: e.DATA_KEY,
     mailFrom: e.MAIL_FROM,
     local: e.LOCAL_MODE === '1',
+    jobsQueueUrl: e.JOBS_QUEUE_URL,
+    sealStateMachineArn: e.SEAL_STATE_MACHINE_ARN,
   };
 }

@@ -1,6 +1,8 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '#adapters/aws/dynamo.ts';
 import { DynamoApplicationRepository } from '#adapters/aws/dynamo-application-repository.ts';
@@ -8,11 +10,13 @@ import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-reposito
 import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
 import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
 import { SesMailer } from '#adapters/aws/ses-mailer.ts';
+import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
 import { SnsSms } from '#adapters/aws/sns-sms.ts';
+import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
 import type { ApplicationRepository, EnvelopeRepository, TenantRepository } from '#ports/repositories.ts';
-import type { BlobStore, Clock, Ids, Mailer, SecretBox, SmsSender } from '#ports/services.ts';
+import type { BlobStore, Clock, Ids, JobQueue, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -27,6 +31,8 @@ export interface Deps {
   mailer: Mailer;
   sms: SmsSender;
   secrets: SecretBox;
+  jobs: JobQueue;
+  workflows: Workflows;
 }
 
 /** Client settings per AWS service; locally they point the same adapters at the local engines. */
@@ -34,6 +40,7 @@ export interface ClientSettings {
   dynamodb?: DynamoDBClientConfig;
   s3?: S3ClientConfig;
   ses?: SESv2ClientConfig;
+  sqs?: SQSClientConfig;
 }
 
 export function buildDeps(config: Config, clients: ClientSettings = {}, overrides: Partial<Deps> = {}): Deps {
@@ -49,6 +56,8 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     mailer: new SesMailer(new SESv2Client(clients.ses ?? {}), config.mailFrom),
     sms: new SnsSms(new SNSClient({}), process.env.SMS_SENDER_ID),
     secrets: new AesSecretBox(config.dataKey),
+    jobs: new SqsJobQueue(new SQSClient(clients.sqs ?? {}), config.jobsQueueUrl),
+    workflows: new SfnWorkflows(new SFNClient({}), config.sealStateMachineArn),
     ...overrides,
   };
 }

@@ -9,9 +9,7 @@ import { parseWith } from '#http/validation.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { RunningSes } from './engines/ses.ts';
 import type { DevHandler } from './server.ts';
-
-/** A scheduled job (expiry sweep, webhook retries, purge, reminders) run whenever the clock moves. */
-export type Job = (now: Date) => Promise<void>;
+import { runScheduled, type Job } from './scheduler.ts';
 
 export interface DevState {
   holder: { deps?: Deps };
@@ -19,6 +17,8 @@ export interface DevState {
   sms: SmsOutbox;
   ses: RunningSes;
   jobs: Job[];
+  /** Waits until the background queues are empty and idle. */
+  drain: () => Promise<unknown>;
 }
 
 export interface OutboxMessage {
@@ -58,7 +58,11 @@ async function outbox(state: DevState, to: string | null): Promise<OutboxMessage
     .sort((a, b) => a.sentAt.localeCompare(b.sentAt));
 }
 
-const ClockRequest = v.object({ advanceSeconds: v.pipe(v.number('must be a number of seconds'), v.minValue(0, 'must not be negative')) });
+const ClockRequest = v.object({
+  advanceSeconds: v.pipe(v.number('must be a number of seconds'), v.minValue(0, 'must not be negative')),
+  /** false moves time without running the due jobs: for checking what happens before a sweep gets there. */
+  runJobs: v.optional(v.boolean(), true),
+});
 const AppRequest = v.object({ name: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(200)) });
 
 function requireDeps(state: DevState): Deps {
@@ -71,9 +75,11 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
     'GET /_local/outbox': async (_req: IncomingMessage, url: URL): Promise<HttpResult> => ok(await outbox(state, url.searchParams.get('to'))),
     'POST /_local/clock': async (_req, _url, body) => {
-      const { advanceSeconds } = parseWith(ClockRequest, jsonOf(body));
+      const { advanceSeconds, runJobs } = parseWith(ClockRequest, jsonOf(body));
       const now = state.clock.advance(advanceSeconds);
-      for (const job of state.jobs) await job(now);
+      await state.drain();
+      if (runJobs) await runScheduled(state.jobs, now);
+      await state.drain();
       return ok({ now: state.clock.now().toISOString() });
     },
     'POST /_local/apps': async (_req, _url, body) => {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
@@ -13,8 +13,13 @@ import { ensureApplication } from '#domain/use-cases/applications.ts';
 import type { ApiHandler } from '#http/route.ts';
 import type { Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
-import { routes } from '../routes.ts';
-import { devHandlers, type Job } from './dev-endpoints.ts';
+import { routes, workers } from '../routes.ts';
+import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { startSqs } from './engines/sqs.ts';
+import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
+import { devHandlers } from './dev-endpoints.ts';
+import { runScheduled, type Job } from './scheduler.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
 import { localS3ClientConfig, startS3 } from './engines/s3.ts';
 import { startSes } from './engines/ses.ts';
@@ -30,6 +35,8 @@ export interface LocalStackOptions {
   port?: number;
   signingPort?: number;
   devClient?: { clientId: string; clientSecret: string };
+  /** How long a received job stays invisible before redelivery (SQS visibility timeout). */
+  queueVisibilitySeconds?: number;
 }
 
 export interface LocalStack {
@@ -38,13 +45,15 @@ export interface LocalStack {
   devApp: { appId: string; clientId: string; clientSecret: string };
   deps: Deps;
   clock: OffsetClock;
-  endpoints: { dynamodb: string; s3: string; ses: string };
+  endpoints: { dynamodb: string; s3: string; ses: string; sqs: string };
+  queueUrls: { jobs: string; jobsDlq: string };
   config: Config;
   stop(): Promise<void>;
 }
 
 export const TABLE = 'esign-local';
 const BUCKET = 'esign-local-documents';
+const JOBS_QUEUE = 'esign-jobs';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -65,10 +74,23 @@ export async function localSecrets(dataDir: string | undefined): Promise<LocalSe
   }
 }
 
+/** A table persisted by an older version gains the indexes added since. */
+async function addMissingIndexes(db: DynamoDBClient, existing: Set<string | undefined>): Promise<void> {
+  const wanted = createTableInput(TABLE);
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    if (existing.has(index.IndexName)) continue;
+    await db.send(new UpdateTableCommand({
+      TableName: TABLE, AttributeDefinitions: wanted.AttributeDefinitions,
+      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+    }));
+  }
+}
+
 export async function ensureTable(endpoint: string): Promise<void> {
   const db = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   try {
-    await db.send(new DescribeTableCommand({ TableName: TABLE }));
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: TABLE }));
+    await addMissingIndexes(db, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName)));
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
     await db.send(new CreateTableCommand(createTableInput(TABLE)));
@@ -101,6 +123,21 @@ function listen(server: Server, port: number): Promise<number> {
 
 const close = (server: Server) => new Promise<void>((done) => { server.close(() => { done(); }); server.closeAllConnections(); });
 
+type WorkerModule = { createHandler: (deps: Deps) => (event: never) => Promise<unknown> };
+
+/** Wires every worker of the manifest: queue consumers get a poller, schedules join the scheduler. */
+async function startWorkers(deps: Deps, sqs: SQSClient, jobsQueueUrl: string): Promise<{ pollers: Poller[]; scheduled: Job[] }> {
+  const pollers: Poller[] = [];
+  const scheduled: Job[] = [];
+  for (const def of workers) {
+    const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as WorkerModule;
+    const handler = module.createHandler(deps);
+    if (def.trigger.kind === 'queue') pollers.push(startPoller(sqs, jobsQueueUrl, handler as SqsHandler));
+    else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
+  }
+  return { pollers, scheduled };
+}
+
 async function loadRoutes(deps: Deps): Promise<BoundRoute[]> {
   return Promise.all(routes.map(async (def) => {
     const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as { createHandler: (deps: Deps) => ApiHandler };
@@ -117,26 +154,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const scratch = dataDir ?? (await mkdtemp(join(tmpdir(), 'esign-local-')));
   const engines: RunningEngine[] = [];
   const servers: Server[] = [];
+  const stopHooks: (() => Promise<void>)[] = [];
   const stop = async () => {
     await Promise.all(servers.map(close));
+    for (const hook of stopHooks) await hook();
     await Promise.all(engines.map((e) => e.stop()));
     if (!dataDir) await rm(scratch, { recursive: true, force: true });
   };
   try {
-    const [dynamodb, s3, ses] = await Promise.all([
+    const [dynamodb, s3, ses, sqs] = await Promise.all([
       startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
       startS3({ dataDir: join(scratch, 's3') }),
       startSes({}),
+      startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
     ]);
-    engines.push(dynamodb, s3, ses);
+    engines.push(dynamodb, s3, ses, sqs);
+    const jobsQueue = sqs.queues[JOBS_QUEUE] ?? { url: '', dlqUrl: '' };
     await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
 
     let bound: BoundRoute[] = [];
-    const jobs: Job[] = [];
+    const scheduled: Job[] = [];
+    const pollers: Poller[] = [];
     const clock = new OffsetClock();
     const sms = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const holder: { deps?: Deps } = {};
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs }))(req, res));
+    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => Promise.all(pollers.map((p) => p.drain(() => sqs.depth(JOBS_QUEUE)))) }))(req, res));
     const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'))(req, res));
     servers.push(api, signing);
     const apiPort = await listen(api, options.port ?? 3000);
@@ -148,21 +190,33 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       baseUrl: process.env.BASE_URL ?? `http://127.0.0.1:${String(apiPort)}`,
       signingUrl: process.env.SIGNING_URL ?? `http://127.0.0.1:${String(signingPort)}`,
       ...secrets, mailFrom: process.env.MAIL_FROM ?? 'no-reply@esign.local', local: true,
+      jobsQueueUrl: jobsQueue.url, sealStateMachineArn: '',
     };
     const clients: ClientSettings = {
       dynamodb: { endpoint: dynamodb.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
       s3: localS3ClientConfig(s3.endpoint),
       ses: { endpoint: ses.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
+      sqs: { endpoint: sqs.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
     };
-    const deps = buildDeps(config, clients, { clock, sms });
+    const deps = buildDeps(config, clients, { clock, sms, workflows: new LocalWorkflows() });
     holder.deps = deps;
     bound = await loadRoutes(deps);
+    const background = await startWorkers(deps, new SQSClient(clients.sqs ?? {}), jobsQueue.url);
+    pollers.push(...background.pollers);
+    scheduled.push(...background.scheduled);
+    const timer = setInterval(() => void runScheduled(scheduled, clock.now()), 60_000);
+    timer.unref();
+    stopHooks.push(async () => {
+      clearInterval(timer);
+      await Promise.all(pollers.map((p) => p.stop()));
+    });
     const devApp = await ensureApplication(deps, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });
     return {
       apiUrl: `http://127.0.0.1:${String(apiPort)}`, signingUrl: config.signingUrl, devApp, deps, clock, config,
-      endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, ses: ses.endpoint }, stop,
+      endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, ses: ses.endpoint, sqs: sqs.endpoint },
+      queueUrls: { jobs: jobsQueue.url, jobsDlq: jobsQueue.dlqUrl }, stop,
     };
   } catch (error) {
     await stop();

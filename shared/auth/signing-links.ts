@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { Unauthorized } from '#domain/errors.ts';
 import type { LinkClaims } from '#domain/outbox.ts';
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -19,3 +20,33 @@ export async function mintSigningToken(secret: string, claims: LinkClaims): Prom
 }
 
 export const signingUrl = (signingBase: string, token: string) => `${signingBase}/sign/${token}`;
+
+export interface VerifiedLink {
+  envelopeId: string;
+  signerId: string;
+  version: number;
+}
+
+/** Checks a link token's signature (HS256 only), type and expiry; any failure is a 401 that says which. */
+export async function verifySigningToken(secret: string, token: string, now: Date): Promise<VerifiedLink> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub', 'jti'],
+    });
+    if (payload.typ !== 'signing' || typeof payload.env !== 'string' || typeof payload.ver !== 'number' || !payload.sub) {
+      throw new Unauthorized('This signing link is not valid');
+    }
+    return { envelopeId: payload.env, signerId: payload.sub, version: payload.ver };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This signing link has expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('This signing link is not valid');
+  }
+}
+
+/** Constant-time equality of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}

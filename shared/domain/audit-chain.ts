@@ -15,6 +15,7 @@ export type AuditEventName =
   | 'signer.consented'
   | 'signer.signed'
   | 'signer.declined'
+  | 'envelope.declined'
   | 'field.added'
   | 'document.uploaded'
   | 'envelope.voided'

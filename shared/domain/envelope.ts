@@ -6,6 +6,7 @@ import {
 } from './model.ts';
 import type { EventOutboxItem, InvitationOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';
+import type { Submission } from './submission.ts';
 
 /** What a transition needs from the outside world: the time, fresh ids, and who asked. */
 export interface Ctx {
@@ -20,6 +21,8 @@ export interface EnvelopeChange {
   after: Envelope;
   audit: AuditEntry[];
   outbox: OutboxItem[];
+  /** A signer's field values, written beside the envelope in the same transaction. */
+  submission?: Submission;
 }
 
 export interface SignerInput {
@@ -71,7 +74,10 @@ export function requireDraft(envelope: Envelope, action: string): void {
 }
 
 export function newSigner(input: SignerInput, id: string): Signer {
-  return { ...input, id, status: 'pending', signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null };
+  return {
+    ...input, id, status: 'pending', signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null,
+    viewedAt: null, otp: null, otpRequests: [], otpVerifiedAt: null, consentedAt: null, declineReason: null,
+  };
 }
 
 function duplicateEmailErrors(signers: readonly Pick<Signer, 'email'>[], path: (i: number) => string): FieldErrors {

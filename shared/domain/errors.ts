@@ -52,3 +52,12 @@ export class ConcurrentModification extends Error {
     this.name = 'ConcurrentModification';
   }
 }
+
+/** Too many requests; `retryAfterSeconds` goes to the Retry-After header. */
+export class RateLimited extends DomainError {
+  readonly code = 'rate_limited';
+
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}

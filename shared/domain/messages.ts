@@ -28,3 +28,14 @@ export function invitationEmail(envelope: Envelope, signer: Signer, url: string,
 export function invitationSms(envelope: Envelope, url: string): string {
   return `You have been asked to sign ${envelope.subject ?? 'a document'}: ${url}`;
 }
+
+export function otpEmail(envelope: Envelope, signer: Signer, code: string, minutes: number): RenderedEmail {
+  const title = envelope.subject ?? 'a document';
+  return {
+    subject: `Your signing code: ${code}`,
+    text: `Hello ${signer.name},\n\nYour one-time code to sign ${title} is ${code}. It is valid for ${String(minutes)} minutes.\nIf you did not ask for it, ignore this email.\n`,
+    html: `<p>Hello ${escapeHtml(signer.name)},</p><p>Your one-time code to sign <strong>${escapeHtml(title)}</strong> is</p><p style="font-size:24px;letter-spacing:4px"><strong>${code}</strong></p><p>It is valid for ${String(minutes)} minutes. If you did not ask for it, ignore this email.</p>`,
+  };
+}
+
+export const otpSms = (code: string) => `Your signing code is ${code}. It expires in 10 minutes.`;

@@ -28,6 +28,21 @@ export interface Signer {
   tokenVersion: number;
   /** SHA-256 of the signer's current signing link; the link itself is never stored. */
   linkHash: string | null;
+  viewedAt: string | null;
+  otp: OtpState | null;
+  /** When the signer asked for codes, within the last rate window. */
+  otpRequests: string[];
+  otpVerifiedAt: string | null;
+  consentedAt: string | null;
+  declineReason: string | null;
+}
+
+/** The signer's current one-time code: only its keyed hash is kept. */
+export interface OtpState {
+  codeHash: string;
+  expiresAt: string;
+  failures: number;
+  channel: 'email' | 'sms';
 }
 
 export interface Field {

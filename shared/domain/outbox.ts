@@ -48,4 +48,17 @@ export interface InvitationOutboxItem {
   invitations: Invitation[];
 }
 
-export type OutboxItem = EventOutboxItem | InvitationOutboxItem;
+/** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
+export type Job =
+  | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
+  | { type: 'seal'; envelopeId: string };
+
+export interface JobOutboxItem {
+  kind: 'job';
+  id: string;
+  envelopeId: string;
+  createdAt: string;
+  job: Job;
+}
+
+export type OutboxItem = EventOutboxItem | InvitationOutboxItem | JobOutboxItem;

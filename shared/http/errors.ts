@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode, type FieldErrors } from '#domain/errors.ts';
+import { DomainError, RateLimited, type ErrorCode, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -44,6 +44,10 @@ export function errorResult(code: ErrorCode, message: string, errors: FieldError
 
 /** Maps any thrown value to a response; anything that is not a DomainError is a 500 with no internals. */
 export function resultForError(error: unknown, requestId: string): HttpResult {
+  if (error instanceof RateLimited) {
+    const result = errorResult(error.code, error.message, error.errors, requestId);
+    return { ...result, headers: { ...result.headers, 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } };
+  }
   if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId);
   console.error(JSON.stringify({
     level: 'error', requestId, name: (error as Error | undefined)?.name, message: (error as Error | undefined)?.message,

@@ -11,3 +11,12 @@ export function lambda(createHandler: (deps: Deps) => ApiHandler): ApiHandler {
     return wired(event, context);
   };
 }
+
+/** The same lazy wiring for workers (SQS, schedules, workflow tasks), whatever their event type. */
+export function worker<E, R>(createHandler: (deps: Deps) => (event: E) => Promise<R>): (event: E) => Promise<R> {
+  let wired: ((event: E) => Promise<R>) | undefined;
+  return (event: E) => {
+    wired ??= createHandler(productionDeps());
+    return wired(event);
+  };
+}

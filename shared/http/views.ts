@@ -72,3 +72,27 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     ...(auditLog ? { auditLog: auditLog.map(auditView), auditChainHead: envelope.auditHead.hash } : {}),
   };
 }
+
+/** The signing context (spec 2.7) with only this signer's fields, plus what the signing page needs. */
+export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }) {
+  const document = envelope.documents.find((d) => d.kind === 'original');
+  return {
+    envelopeId: envelope.id,
+    signerId: signer.id,
+    signerName: signer.name,
+    signerEmail: signer.email,
+    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, type, page, x, y, w, h, required, origin }) => ({ id, type, page, x, y, w, h, required, origin })),
+    requiresOtpVerification: signer.authMethod !== 'none',
+    otpVerified: signer.otpVerifiedAt !== null,
+    otpChannel: signer.authMethod === 'sms_otp' && signer.phone ? 'sms' : signer.authMethod === 'none' ? null : 'email',
+    consentGiven: signer.consentedAt !== null,
+    consentDisclosure: disclosure,
+    savedSignatureB64: null,
+    savedSignatureFontLabel: null,
+    subject: envelope.subject,
+    message: envelope.message,
+    expiresAt: envelope.expiresAt,
+    signerStatus: signer.status,
+    document: document ? { id: document.id, pageCount: document.pageCount, pages: document.pages } : null,
+  };
+}

@@ -2,6 +2,7 @@ import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
+import type { Submission } from '#domain/submission.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -19,6 +20,10 @@ export interface EnvelopePage {
 export interface EnvelopeRepository {
   /** The envelope if it exists and belongs to `appId`; another application's envelope is undefined. */
   get(appId: string, id: string): Promise<Envelope | undefined>;
+  /** Any application's envelope: for signer links and workers, which are not scoped by a bearer token. */
+  find(id: string): Promise<Envelope | undefined>;
+  submissions(envelopeId: string): Promise<Submission[]>;
+  dueForExpiry(now: Date, limit: number): Promise<string[]>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, links, tenant counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;

@@ -46,3 +46,14 @@ export interface SecretBox {
   seal(plain: string): Promise<string>;
   open(sealed: string): Promise<string>;
 }
+
+/** The background jobs queue (SQS on AWS); delivery is at least once, so every job is idempotent. */
+export interface JobQueue {
+  send(job: import('#domain/outbox.ts').Job): Promise<void>;
+}
+
+/** Long-running workflows (Step Functions on AWS). */
+export interface Workflows {
+  /** Starts sealing the envelope; a second start for the same envelope is a no-op. */
+  startSealing(envelopeId: string): Promise<void>;
+}

@@ -3,10 +3,12 @@
  * parses responses with them. The shapes follow `shared/http/views.ts` and `shared/http/errors.ts`.
  */
 import * as v from 'valibot';
-import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES, type Document } from '#domain/model.ts';
+import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES, type Document, type PageGeometry } from '#domain/model.ts';
 
 const DOCUMENT_KINDS = ['original', 'sealed'] as const satisfies readonly Document['kind'][];
 const PURGE_STATUSES = ['active', 'purged'] as const satisfies readonly Document['purgeStatus'][];
+const PAGE_ROTATIONS = [0, 90, 180, 270] as const satisfies readonly PageGeometry['rotate'][];
+const OTP_CHANNELS = ['email', 'sms'] as const;
 
 const uuid = v.pipe(v.string(), v.uuid());
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -144,4 +146,88 @@ export const OpenApiDocumentResponse = v.looseObject({
   paths: v.record(v.string(), v.unknown()),
 });
 
-/** The token request form, which `functions/api/oauth-token.ts` parses with a schema of its own (not exported). */
+
+/** A field of the signing context: the Field geometry without ids the signer has no use for. */
+const SigningFieldResponse = v.object({
+  id: FieldResponse.entries.id,
+  type: FieldResponse.entries.type,
+  page: FieldResponse.entries.page,
+  x: FieldResponse.entries.x,
+  y: FieldResponse.entries.y,
+  w: FieldResponse.entries.w,
+  h: FieldResponse.entries.h,
+  required: FieldResponse.entries.required,
+  origin: FieldResponse.entries.origin,
+});
+
+const pdfPoints = (what: string) => v.pipe(v.number(), v.description(`${what}, PDF points`));
+
+/** The signing context (spec 2.7) plus what the signing page needs to render and to gate its steps. */
+export const SigningContextResponse = v.object({
+  envelopeId: uuid,
+  signerId: uuid,
+  signerName: v.string(),
+  signerEmail: v.pipe(v.string(), v.email()),
+  fields: v.pipe(v.array(SigningFieldResponse), v.description("Only this signer's fields")),
+  requiresOtpVerification: v.pipe(v.boolean(), v.description('False only for signers with `authMethod` `none`')),
+  otpVerified: v.boolean(),
+  otpChannel: v.pipe(v.nullable(v.picklist(OTP_CHANNELS)), v.description('Where a code goes: `sms` for `sms_otp` signers with a phone, else `email`; null when no code is needed')),
+  consentGiven: v.boolean(),
+  consentDisclosure: v.pipe(
+    v.object({ version: v.pipe(v.string(), v.description('Recorded in the audit trail with the consent')), text: v.string() }),
+    v.description('The electronic-records disclosure the signer consents to'),
+  ),
+  savedSignatureB64: v.pipe(v.nullable(v.string()), v.description('Always null: signatures are not kept between envelopes')),
+  savedSignatureFontLabel: v.pipe(v.nullable(v.string()), v.description('Always null: signatures are not kept between envelopes')),
+  subject: v.nullable(v.string()),
+  message: v.pipe(v.nullable(v.string()), v.description('The message given at send')),
+  expiresAt: v.pipe(timestamp, v.description('Signing deadline')),
+  signerStatus: v.picklist(SIGNER_STATUSES),
+  document: v.pipe(
+    v.nullable(v.object({
+      id: uuid,
+      pageCount: positive,
+      pages: v.pipe(v.array(v.object({
+        box: v.pipe(
+          v.object({ x: pdfPoints('Left edge'), y: pdfPoints('Bottom edge'), width: pdfPoints('Width'), height: pdfPoints('Height') }),
+          v.description('The visible page area: the crop box, clipped to the media box'),
+        ),
+        rotate: v.pipe(v.picklist(PAGE_ROTATIONS), v.description('Page rotation, degrees clockwise')),
+      })), v.description('Page geometry in page order')),
+    })),
+    v.description('The original PDF (fetch it from `GET /v1/signing/{token}/document`); null when none is uploaded'),
+  ),
+});
+
+export const OtpRequestedResponse = v.object({
+  maskedEmail: v.pipe(v.string(), v.description("The signer's email address, partly masked"), v.examples(['a***@example.com'])),
+  channel: v.pipe(v.picklist(OTP_CHANNELS), v.description('Where the code was sent')),
+  maskedPhone: v.pipe(v.nullable(v.string()), v.description('The phone number, partly masked, when the code went by SMS; else null')),
+  expiresInSeconds: v.pipe(positive, v.description('How long the code is valid'), v.examples([600])),
+});
+
+export const OtpVerificationResponse = v.object({
+  verified: v.pipe(v.boolean(), v.description('Always true: a wrong or expired code is a 400')),
+});
+
+export const ConsentResponse = v.object({
+  consented: v.literal(true),
+  consentedAt: timestamp,
+});
+
+export const SignResultResponse = v.object({
+  signed: v.literal(true),
+  signedAt: timestamp,
+  envelopeStatus: v.pipe(v.picklist(ENVELOPE_STATUSES), v.description('The envelope after this signature; `completed` follows once every signer has signed and sealing has run')),
+});
+
+export const DeclineResultResponse = v.object({
+  declined: v.literal(true),
+  declinedAt: timestamp,
+  envelopeStatus: v.pipe(v.literal('declined'), v.description('A decline ends the envelope for every signer')),
+});
+
+export const SigningLinkResponse = v.object({
+  signerId: uuid,
+  signingUrl: v.pipe(v.string(), v.url(), v.description('The new signing link (`{signing_url}/sign/{token}`, DECISIONS 5); the previous one no longer works')),
+});

@@ -1,11 +1,15 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { appendToChain, genesis } from '#domain/audit-chain.ts';
+import { newSigner } from '#domain/envelope.ts';
 import type { Document, Envelope, Field, Signer } from '#domain/model.ts';
+import { CONSENT_DISCLOSURE } from '#domain/signing.ts';
+import type { resendLink } from '#domain/use-cases/routing.ts';
+import type { consentToSign, declineToSign, requestCode, signDocument, verifyCode } from '#domain/use-cases/signing.ts';
 import { errorResult } from '#http/errors.ts';
-import { auditView, documentView, envelopeView, fieldView, signerView } from '#http/views.ts';
+import { auditView, documentView, envelopeView, fieldView, signerView, signingContextView } from '#http/views.ts';
 import { buildOpenApi, documentedOperationIds, type OpenApiDocument } from '#infra/openapi.ts';
 import { routes, type RouteDef } from '#infra/routes.ts';
 import * as res from '#schemas/responses.ts';
@@ -50,6 +54,26 @@ describe('OpenAPI document: coverage of the route manifest', () => {
       expect(op?.tags).toEqual([route.tag]);
       expect(op?.summary).toBe(route.summary);
     }
+  });
+
+  it('opens link routes (no security requirement, no 403) and declares their {token} credential', () => {
+    const linkRoutes = routes.filter((r) => r.auth === 'link');
+    expect(linkRoutes.length).toBeGreaterThan(0);
+    for (const route of linkRoutes) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op?.security, route.operationId).toEqual([]);
+      expect(Object.keys(op?.responses ?? {}), route.operationId).toContain('401');
+      expect(Object.keys(op?.responses ?? {}), route.operationId).not.toContain('403');
+      const token = op?.parameters?.find((p) => p.name === 'token');
+      expect(token, route.operationId).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 4096 } });
+      expect(token?.description, route.operationId).toMatch(/credential/);
+    }
+  });
+
+  it('throws for a link route without a {token} path segment', () => {
+    const route = routes.find((r) => r.operationId === 'getSigningContext');
+    if (!route) throw new Error('getSigningContext is not in the manifest');
+    expect(() => build([{ ...route, path: '/v1/signing/{id}' }])).toThrow(/getSigningContext.*\{token\}/);
   });
 
   it('makes buildOpenApi throw, naming the operation, for a route without documentation', () => {
@@ -101,6 +125,28 @@ describe('OpenAPI document: content', () => {
     expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
   });
 
+  it('lists the error statuses of the spec and DECISIONS 12 for the signer-facing endpoints and resend', () => {
+    const statuses = (method: string, path: string) => Object.keys(op(method, path).responses);
+    expect(statuses('get', '/v1/signing/{token}')).toEqual(expect.arrayContaining(['200', '401', '410']));
+    expect(statuses('post', '/v1/signing/{token}/otp/request')).toEqual(expect.arrayContaining(['200', '400', '401', '410', '429']));
+    expect(statuses('post', '/v1/signing/{token}/otp/verify')).toEqual(expect.arrayContaining(['200', '400', '401', '410', '415']));
+    expect(statuses('post', '/v1/signing/{token}/consent')).toEqual(expect.arrayContaining(['200', '401', '409', '410']));
+    expect(statuses('post', '/v1/signing/{token}/sign')).toEqual(expect.arrayContaining(['200', '400', '401', '409', '415']));
+    expect(statuses('post', '/v1/signing/{token}/decline')).toEqual(expect.arrayContaining(['200', '400', '401', '409', '415']));
+    expect(statuses('get', '/v1/signing/{token}/document')).toEqual(expect.arrayContaining(['200', '401', '410']));
+    expect(statuses('post', '/v1/envelopes/{id}/signers/{signerId}/resend')).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    expect(op('get', '/v1/signing/{token}/document').responses['200']).toMatchObject({ content: { 'application/pdf': { schema: { type: 'string' } } } });
+    expect(doc.components.responses.TooManyRequests).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
+  });
+
+  it('documents the signer request bodies from their schemas: exact code length, optional decline body', () => {
+    expect(doc.components.schemas.OtpVerifyRequest).toMatchObject({ required: ['code'], properties: { code: { type: 'string', minLength: 6, maxLength: 6 } } });
+    expect(doc.components.schemas.SignRequest).toMatchObject({ required: ['fields'], properties: { fields: { type: 'array', maxItems: 1000 } } });
+    expect(op('post', '/v1/signing/{token}/decline').requestBody?.required).toBe(false);
+    expect(op('post', '/v1/signing/{token}/sign').requestBody?.required).toBe(true);
+    expect(op('post', '/v1/signing/{token}/consent').requestBody).toBeUndefined();
+  });
+
   it('documents list paging as integers with the spec bounds and defaults', () => {
     const params = op('get', '/v1/envelopes').parameters ?? [];
     expect(params.find((p) => p.name === 'pageSize')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
@@ -119,13 +165,13 @@ describe('response schemas match what the views return', () => {
   const now = '2026-01-02T03:04:05.678Z';
   const id = (n: number) => `01940000-0000-7000-8000-${String(n).padStart(12, '0')}`;
   const signer: Signer = {
-    id: id(2), name: 'Ada', email: 'ada@example.com', phone: null, routingOrder: 1, status: 'sent', authMethod: 'email_otp',
-    signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null,
+    ...newSigner({ name: 'Ada', email: 'ada@example.com', phone: null, routingOrder: 1, authMethod: 'email_otp' }, id(2)), status: 'sent',
   };
   const field: Field = { id: id(3), documentId: id(4), signerId: id(2), type: 'signature', page: 1, x: 10, y: 20, w: 100, h: 30, required: true, origin: 'bottom-left' };
   const document: Document = {
     id: id(4), kind: 'original', mimeType: 'application/pdf', sha256: 'ab'.repeat(32), pageCount: 2, sizeBytes: 1234,
-    blobKey: 'blob', createdAt: now, retentionUntil: '2026-02-01', purgeStatus: 'active', pages: [],
+    blobKey: 'blob', createdAt: now, retentionUntil: '2026-02-01', purgeStatus: 'active',
+    pages: [{ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 }, { box: { x: 0, y: 0, width: 792, height: 612 }, rotate: 90 }],
   };
   const chained = appendToChain(id(1), genesis(id(1)), [{ event: 'envelope.created', actor: 'system', ip: '127.0.0.1', userAgent: 'test', detail: { n: 1 } }], { timestamp: now, nextId: () => id(5) });
   const [auditEntry] = chained.entries;
@@ -145,16 +191,46 @@ describe('response schemas match what the views return', () => {
     ['error', res.ErrorResponse, JSON.parse(errorResult('validation_error', 'bad', { subject: ['too long'] }, 'req-1').body ?? '{}') as Record<string, unknown>],
   ];
 
+  const smsSigner: Signer = { ...signer, authMethod: 'sms_otp', phone: '+14155550100', status: 'viewed', viewedAt: now, otpVerifiedAt: now, consentedAt: now };
+  const noOtpSigner: Signer = { ...signer, authMethod: 'none' };
+  const signingContexts: [string, Record<string, unknown>][] = [
+    ['email OTP, document uploaded', signingContextView(envelope, signer, CONSENT_DISCLOSURE)],
+    ['SMS OTP verified, consented, no document', signingContextView({ ...envelope, signers: [smsSigner], documents: [], message: 'Please sign' }, smsSigner, CONSENT_DISCLOSURE)],
+    ['no OTP', signingContextView({ ...envelope, signers: [noOtpSigner] }, noOtpSigner, CONSENT_DISCLOSURE)],
+  ];
+  cases.push(...signingContexts.map(([name, body]): (typeof cases)[number] => [`signing context (${name})`, res.SigningContextResponse, body]));
+
   it.each(cases)('%s: parses, with no undocumented key', (_name, schema, body) => {
     expect(Object.keys(body).filter((key) => !(key in schema.entries))).toEqual([]);
     expect(v.safeParse(schema, body).issues).toBeUndefined();
+  });
+
+  it.each(signingContexts)('signing context (%s): has every documented key, down to fields and pages', (_name, body) => {
+    const { fields, document } = res.SigningContextResponse.entries;
+    const keysOf = (value: unknown) => Object.keys(value as object).sort();
+    expect(keysOf(body)).toEqual(keysOf(res.SigningContextResponse.entries));
+    const fieldEntries = fields.pipe[0].item.entries;
+    for (const field of body.fields as unknown[]) expect(keysOf(field)).toEqual(keysOf(fieldEntries));
+    const documentEntries = document.pipe[0].wrapped.entries;
+    if (body.document !== null) expect(keysOf(body.document)).toEqual(keysOf(documentEntries));
+  });
+
+  it('has the keys the signer-facing use cases and resend return', () => {
+    type Keys<F extends (...args: never[]) => Promise<object>> = keyof Awaited<ReturnType<F>>;
+    type Documented<S extends v.GenericSchema> = keyof v.InferOutput<S>;
+    expectTypeOf<Keys<typeof requestCode>>().toEqualTypeOf<Documented<typeof res.OtpRequestedResponse>>();
+    expectTypeOf<Keys<typeof verifyCode>>().toEqualTypeOf<Documented<typeof res.OtpVerificationResponse>>();
+    expectTypeOf<Keys<typeof consentToSign>>().toEqualTypeOf<Documented<typeof res.ConsentResponse>>();
+    expectTypeOf<Keys<typeof signDocument>>().toEqualTypeOf<Documented<typeof res.SignResultResponse>>();
+    expectTypeOf<Keys<typeof declineToSign>>().toEqualTypeOf<Documented<typeof res.DeclineResultResponse>>();
+    expectTypeOf<Keys<typeof resendLink>>().toEqualTypeOf<Documented<typeof res.SigningLinkResponse>>();
   });
 });
 
 describe('GET /v1/openapi.json function', () => {
   const config: Config = {
     tableName: 't', bucketName: 'b', baseUrl: 'https://api.example.test', signingUrl: 'https://sign.example.test',
-    jwtSecret: 'j'.repeat(32), linkSecret: 'l'.repeat(32), dataKey: 'd'.repeat(32), mailFrom: 'no-reply@example.test', local: true,
+    jwtSecret: 'j'.repeat(32), linkSecret: 'l'.repeat(32), dataKey: 'd'.repeat(32), mailFrom: 'no-reply@example.test', local: true, jobsQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/jobs', sealStateMachineArn: '',
   };
   const event: APIGatewayProxyEventV2 = {
     version: '2.0', routeKey: 'GET /v1/openapi.json', rawPath: '/v1/openapi.json', rawQueryString: '', headers: {}, isBase64Encoded: false,

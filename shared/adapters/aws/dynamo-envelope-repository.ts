@@ -7,8 +7,13 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification } from '#domain/errors.ts';
 import type { Envelope, EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
+import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
+import { INDEX_SHARDS } from './table-schema.ts';
+
+/** A stable shard of a UUID, for the sparse indexes. */
+const shardOf = (id: string) => parseInt(id.replace(/-/g, '').slice(-4), 16) % INDEX_SHARDS;
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -16,11 +21,12 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 const envKey = (id: string) => ({ PK: `ENV#${id}`, SK: 'ENV' });
 const tenantKey = (appId: string, tenantId: string) => ({ PK: `APP#${appId}`, SK: `TENANT#${tenantId}` });
 const listPk = (appId: string, tenantId: string) => `APP#${appId}#TEN#${tenantId}`;
-const OUTBOX_SHARDS = 8;
 
 function envelopeItem(envelope: Envelope): Item {
   const sortKey = `${envelope.createdAt}#${envelope.id}`;
+  const live = envelope.status === 'sent' || envelope.status === 'in_progress';
   return {
+    ...(live ? { GSI4PK: `LIVE#${String(shardOf(envelope.id))}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}` } : {}),
     ...envelope,
     ...envKey(envelope.id),
     itemType: 'envelope',
@@ -32,7 +38,7 @@ function envelopeItem(envelope: Envelope): Item {
 }
 
 function fromItem(item: Item): Envelope {
-  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, ...envelope } = item;
+  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI4PK: _e, GSI4SK: _f, ...envelope } = item;
   return envelope as unknown as Envelope;
 }
 
@@ -44,16 +50,19 @@ function auditItem(entry: AuditEntry): Item {
 }
 
 function outboxItem(item: OutboxItem): Item {
-  const shard = parseInt(item.id.replace(/-/g, '').slice(-4), 16) % OUTBOX_SHARDS;
   return {
     ...item, PK: `ENV#${item.envelopeId}`, SK: `OUT#${item.id}`, itemType: 'outbox',
-    GSI3PK: `OUTBOX#${String(shard)}`, GSI3SK: `${item.createdAt}#${item.id}`,
+    GSI3PK: `OUTBOX#${String(shardOf(item.id))}`, GSI3SK: `${item.createdAt}#${item.id}`,
   };
 }
 
 function strip(item: Item): Item {
   const { PK: _pk, SK: _sk, itemType: _t, GSI3PK: _a, GSI3SK: _b, ...rest } = item;
   return rest;
+}
+
+function submissionItem(submission: Submission): Item {
+  return { ...submission, PK: `ENV#${submission.envelopeId}`, SK: `SUB#${submission.signerId}`, itemType: 'submission' };
 }
 
 /** Keeps the per-tenant counts (the list's `total`) in step with creations and status changes. */
@@ -87,6 +96,31 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return fromItem(Item);
   }
 
+  async find(id: string): Promise<Envelope | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id), ConsistentRead: true }));
+    return Item ? fromItem(Item) : undefined;
+  }
+
+  async submissions(envelopeId: string): Promise<Submission[]> {
+    const items = await this.queryAll({
+      TableName: this.table, ConsistentRead: true,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'SUB#' },
+    });
+    return items.map((item) => strip(item) as unknown as Submission);
+  }
+
+  /** Ids of live envelopes whose deadline is at or before `now`, across every shard of the index. */
+  async dueForExpiry(now: Date, limit: number): Promise<string[]> {
+    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: 'GSI4', Limit: limit,
+      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK <= :due',
+      ExpressionAttributeValues: { ':pk': `LIVE#${String(shard)}`, ':due': `${now.toISOString()}#~` },
+    })));
+    const pages = await Promise.all(shards);
+    return pages.flatMap((page) => (page.Items ?? []).map((item) => String(item.PK).replace(/^ENV#/, ''))).slice(0, limit);
+  }
+
   async auditLog(envelopeId: string): Promise<AuditEntry[]> {
     const items = await this.queryAll({
       TableName: this.table, ConsistentRead: true,
@@ -112,6 +146,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       envelopePut,
       ...change.audit.map((entry) => ({ Put: { TableName: this.table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } })),
       ...change.outbox.map((item) => ({ Put: { TableName: this.table, Item: outboxItem(item) } })),
+      ...(change.submission ? [{ Put: { TableName: this.table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
       ...(counter ? [counter] : []),
     ];
     try {

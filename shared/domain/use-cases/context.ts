@@ -21,6 +21,11 @@ export async function loadEnvelope(deps: CoreDeps, appId: string, rawId: string)
   const id = parseId('env', rawId);
   const envelope = id ? await deps.envelopes.get(appId, id) : undefined;
   if (!envelope) throw new NotFound('Envelope not found');
+  return applyDueExpiry(deps, envelope, () => loadEnvelope(deps, appId, rawId));
+}
+
+/** Expires the envelope first if its deadline has passed (lazy expiry); `reload` re-reads after a lost race. */
+export async function applyDueExpiry(deps: CoreDeps, envelope: Envelope, reload: () => Promise<Envelope>): Promise<Envelope> {
   const expiry = expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null }));
   if (!expiry) return envelope;
   try {
@@ -28,7 +33,7 @@ export async function loadEnvelope(deps: CoreDeps, appId: string, rawId: string)
     return expiry.after;
   } catch (error) {
     if (!(error instanceof ConcurrentModification)) throw error;
-    return loadEnvelope(deps, appId, rawId);
+    return reload();
   }
 }
 

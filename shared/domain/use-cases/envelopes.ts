@@ -2,19 +2,19 @@ import type * as v from 'valibot';
 import type { CreateEnvelopeRequest, AddFieldRequest, CreateSignerRequest } from '#schemas/envelopes.ts';
 import type { EnvelopeRepository, EnvelopePage, TenantRepository } from '#ports/repositories.ts';
 import type { BlobStore } from '#ports/services.ts';
-import { mintSigningToken, sha256Hex, signingUrl } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
 import {
-  addField, addSigner, attachOriginal, createEnvelope as newEnvelope, linkClaimsFor, requireDraft, sendEnvelope, voidEnvelope, withInvitations,
+  addField, addSigner, attachOriginal, createEnvelope as newEnvelope, requireDraft, sendEnvelope, voidEnvelope,
   type EnvelopeChange, type NewEnvelopeInput,
 } from '../envelope.ts';
 import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../errors.ts';
 import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
 import { contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
 import { discardBlob, storeOriginal } from './documents.ts';
-import { deliverOutbox, type NotifyDeps } from './notifications.ts';
+import { dispatchOutbox, type DispatchDeps } from './notifications.ts';
+import { withNewLinks } from './routing.ts';
 
-export interface EnvelopeDeps extends CoreDeps, NotifyDeps {
+export interface EnvelopeDeps extends CoreDeps, DispatchDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
   tenants: TenantRepository;
   blobs: BlobStore;
@@ -111,17 +111,10 @@ export async function addEnvelopeField(
 export async function sendEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: string, message: string | null, meta: RequestMeta) {
   const { change, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {
     const sent = sendEnvelope(envelope, message, ctx);
-    const urls = new Map<string, string | null>();
-    const minted = [];
-    for (const signer of sent.invited) {
-      const claims = linkClaimsFor(sent.change.after, signer, ctx);
-      const token = await mintSigningToken(deps.config.linkSecret, claims);
-      urls.set(signer.id, signingUrl(deps.config.signingUrl, token));
-      minted.push({ claims, tokenHash: sha256Hex(token) });
-    }
-    return { change: withInvitations(sent.change, minted, ctx), result: urls };
+    const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
+    return { change: linked.change, result: linked.urls as ReadonlyMap<string, string | null> };
   });
-  await deliverOutbox(deps, change.after, change.outbox);
+  await dispatchOutbox(deps, change.after, change.outbox);
   return { envelope: change.after, signingUrls: urls };
 }
 

@@ -1,0 +1,36 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import * as v from 'valibot';
+import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
+import { worker } from '#http/lambda.ts';
+import type { Deps } from '#shared/deps.ts';
+
+const JobMessage = v.variant('type', [
+  v.object({ type: v.literal('routing.advance'), envelopeId: v.string(), routingOrder: v.number() }),
+]);
+
+/**
+ * The jobs queue consumer. Each record is handled on its own; a failed one is reported in batchItemFailures
+ * so only it comes back (after the visibility timeout) while the rest are deleted. Unreadable messages are
+ * dropped with a log line: retrying them cannot succeed.
+ */
+export const createHandler = (deps: Deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    let job: v.InferOutput<typeof JobMessage>;
+    try {
+      job = v.parse(JobMessage, JSON.parse(record.body));
+    } catch {
+      console.error(JSON.stringify({ level: 'error', msg: 'unreadable job dropped', messageId: record.messageId }));
+      continue;
+    }
+    try {
+      await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', msg: 'job failed; will be retried', messageId: record.messageId, error: (error as Error).message }));
+      failures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures: failures };
+};
+
+export const handler = worker(createHandler);

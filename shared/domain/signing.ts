@@ -1,0 +1,182 @@
+import type { AuditDraft } from './audit-chain.ts';
+import { changeOf, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { Conflict, Gone, InvalidState, RateLimited, Unauthorized } from './errors.ts';
+import type { Envelope, Signer } from './model.ts';
+import type { EventOutboxItem, JobOutboxItem, WebhookEventName } from './outbox.ts';
+import type { Submission } from './submission.ts';
+
+export const OTP_TTL_SECONDS = 600;
+export const OTP_MAX_FAILURES = 3;
+export const OTP_REQUEST_LIMIT = 5;
+export const OTP_REQUEST_WINDOW_SECONDS = 600;
+
+/** The electronic-records disclosure a signer consents to; its version goes into the audit trail. */
+export const CONSENT_DISCLOSURE = {
+  version: '2026-01',
+  text:
+    'By continuing you agree to sign this document electronically. Your electronic signature has the same effect as a ' +
+    'handwritten one. You can decline instead, or ask the sender for a paper copy. Your name, email address, IP address, ' +
+    'browser and the time of each step are recorded in the audit trail of this document.',
+} as const;
+
+/** The signing steps a link can be used for; each has its own gate. */
+export type SigningStep = 'context' | 'otp' | 'consent' | 'sign' | 'decline' | 'document';
+
+export const requiresOtp = (signer: Signer) => signer.authMethod !== 'none';
+export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otpVerifiedAt !== null;
+
+/**
+ * Who may take `step` (spec 3.3, 4.3, DECISIONS 12): a voided or expired envelope makes every link 401;
+ * a signer who signed or declined has used the link (410, or 409 for sign and decline); a declined envelope
+ * closes the other links (401); then OTP (where required) and consent gate the later steps (401).
+ */
+export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep): void {
+  if (envelope.status === 'voided') throw new Unauthorized('This signing link is no longer valid: the envelope was voided');
+  if (envelope.status === 'expired') throw new Unauthorized('This signing link has expired: the signing deadline passed');
+  if (signer.status === 'signed' || signer.status === 'declined') {
+    const what = signer.status === 'signed' ? 'signed' : 'declined';
+    if (step === 'sign' || step === 'decline') throw new Conflict(`You have already ${what} this document`);
+    throw new Gone(`This signing link has been used: you already ${what}`);
+  }
+  if (envelope.status !== 'sent' && envelope.status !== 'in_progress') {
+    throw new Unauthorized(`This signing link is no longer valid: the envelope is ${envelope.status}`);
+  }
+  if (signer.status === 'pending') throw new Unauthorized('This signing link is not valid yet');
+  const needsOtp = step === 'consent' || step === 'sign' || step === 'decline' || step === 'document';
+  if (needsOtp && !otpCleared(signer)) throw new Unauthorized('Verify the one-time code first');
+  if (step === 'sign' && signer.consentedAt === null) throw new Unauthorized('Give consent to sign electronically first');
+}
+
+const signerActor = (signer: Signer, ctx: Ctx, event: AuditDraft['event'], detail: AuditDraft['detail'] = null): AuditDraft => ({
+  event, actor: `signer:${signer.id}`, ip: ctx.meta.ip, userAgent: ctx.meta.userAgent, detail,
+});
+
+function signerEvent(envelope: Envelope, event: WebhookEventName, signer: Signer | null, ctx: Ctx): EventOutboxItem {
+  return { kind: 'event', id: ctx.nextId(), envelopeId: envelope.id, event, createdAt: ctx.now.toISOString(), signerId: signer?.id ?? null };
+}
+
+export function jobItem(envelope: Envelope, job: JobOutboxItem['job'], ctx: Ctx): JobOutboxItem {
+  return { kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job };
+}
+
+export function updateSigner(envelope: Envelope, signerId: string, patch: Partial<Signer>): Envelope {
+  return { ...envelope, signers: envelope.signers.map((s) => (s.id === signerId ? { ...s, ...patch } : s)) };
+}
+
+export function signerOf(envelope: Envelope, signerId: string): Signer {
+  const signer = envelope.signers.find((s) => s.id === signerId);
+  if (!signer) throw new Unauthorized('This signing link is not valid');
+  return signer;
+}
+
+/** The first read of the link: sent -> viewed, and the envelope sent -> in_progress. Null when already viewed. */
+export function markViewed(envelope: Envelope, signer: Signer, ctx: Ctx): EnvelopeChange | null {
+  if (signer.viewedAt !== null) return null;
+  const now = ctx.now.toISOString();
+  const status = signer.status === 'sent' ? 'viewed' : signer.status;
+  let after = updateSigner(envelope, signer.id, { viewedAt: now, status });
+  if (after.status === 'sent') after = { ...after, status: 'in_progress' };
+  return changeOf(envelope, after, [signerActor(signer, ctx, 'signer.viewed')], [signerEvent(after, 'signer.viewed', signer, ctx)], ctx);
+}
+
+/** Records a fresh code (hash only); more than 5 requests in 10 minutes is refused with a retry time. */
+export function requestOtp(envelope: Envelope, signer: Signer, codeHash: string, channel: 'email' | 'sms', ctx: Ctx): EnvelopeChange {
+  if (!requiresOtp(signer)) throw new InvalidState('This signer does not need a one-time code');
+  const windowStart = ctx.now.getTime() - OTP_REQUEST_WINDOW_SECONDS * 1000;
+  const recent = signer.otpRequests.filter((t) => Date.parse(t) > windowStart);
+  if (recent.length >= OTP_REQUEST_LIMIT) {
+    const oldest = Math.min(...recent.map((t) => Date.parse(t)));
+    throw new RateLimited('Too many code requests: at most 5 in 10 minutes', (oldest - windowStart) / 1000);
+  }
+  const expiresAt = new Date(ctx.now.getTime() + OTP_TTL_SECONDS * 1000).toISOString();
+  const after = updateSigner(envelope, signer.id, {
+    otp: { codeHash, expiresAt, failures: 0, channel }, otpRequests: [...recent, ctx.now.toISOString()],
+  });
+  return changeOf(envelope, after, [signerActor(signer, ctx, 'signer.otp_requested', { channel, expiresAt })], [], ctx);
+}
+
+export type OtpOutcome = 'verified' | 'already_verified' | 'wrong' | 'burnt' | 'no_code';
+
+/** Checks a submitted code against the stored hash; the third failure burns the code and emits signer.otp_failed. */
+export function verifyOtp(envelope: Envelope, signer: Signer, matches: (codeHash: string) => boolean, ctx: Ctx): { change: EnvelopeChange | null; outcome: OtpOutcome } {
+  if (!requiresOtp(signer)) throw new InvalidState('This signer does not need a one-time code');
+  if (signer.otpVerifiedAt !== null) return { change: null, outcome: 'already_verified' };
+  const otp = signer.otp;
+  if (!otp || Date.parse(otp.expiresAt) <= ctx.now.getTime()) return { change: null, outcome: 'no_code' };
+  if (matches(otp.codeHash)) {
+    const after = updateSigner(envelope, signer.id, { otp: null, otpVerifiedAt: ctx.now.toISOString() });
+    return { change: changeOf(envelope, after, [signerActor(signer, ctx, 'signer.otp_verified', { channel: otp.channel })], [], ctx), outcome: 'verified' };
+  }
+  const failures = otp.failures + 1;
+  if (failures < OTP_MAX_FAILURES) {
+    const after = updateSigner(envelope, signer.id, { otp: { ...otp, failures } });
+    return { change: changeOf(envelope, after, [], [], ctx), outcome: 'wrong' };
+  }
+  const after = updateSigner(envelope, signer.id, { otp: null });
+  const drafts = [signerActor(signer, ctx, 'signer.otp_failed', { failures })];
+  return { change: changeOf(envelope, after, drafts, [signerEvent(after, 'signer.otp_failed', signer, ctx)], ctx), outcome: 'burnt' };
+}
+
+export function giveConsent(envelope: Envelope, signer: Signer, ctx: Ctx): EnvelopeChange {
+  if (signer.consentedAt !== null) throw new Conflict('Consent has already been given');
+  const after = updateSigner(envelope, signer.id, { consentedAt: ctx.now.toISOString() });
+  const drafts = [signerActor(signer, ctx, 'signer.consented', { disclosureVersion: CONSENT_DISCLOSURE.version })];
+  return changeOf(envelope, after, drafts, [], ctx);
+}
+
+/** A signer declines: the envelope is declined, terminal (spec 3.1). */
+export function decline(envelope: Envelope, signer: Signer, reason: string | null, ctx: Ctx): EnvelopeChange {
+  const now = ctx.now.toISOString();
+  const after: Envelope = { ...updateSigner(envelope, signer.id, { status: 'declined', declinedAt: now, declineReason: reason }), status: 'declined' };
+  const drafts = [
+    signerActor(signer, ctx, 'signer.declined', { reason }),
+    { event: 'envelope.declined' as const, actor: 'system', ip: null, userAgent: null, detail: { signerId: signer.id, reason } },
+  ];
+  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx)], ctx);
+}
+
+/** Signers of the lowest routing order still waiting for their invitation, or [] when none are. */
+export function nextRoutingGroup(envelope: Envelope): Signer[] {
+  const pending = envelope.signers.filter((s) => s.status === 'pending');
+  if (pending.length === 0) return [];
+  const order = Math.min(...pending.map((s) => s.routingOrder));
+  return pending.filter((s) => s.routingOrder === order);
+}
+
+/**
+ * Records the signature. When this completes the signer's routing group the next group is queued for
+ * invitation (routing.advance); when every signer has signed the envelope is queued for sealing.
+ */
+export function recordSignature(envelope: Envelope, signer: Signer, submission: Submission, ctx: Ctx): { change: EnvelopeChange; next: 'advance' | 'seal' | null } {
+  const now = ctx.now.toISOString();
+  let after = updateSigner(envelope, signer.id, { status: 'signed', signedAt: now });
+  if (after.status === 'sent') after = { ...after, status: 'in_progress' };
+  const groupDone = after.signers.filter((s) => s.routingOrder === signer.routingOrder).every((s) => s.status === 'signed');
+  const allSigned = after.signers.every((s) => s.status === 'signed');
+  const nextGroup = groupDone && !allSigned ? nextRoutingGroup(after) : [];
+  const jobs: JobOutboxItem[] = [];
+  if (allSigned) jobs.push(jobItem(after, { type: 'seal', envelopeId: after.id }, ctx));
+  const nextOrder = nextGroup[0]?.routingOrder;
+  if (nextOrder !== undefined) jobs.push(jobItem(after, { type: 'routing.advance', envelopeId: after.id, routingOrder: nextOrder }, ctx));
+  const detail = {
+    fields: submission.values.map((v) => ({ fieldId: v.fieldId, type: v.type, kind: v.kind, ...(v.kind === 'image' ? { sha256: v.sha256 } : {}) })),
+    fontLabel: submission.fontLabel,
+  };
+  const change = changeOf(envelope, after, [signerActor(signer, ctx, 'signer.signed', detail)], [signerEvent(after, 'signer.signed', signer, ctx), ...jobs], ctx);
+  return { change: { ...change, submission }, next: allSigned ? 'seal' : nextOrder !== undefined ? 'advance' : null };
+}
+
+/** Invites the group with `routingOrder` if it is still waiting; null when already done (redelivered job) or moot. */
+export function advanceRouting(envelope: Envelope, routingOrder: number, ctx: Ctx): { change: EnvelopeChange; invited: Signer[] } | null {
+  if (envelope.status !== 'sent' && envelope.status !== 'in_progress') return null;
+  const earlierUnsigned = envelope.signers.some((s) => s.routingOrder < routingOrder && s.status !== 'signed');
+  const group = nextRoutingGroup(envelope).filter((s) => s.routingOrder === routingOrder);
+  if (earlierUnsigned || group.length === 0) return null;
+  const ids = new Set(group.map((s) => s.id));
+  const after = { ...envelope, signers: envelope.signers.map((s) => (ids.has(s.id) ? { ...s, status: 'sent' as const } : s)) };
+  const invited = after.signers.filter((s) => ids.has(s.id));
+  const drafts = invited.map((s): AuditDraft => ({
+    event: 'signer.invited', actor: 'system', ip: null, userAgent: null, detail: { signerId: s.id, email: s.email, routingOrder: s.routingOrder },
+  }));
+  return { change: changeOf(envelope, after, drafts, [], ctx), invited };
+}

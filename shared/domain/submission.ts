@@ -1,0 +1,113 @@
+import { PNG } from 'pngjs';
+import { ValidationError, type FieldErrors } from './errors.ts';
+import type { Envelope, Field, Signer } from './model.ts';
+
+export const MAX_IMAGE_BYTES = 1024 * 1024;
+export const MAX_TEXT_CHARS = 1000;
+export const MAX_TYPED_SIGNATURE_CHARS = 100;
+const MAX_SUBMISSION_TEXT_CHARS = 200_000;
+
+/** A stored field value; images live in the blob store, the rest inline. */
+export type FieldValue =
+  | { fieldId: string; type: 'signature' | 'initial'; kind: 'image'; blobKey: string; sha256: string; width: number; height: number }
+  | { fieldId: string; type: 'signature' | 'initial'; kind: 'typed'; text: string; fontLabel: string }
+  | { fieldId: string; type: 'text'; kind: 'text'; text: string }
+  | { fieldId: string; type: 'checkbox'; kind: 'checkbox'; checked: boolean }
+  | { fieldId: string; type: 'date'; kind: 'date'; date: string };
+
+/** Everything one signer submitted, kept as its own item beside the envelope. */
+export interface Submission {
+  envelopeId: string;
+  signerId: string;
+  submittedAt: string;
+  fontLabel: string | null;
+  values: FieldValue[];
+}
+
+export interface SubmittedField {
+  fieldId: string;
+  signatureImageBase64?: string | null;
+  textValue?: string | null;
+}
+
+/** A checked value; image values carry their decoded PNG until it is stored. */
+export type CheckedValue =
+  | (Exclude<FieldValue, { kind: 'image' }>)
+  | { fieldId: string; type: 'signature' | 'initial'; kind: 'png'; bytes: Buffer; width: number; height: number };
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function decodePng(raw: string): { bytes: Buffer; width: number; height: number } | string {
+  const text = raw.replace(/^data:image\/png;base64,/, '').replace(/\s+/g, '');
+  if (!BASE64.test(text) || text.length % 4 !== 0) return 'is not valid base64';
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES) return 'the image is larger than 1 MB';
+  try {
+    const png = PNG.sync.read(bytes);
+    return { bytes, width: png.width, height: png.height };
+  } catch {
+    return 'is not a PNG image';
+  }
+}
+
+function checkSignature(field: Field, input: SubmittedField, fontLabel: string | null): CheckedValue | string {
+  const type = field.type as 'signature' | 'initial';
+  if (input.signatureImageBase64) {
+    const png = decodePng(input.signatureImageBase64);
+    return typeof png === 'string' ? png : { fieldId: field.id, type, kind: 'png', ...png };
+  }
+  const text = input.textValue?.trim();
+  if (!text) return 'needs signatureImageBase64 (a PNG) or textValue with fontLabel (a typed signature)';
+  if (text.length > MAX_TYPED_SIGNATURE_CHARS) return `a typed signature has at most ${String(MAX_TYPED_SIGNATURE_CHARS)} characters`;
+  if (!fontLabel) return 'a typed signature needs the request fontLabel';
+  return { fieldId: field.id, type, kind: 'typed', text, fontLabel };
+}
+
+function checkValue(field: Field, input: SubmittedField, fontLabel: string | null, signingDate: string): CheckedValue | string | null {
+  switch (field.type) {
+    case 'signature':
+    case 'initial':
+      return checkSignature(field, input, fontLabel);
+    case 'date':
+      return { fieldId: field.id, type: 'date', kind: 'date', date: signingDate }; // filled by the service; a submitted value is ignored
+    case 'text': {
+      const text = input.textValue ?? '';
+      if (text.length > MAX_TEXT_CHARS) return `has at most ${String(MAX_TEXT_CHARS)} characters`;
+      if (field.required && text.trim() === '') return 'is required';
+      return text === '' ? null : { fieldId: field.id, type: 'text', kind: 'text', text };
+    }
+    case 'checkbox':
+      if (input.textValue !== 'true' && input.textValue !== 'false') return 'must be "true" or "false"';
+      return { fieldId: field.id, type: 'checkbox', kind: 'checkbox', checked: input.textValue === 'true' };
+  }
+}
+
+/** Checks a sign request against the signer's fields (DECISIONS 26); every problem is named by its path. */
+export function checkSubmission(
+  envelope: Envelope, signer: Signer, submitted: readonly SubmittedField[], fontLabel: string | null, signingDate: string,
+): CheckedValue[] {
+  const mine = new Map(envelope.fields.filter((f) => f.signerId === signer.id).map((f) => [f.id, f]));
+  const errors: FieldErrors = {};
+  const values: CheckedValue[] = [];
+  const seen = new Set<string>();
+  submitted.forEach((input, i) => {
+    const field = mine.get(input.fieldId);
+    const at = `fields[${String(i)}]`;
+    if (!field) errors[`${at}.fieldId`] = ['is not one of your fields'];
+    else if (seen.has(field.id)) errors[`${at}.fieldId`] = ['is submitted twice'];
+    else {
+      seen.add(field.id);
+      const value = checkValue(field, input, fontLabel, signingDate);
+      if (typeof value === 'string') errors[at] = [value];
+      else if (value) values.push(value);
+    }
+  });
+  for (const field of mine.values()) {
+    if (field.type === 'date' && !seen.has(field.id)) values.push({ fieldId: field.id, type: 'date', kind: 'date', date: signingDate });
+    else if (field.required && !seen.has(field.id)) (errors.fields ??= []).push(`required ${field.type} field ${field.id} (page ${String(field.page)}) has no value`);
+  }
+  const textChars = values.reduce((n, v) => n + ('text' in v ? v.text.length : 0), 0);
+  if (textChars > MAX_SUBMISSION_TEXT_CHARS) errors.fields = [...(errors.fields ?? []), 'the submitted text is too long in total'];
+  if (Object.keys(errors).length > 0) throw new ValidationError('Some field values are missing or invalid', errors);
+  return values;
+}

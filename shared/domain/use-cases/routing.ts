@@ -1,0 +1,80 @@
+import { mintSigningToken, sha256Hex, signingUrl } from '../../auth/signing-links.ts';
+import { changeOf, expireIfDue, linkClaimsFor, withInvitations, type Ctx, type EnvelopeChange, type MintedLink } from '../envelope.ts';
+import { ConcurrentModification, InvalidState, NotFound } from '../errors.ts';
+import { parseId } from '../ids.ts';
+import type { Envelope, RequestMeta, Signer } from '../model.ts';
+import { advanceRouting } from '../signing.ts';
+import { contextOf, mutateEnvelope } from './context.ts';
+import { dispatchOutbox } from './notifications.ts';
+import type { SigningDeps } from './signing.ts';
+
+/** Mints a link for each signer and attaches the invitations (hashes on the signers, messages in the outbox). */
+export async function withNewLinks(deps: SigningDeps, change: EnvelopeChange, signers: readonly Signer[], ctx: Ctx) {
+  const urls = new Map<string, string>();
+  const minted: MintedLink[] = [];
+  for (const signer of signers) {
+    const claims = linkClaimsFor(change.after, signer, ctx);
+    const token = await mintSigningToken(deps.config.linkSecret, claims);
+    urls.set(signer.id, signingUrl(deps.config.signingUrl, token));
+    minted.push({ claims, tokenHash: sha256Hex(token) });
+  }
+  return { change: withInvitations(change, minted, ctx), urls };
+}
+
+/** The routing.advance job: invites the group if it is still waiting. Safe to run twice (a redelivery is a no-op). */
+export async function runRoutingAdvance(deps: SigningDeps, envelopeId: string, routingOrder: number): Promise<'invited' | 'nothing_to_do'> {
+  for (let attempt = 1; ; attempt++) {
+    const envelope = await deps.envelopes.find(envelopeId);
+    if (!envelope) return 'nothing_to_do';
+    const ctx = contextOf(deps, { ip: null, userAgent: null });
+    const advanced = advanceRouting(envelope, routingOrder, ctx);
+    if (!advanced) return 'nothing_to_do';
+    const { change } = await withNewLinks(deps, advanced.change, advanced.invited, ctx);
+    try {
+      await deps.envelopes.commit(change);
+      await dispatchOutbox(deps, change.after, change.outbox);
+      return 'invited';
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification) || attempt >= 10) throw error;
+    }
+  }
+}
+
+/** Re-issues a live signer's link (DECISIONS 13): the previous link stops working at once. */
+export async function resendLink(deps: SigningDeps, appId: string, rawId: string, rawSignerId: string, meta: RequestMeta) {
+  const signerId = parseId('sgn', rawSignerId);
+  const { change, result } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope: Envelope, ctx) => {
+    const signer = envelope.signers.find((s) => s.id === signerId);
+    if (!signer) throw new NotFound('Signer not found on this envelope');
+    if (envelope.status !== 'sent' && envelope.status !== 'in_progress') throw new InvalidState(`Cannot resend: the envelope is ${envelope.status}`);
+    if (signer.status !== 'sent' && signer.status !== 'viewed') {
+      throw new InvalidState(signer.status === 'pending' ? 'This signer has not been invited yet: their routing group comes later' : `Cannot resend: the signer has ${signer.status}`);
+    }
+    const base = changeOf(envelope, envelope, [{
+      event: 'signer.invited', actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail: { signerId: signer.id, email: signer.email, resent: true },
+    }], [], ctx);
+    const linked = await withNewLinks(deps, base, [signer], ctx);
+    return { change: linked.change, result: { signerId: signer.id, signingUrl: linked.urls.get(signer.id) ?? null } };
+  });
+  await dispatchOutbox(deps, change.after, change.outbox);
+  return result;
+}
+
+/** The expiry sweep: every live envelope past its deadline becomes expired (a lost race is retried next run). */
+export async function expireDueEnvelopes(deps: SigningDeps, limit = 500): Promise<number> {
+  const now = deps.clock.now();
+  let expired = 0;
+  for (const id of await deps.envelopes.dueForExpiry(now, limit)) {
+    const envelope = await deps.envelopes.find(id);
+    const change = envelope ? expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null })) : null;
+    if (!change) continue;
+    try {
+      await deps.envelopes.commit(change);
+      await dispatchOutbox(deps, change.after, change.outbox);
+      expired++;
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification)) throw error;
+    }
+  }
+  return expired;
+}
