@@ -27,31 +27,31 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
  */
 export function startPoller(sqs: SQSClient, queueUrl: string, handler: SqsHandler): Poller {
   const queueArn = `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop() ?? 'queue'}`;
-  let running = true;
-  let busy = false;
+  const state = { running: true, busy: false };
+  const isRunning = () => state.running; // read through a call: stop() flips it while the loop awaits
   const loop = (async () => {
-    while (running) {
+    while (state.running) {
       try {
         const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({
           QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'],
         }));
         if (Messages.length === 0) continue;
-        busy = true;
+        state.busy = true;
         await handleBatch(sqs, queueUrl, Messages.map((m) => toRecord(m, queueArn)), handler);
       } catch (error) {
-        if (running) console.error(JSON.stringify({ level: 'error', msg: 'queue poll failed', error: (error as Error).message }));
+        if (isRunning()) console.error(JSON.stringify({ level: 'error', msg: 'queue poll failed', error: (error as Error).message }));
       } finally {
-        busy = false;
+        state.busy = false;
       }
     }
   })();
   return {
     drain: async (depth, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;
-      while ((busy || depth() > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((state.busy || depth() > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     },
     stop: async () => {
-      running = false;
+      state.running = false;
       await loop;
     },
   };

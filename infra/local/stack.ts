@@ -123,7 +123,7 @@ function listen(server: Server, port: number): Promise<number> {
 
 const close = (server: Server) => new Promise<void>((done) => { server.close(() => { done(); }); server.closeAllConnections(); });
 
-type WorkerModule = { createHandler: (deps: Deps) => (event: never) => Promise<unknown> };
+interface WorkerModule { createHandler: (deps: Deps) => (event: never) => Promise<unknown> }
 
 /** Wires every worker of the manifest: queue consumers get a poller, schedules join the scheduler. */
 async function startWorkers(deps: Deps, sqs: SQSClient, jobsQueueUrl: string): Promise<{ pollers: Poller[]; scheduled: Job[] }> {

@@ -102,12 +102,14 @@ export function checkSubmission(
       else if (value) values.push(value);
     }
   });
+  const overall: string[] = [];
   for (const field of mine.values()) {
     if (field.type === 'date' && !seen.has(field.id)) values.push({ fieldId: field.id, type: 'date', kind: 'date', date: signingDate });
-    else if (field.required && !seen.has(field.id)) (errors.fields ??= []).push(`required ${field.type} field ${field.id} (page ${String(field.page)}) has no value`);
+    else if (field.required && !seen.has(field.id)) overall.push(`required ${field.type} field ${field.id} (page ${String(field.page)}) has no value`);
   }
   const textChars = values.reduce((n, v) => n + ('text' in v ? v.text.length : 0), 0);
-  if (textChars > MAX_SUBMISSION_TEXT_CHARS) errors.fields = [...(errors.fields ?? []), 'the submitted text is too long in total'];
+  if (textChars > MAX_SUBMISSION_TEXT_CHARS) overall.push('the submitted text is too long in total');
+  if (overall.length > 0) errors.fields = overall;
   if (Object.keys(errors).length > 0) throw new ValidationError('Some field values are missing or invalid', errors);
   return values;
 }

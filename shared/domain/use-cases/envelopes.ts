@@ -112,7 +112,7 @@ export async function sendEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: 
   const { change, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {
     const sent = sendEnvelope(envelope, message, ctx);
     const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
-    return { change: linked.change, result: linked.urls as ReadonlyMap<string, string | null> };
+    return { change: linked.change, result: linked.urls };
   });
   await dispatchOutbox(deps, change.after, change.outbox);
   return { envelope: change.after, signingUrls: urls };
