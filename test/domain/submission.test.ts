@@ -185,13 +185,13 @@ describe('text and checkbox values', () => {
     }
   });
 
-  it('the submitted text is limited in total', () => {
+  it('the submitted text is limited to 200,000 characters in total', () => {
     const many = envelopeWith(Array.from({ length: 201 }, (): FieldSpec => [0, 'text', true]));
     const signer = many.signers[0]!;
-    const submitted = many.fields.map((f) => ({ fieldId: f.id, textValue: 'x'.repeat(1000) }));
-    expect(errorsOf(() => checkSubmission(many, signer, submitted, null, SIGNING_DATE))).toEqual({ fields: ['the submitted text is too long in total'] });
-    const within = submitted.map((s, i) => (i === 200 ? { ...s, textValue: 'x' } : s)); // 200,001 characters... minus 999
-    expect(checkSubmission(many, signer, within, null, SIGNING_DATE)).toHaveLength(201);
+    // 199 texts of 1,000 characters, plus `first` and `last`
+    const texts = (first: number, last: number) => many.fields.map((f, i) => ({ fieldId: f.id, textValue: 'x'.repeat(i === 0 ? first : i === 200 ? last : 1000) }));
+    expect(errorsOf(() => checkSubmission(many, signer, texts(1000, 1), null, SIGNING_DATE))).toEqual({ fields: ['the submitted text is too long in total'] });
+    expect(checkSubmission(many, signer, texts(999, 1), null, SIGNING_DATE)).toHaveLength(201);
   });
 });
 
