@@ -36,12 +36,27 @@ export type CheckedValue =
   | { fieldId: string; type: 'signature' | 'initial'; kind: 'png'; bytes: Buffer; width: number; height: number };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** Decoding is bounded by pixels, not by file size: a tiny PNG can declare a huge canvas. */
+const MAX_IMAGE_SIDE = 4096;
+const MAX_IMAGE_PIXELS = 8 * 1024 * 1024;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Width and height from the IHDR chunk, read before anything is decompressed. */
+function pngDimensions(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
 
 function decodePng(raw: string): { bytes: Buffer; width: number; height: number } | string {
   const text = raw.replace(/^data:image\/png;base64,/, '').replace(/\s+/g, '');
   if (!BASE64.test(text) || text.length % 4 !== 0) return 'is not valid base64';
   const bytes = Buffer.from(text, 'base64');
   if (bytes.length > MAX_IMAGE_BYTES) return 'the image is larger than 1 MB';
+  const size = pngDimensions(bytes);
+  if (!size) return 'is not a PNG image';
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
+    return `the image is too large (at most ${String(MAX_IMAGE_SIDE)} pixels a side and 8 megapixels)`;
+  }
   try {
     const png = PNG.sync.read(bytes);
     return { bytes, width: png.width, height: png.height };
@@ -63,7 +78,11 @@ function checkSignature(field: Field, input: SubmittedField, fontLabel: string |
   return { fieldId: field.id, type, kind: 'typed', text, fontLabel };
 }
 
+const isBlank = (input: SubmittedField) => !input.signatureImageBase64 && (input.textValue ?? '').trim() === '';
+
+/** One field's value; null when an optional field is left blank (omitted, like a field not submitted). */
 function checkValue(field: Field, input: SubmittedField, fontLabel: string | null, signingDate: string): CheckedValue | string | null {
+  if (field.type !== 'date' && isBlank(input)) return field.required ? 'is required' : null;
   switch (field.type) {
     case 'signature':
     case 'initial':

@@ -180,9 +180,22 @@ describe('text and checkbox values', () => {
 
   it('a checkbox takes only "true" or "false"', () => {
     expect(valueOf(check({ 5: { textValue: 'false' } }), 5)).toEqual({ fieldId: idOf(5), type: 'checkbox', kind: 'checkbox', checked: false });
-    for (const textValue of ['TRUE', 'yes', '1', '', ' true', null]) {
+    for (const textValue of ['TRUE', 'yes', '1', ' true']) {
       expect(errorsOf(() => check({ 5: { textValue } })), String(textValue)).toEqual({ 'fields[3]': ['must be "true" or "false"'] });
     }
+    for (const textValue of ['', null]) {
+      expect(errorsOf(() => check({ 5: { textValue } })), String(textValue)).toEqual({ 'fields[3]': ['is required'] });
+    }
+  });
+
+  it('refuses a small PNG that declares a huge canvas, before decompressing it', () => {
+    const bomb = Buffer.from(PNG_1X1);
+    bomb.writeUInt32BE(30_000, 16);
+    bomb.writeUInt32BE(30_000, 20);
+    const started = Date.now();
+    const errors = errorsOf(() => check({ 0: { signatureImageBase64: bomb.toString('base64') } }));
+    expect(Object.values(errors).flat().join(' ')).toMatch(/too large/);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('the submitted text is limited to 200,000 characters in total', () => {
