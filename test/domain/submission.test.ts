@@ -181,7 +181,7 @@ describe('text and checkbox values', () => {
   it('a checkbox takes only "true" or "false"', () => {
     expect(valueOf(check({ 5: { textValue: 'false' } }), 5)).toEqual({ fieldId: idOf(5), type: 'checkbox', kind: 'checkbox', checked: false });
     for (const textValue of ['TRUE', 'yes', '1', ' true']) {
-      expect(errorsOf(() => check({ 5: { textValue } })), String(textValue)).toEqual({ 'fields[3]': ['must be "true" or "false"'] });
+      expect(errorsOf(() => check({ 5: { textValue } })), textValue).toEqual({ 'fields[3]': ['must be "true" or "false"'] });
     }
     for (const textValue of ['', null]) {
       expect(errorsOf(() => check({ 5: { textValue } })), String(textValue)).toEqual({ 'fields[3]': ['is required'] });
