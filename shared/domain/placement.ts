@@ -1,11 +1,33 @@
 import { ValidationError, type FieldErrors } from './errors.ts';
-import type { Document, Field, PageBox } from './model.ts';
+import type { Document, Field, PageBox, PageGeometry } from './model.ts';
 
-/** The field's rectangle in PDF user space (bottom-left origin), whichever origin it was placed with. */
-export function toPdfRect(field: Pick<Field, 'x' | 'y' | 'w' | 'h' | 'origin'>, box: PageBox): PageBox {
-  if (field.origin === 'bottom-left') return { x: field.x, y: field.y, width: field.w, height: field.h };
-  // Top-left: measured from the crop box's top-left corner, downwards (DECISIONS 2).
-  return { x: box.x + field.x, y: box.y + box.height - field.y - field.h, width: field.w, height: field.h };
+/**
+ * Field coordinates are measured on the page as a viewer shows it: its visible area (crop box), turned by
+ * /Rotate, with the origin at the bottom-left corner (default) or the top-left (DECISIONS 2).
+ */
+export function displayedSize(page: PageGeometry): { width: number; height: number } {
+  const turned = page.rotate === 90 || page.rotate === 270;
+  return turned ? { width: page.box.height, height: page.box.width } : { width: page.box.width, height: page.box.height };
+}
+
+type Placement = Pick<Field, 'x' | 'y' | 'w' | 'h' | 'origin'>;
+
+/** The field's rectangle in PDF user space (what the sealer draws into), whatever the origin and rotation. */
+export function toPdfRect(field: Placement, page: PageGeometry): PageBox {
+  const shown = displayedSize(page);
+  const dx = field.x;
+  const dy = field.origin === 'top-left' ? shown.height - field.y - field.h : field.y;
+  const { x: cx, y: cy, width: W, height: H } = page.box;
+  switch (page.rotate) {
+    case 0:
+      return { x: cx + dx, y: cy + dy, width: field.w, height: field.h };
+    case 90: // shown turned clockwise: the user-space left edge is at the top
+      return { x: cx + W - dy - field.h, y: cy + dx, width: field.h, height: field.w };
+    case 180:
+      return { x: cx + W - dx - field.w, y: cy + H - dy - field.h, width: field.w, height: field.h };
+    case 270: // shown turned counter-clockwise: the user-space left edge is at the bottom
+      return { x: cx + dy, y: cy + H - dx - field.w, width: field.h, height: field.w };
+  }
 }
 
 const EPSILON = 1e-6;
@@ -18,16 +40,11 @@ export function placementErrors(field: Omit<Field, 'id' | 'documentId' | 'signer
   }
   const page = document.pages[field.page - 1];
   if (!page) return { [at('page')]: [`must be between 1 and the document's page count (${String(document.pageCount)})`] };
-  const rect = toPdfRect(field, page.box);
-  const { box } = page;
-  const inside =
-    rect.x >= box.x - EPSILON &&
-    rect.y >= box.y - EPSILON &&
-    rect.x + rect.width <= box.x + box.width + EPSILON &&
-    rect.y + rect.height <= box.y + box.height + EPSILON;
+  const shown = displayedSize(page);
+  const inside = field.x >= -EPSILON && field.y >= -EPSILON && field.x + field.w <= shown.width + EPSILON && field.y + field.h <= shown.height + EPSILON;
   if (inside) return {};
-  const size = `${String(box.width)} x ${String(box.height)} pt`;
-  return { [at('x')]: [`the field box must lie inside page ${String(field.page)} (${size}, origin ${field.origin})`] };
+  const size = `${String(shown.width)} x ${String(shown.height)} pt`;
+  return { [at('x')]: [`the field box must lie inside page ${String(field.page)} (${size} as shown, origin ${field.origin})`] };
 }
 
 export function assertNoErrors(errors: FieldErrors, summary: string): void {

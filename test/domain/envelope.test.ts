@@ -5,7 +5,7 @@ import {
 } from '#domain/envelope.ts';
 import { InvalidState, ValidationError } from '#domain/errors.ts';
 import type { Envelope } from '#domain/model.ts';
-import { toPdfRect } from '#domain/placement.ts';
+import { placementErrors, toPdfRect } from '#domain/placement.ts';
 import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
 
 const field = (signerIndex: number, extra: Partial<NewEnvelopeInput['fields'][number]> = {}) => ({
@@ -62,10 +62,33 @@ describe('creating an envelope', () => {
 });
 
 describe('placement with either origin', () => {
+  const letter = (rotate: 0 | 90 | 180 | 270, box = { x: 0, y: 0, width: 612, height: 792 }) => ({ box, rotate });
+
   it('converts top-left coordinates to PDF user space: y_pdf = height - y - h', () => {
-    const box = { x: 0, y: 0, width: 612, height: 792 };
-    expect(toPdfRect({ x: 10, y: 20, w: 100, h: 50, origin: 'top-left' }, box)).toEqual({ x: 10, y: 722, width: 100, height: 50 });
-    expect(toPdfRect({ x: 10, y: 20, w: 100, h: 50, origin: 'bottom-left' }, box)).toEqual({ x: 10, y: 20, width: 100, height: 50 });
+    expect(toPdfRect({ x: 10, y: 20, w: 100, h: 50, origin: 'top-left' }, letter(0))).toEqual({ x: 10, y: 722, width: 100, height: 50 });
+    expect(toPdfRect({ x: 10, y: 20, w: 100, h: 50, origin: 'bottom-left' }, letter(0))).toEqual({ x: 10, y: 20, width: 100, height: 50 });
+  });
+
+  it('measures from the crop box, not the media box', () => {
+    expect(toPdfRect({ x: 10, y: 20, w: 100, h: 50, origin: 'bottom-left' }, letter(0, { x: 36, y: 18, width: 540, height: 756 })))
+      .toEqual({ x: 46, y: 38, width: 100, height: 50 });
+  });
+
+  it('maps the shown (rotated) page back to user space for each /Rotate', () => {
+    // A 100 x 50 box 10 pt from the shown left edge and 20 pt from the shown bottom of a letter page.
+    const field = { x: 10, y: 20, w: 100, h: 50, origin: 'bottom-left' as const };
+    expect(toPdfRect(field, letter(90))).toEqual({ x: 612 - 20 - 50, y: 10, width: 50, height: 100 });
+    expect(toPdfRect(field, letter(180))).toEqual({ x: 612 - 10 - 100, y: 792 - 20 - 50, width: 100, height: 50 });
+    expect(toPdfRect(field, letter(270))).toEqual({ x: 20, y: 792 - 10 - 100, width: 50, height: 100 });
+    // The shown top-left corner of a page turned 90 degrees is the user-space bottom-left corner.
+    expect(toPdfRect({ x: 0, y: 0, w: 10, h: 10, origin: 'top-left' }, letter(90))).toEqual({ x: 0, y: 0, width: 10, height: 10 });
+  });
+
+  it('checks a field on a rotated page against the shown size (landscape for 90 and 270)', () => {
+    const document = { ...letterDocument(1), pages: [letter(90)] };
+    const base = { type: 'text' as const, page: 1, y: 10, w: 100, h: 20, required: true, origin: 'bottom-left' as const };
+    expect(placementErrors({ ...base, x: 692 }, document, '')).toEqual({});
+    expect(placementErrors({ ...base, x: 693 }, document, '')).toHaveProperty('x');
   });
 
   it('checks a top-left field against the page from the top', () => {
