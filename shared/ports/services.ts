@@ -57,3 +57,13 @@ export interface Workflows {
   /** Starts sealing the envelope; a second start for the same envelope is a no-op. */
   startSealing(envelopeId: string): Promise<void>;
 }
+
+/** One key holder for the seal: a local key file, or a KMS asymmetric key. */
+export interface DocumentSigner {
+  /** `rsa-sha256` (RSASSA-PKCS1-v1_5) or `ecdsa-sha256` (ECDSA P-256, DER signature). */
+  readonly algorithm: 'rsa-sha256' | 'ecdsa-sha256';
+  /** DER-encoded certificates: the signing certificate first, then its chain (may be just the one). */
+  certificateChain(): Promise<Uint8Array[]>;
+  /** The signature over a SHA-256 digest computed by the caller. */
+  signDigest(digest: Uint8Array): Promise<Uint8Array>;
+}
