@@ -8,6 +8,7 @@ import {
   AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, DocumentQuery, ListEnvelopesQuery, SendRequest, VoidRequest,
 } from '#schemas/envelopes.ts';
 import { TokenRequest } from '#schemas/auth.ts';
+import { CreateWebhookRequest, DeliveriesQuery, DeliveryParams } from '#schemas/webhooks.ts';
 import { DeclineRequest, OtpVerifyRequest, SignRequest, SignerParams, TokenParams } from '#schemas/signing.ts';
 import * as res from '#schemas/responses.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
@@ -29,6 +30,12 @@ const COMPONENT_SCHEMAS = {
   SignResult: res.SignResultResponse,
   DeclineResult: res.DeclineResultResponse,
   SigningLink: res.SigningLinkResponse,
+  DownloadStatus: res.DownloadStatusResponse,
+  Webhook: res.WebhookResponse,
+  WebhookList: res.WebhookListResponse,
+  Delivery: res.DeliveryResponse,
+  DeliveryList: res.DeliveryListResponse,
+  CreateWebhookRequest,
   Error: res.ErrorResponse,
   OpenApiDocument: res.OpenApiDocumentResponse,
   TokenRequest,
@@ -82,7 +89,7 @@ interface OperationDoc {
   params?: v.ObjectSchema<v.ObjectEntries, undefined>;
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   body?: { required: boolean; description?: string; content: Content };
-  success: { status: 200 | 201; description: string; content: Content; headers?: Record<string, HeaderDoc> };
+  success: { status: 200 | 201 | 204; description: string; content?: Content; headers?: Record<string, HeaderDoc> };
   /** Endpoint-specific meaning of each error status; 401 (bearer, link), 403 (bearer), 415 (body) and 500 are implied. */
   errors: Partial<Record<ErrorStatus, string>>;
 }
@@ -265,6 +272,52 @@ const OPERATIONS: Record<string, OperationDoc> = {
     },
     errors: { 401: linkBeforeOtp, 410: `${linkUsed}; or the document is no longer available` },
   },
+  getDownload: {
+    description: 'The download portal link from the completion email (when the sealed copy was too large to attach). The token is the credential.',
+    params: TokenParams,
+    success: { status: 200, description: 'Whether the sealed copy can be downloaded', content: json('DownloadStatus') },
+    errors: { 401: 'The download link is invalid or expired', 410: 'The sealed PDF was deleted at the end of its retention period' },
+  },
+  downloadSealedDocument: {
+    description: 'The sealed PDF. The download is recorded in the audit trail and stops the deletion reminders for this recipient.',
+    params: TokenParams,
+    success: {
+      status: 200,
+      description: 'The sealed PDF',
+      content: { 'application/pdf': { schema: pdf } },
+      headers: {
+        'Content-Disposition': { description: 'attachment, named after the subject', schema: { type: 'string' } },
+        'X-Document-Sha256': { description: 'SHA-256 of the PDF (documentHashFinal)', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+      },
+    },
+    errors: { 401: 'The download link is invalid or expired', 409: concurrent, 410: 'The sealed PDF was deleted at the end of its retention period' },
+  },
+  listWebhooks: {
+    success: { status: 200, description: "The application's webhooks (secrets are never returned)", content: json('WebhookList') },
+    errors: {},
+  },
+  createWebhook: {
+    description: 'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`, keyed with `secret` when given, else with the client secret (DECISIONS 9).',
+    body: { required: true, content: json('CreateWebhookRequest') },
+    success: { status: 201, description: 'The webhook', content: json('Webhook') },
+    errors: { 400: 'Not an HTTPS URL, an unknown event name, no events, or a secret that is too short' },
+  },
+  deleteWebhook: {
+    success: { status: 204, description: 'Deleted; no more deliveries start for it' },
+    errors: { 404: 'No such webhook for this application' },
+  },
+  listDeliveries: {
+    description: 'The failed-deliveries console (DECISIONS 20): `?status=failed` lists what needs a resend.',
+    query: DeliveriesQuery,
+    success: { status: 200, description: "The webhook's deliveries, newest first", content: json('DeliveryList') },
+    errors: { 400: 'Invalid query parameter', 404: 'No such webhook for this application' },
+  },
+  resendDelivery: {
+    description: 'Sends the delivery again now, with the same body and event id; the answer says how it went.',
+    params: DeliveryParams,
+    success: { status: 200, description: 'The delivery after the attempt', content: json('Delivery') },
+    errors: { 404: 'No such webhook or delivery for this application' },
+  },
   getOpenApi: {
     success: { status: 200, description: 'This document', content: json('OpenApiDocument') },
     errors: {},
@@ -287,16 +340,24 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
 const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>` (DECISIONS 1)',
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
+  deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>` (DECISIONS 1)',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (DECISIONS 5). It is the credential of this call, ' +
     'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +
     'is issued (DECISIONS 13) or once the signer has signed or declined (DECISIONS 12).',
 };
 
+const WEBHOOK_ID = 'Webhook id: a UUID, or the prefixed form `whk_<uuid>` (DECISIONS 1)';
+
+const DOWNLOAD_TOKEN =
+  'The opaque download-portal token: the last path segment of the link in the completion email. It is the credential of this call, ' +
+  'which takes no bearer header, and stays valid until the sealed PDF is deleted at the end of its retention period.';
+
 const TAGS: Record<RouteDef['tag'], string> = {
   Auth: 'OAuth 2.0 client credentials',
   Envelopes: 'Envelopes, their signers, fields, documents and audit trail',
-  Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline (spec 3.3, 4.3). No bearer header: the link token in the path is the credential.',
+  Webhooks: 'Event subscriptions, signed deliveries with retries, and the failed-deliveries console (spec 4.5, 6)',
+  Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline (spec 3.3, 4.3); and the download portal for the sealed copy (spec 4.4). No bearer header: the link token in the path is the credential.',
   Meta: 'About the API itself',
 };
 
@@ -355,7 +416,8 @@ function pathParameters(route: RouteDef, doc: OperationDoc): OpenApiParameter[] 
   const stray = Object.keys(doc.params?.entries ?? {}).filter((name) => !names.includes(name));
   if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
   return names.map((name) => {
-    const description = PATH_PARAMETERS[name];
+    const description = name === 'token' && route.path.startsWith('/v1/download/') ? DOWNLOAD_TOKEN
+      : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID : PATH_PARAMETERS[name];
     if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi.ts)`);
     const schema = converted[name];
     return { name, in: 'path', required: true, description, schema: typeof schema === 'object' ? schema : { type: 'string' } };

@@ -11,7 +11,7 @@ export interface RouteDef {
   auth: AuthKind;
   operationId: string;
   summary: string;
-  tag: 'Auth' | 'Envelopes' | 'Signing' | 'Meta';
+  tag: 'Auth' | 'Envelopes' | 'Signing' | 'Webhooks' | 'Meta';
 }
 
 export const routes: readonly RouteDef[] = [
@@ -34,6 +34,13 @@ export const routes: readonly RouteDef[] = [
   { method: 'POST', path: '/v1/signing/{token}/sign', handler: 'functions/api/sign.ts', auth: 'link', operationId: 'sign', summary: "Submit the signer's field values", tag: 'Signing' },
   { method: 'POST', path: '/v1/signing/{token}/decline', handler: 'functions/api/decline.ts', auth: 'link', operationId: 'decline', summary: 'Decline to sign', tag: 'Signing' },
   { method: 'GET', path: '/v1/signing/{token}/document', handler: 'functions/api/signing-document.ts', auth: 'link', operationId: 'getSigningDocument', summary: 'The original PDF, for rendering', tag: 'Signing' },
+  { method: 'GET', path: '/v1/download/{token}', handler: 'functions/api/download-status.ts', auth: 'link', operationId: 'getDownload', summary: 'Download portal: is the sealed copy available', tag: 'Signing' },
+  { method: 'GET', path: '/v1/download/{token}/document', handler: 'functions/api/download-document.ts', auth: 'link', operationId: 'downloadSealedDocument', summary: 'Download portal: the sealed PDF (the download is recorded)', tag: 'Signing' },
+  { method: 'GET', path: '/v1/webhooks', handler: 'functions/api/list-webhooks.ts', auth: 'bearer', operationId: 'listWebhooks', summary: "The application's webhooks", tag: 'Webhooks' },
+  { method: 'POST', path: '/v1/webhooks', handler: 'functions/api/create-webhook.ts', auth: 'bearer', operationId: 'createWebhook', summary: 'Subscribe an HTTPS endpoint to events', tag: 'Webhooks' },
+  { method: 'DELETE', path: '/v1/webhooks/{id}', handler: 'functions/api/delete-webhook.ts', auth: 'bearer', operationId: 'deleteWebhook', summary: 'Remove a webhook', tag: 'Webhooks' },
+  { method: 'GET', path: '/v1/webhooks/{id}/deliveries', handler: 'functions/api/list-deliveries.ts', auth: 'bearer', operationId: 'listDeliveries', summary: "A webhook's deliveries, newest first", tag: 'Webhooks' },
+  { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', handler: 'functions/api/resend-delivery.ts', auth: 'bearer', operationId: 'resendDelivery', summary: 'Send a delivery again now', tag: 'Webhooks' },
   { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
 ];
 
@@ -47,4 +54,30 @@ export interface WorkerDef {
 export const workers: readonly WorkerDef[] = [
   { name: 'jobs', handler: 'functions/workers/jobs.ts', trigger: { kind: 'queue', queue: 'jobs' } },
   { name: 'expiry-sweep', handler: 'functions/workers/expiry-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
+  { name: 'outbox-sweep', handler: 'functions/workers/outbox-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
+];
+
+/** State machines: the ASL file (shared by CDK and the local runner) and the function behind each Task state. */
+export interface WorkflowDef {
+  name: string;
+  definition: string;
+  /** Task state name -> the substitution variable in the ASL and the handler module. */
+  tasks: Record<string, { variable: string; handler: string }>;
+}
+
+export const workflows: readonly WorkflowDef[] = [
+  {
+    name: 'seal-envelope',
+    definition: 'infra/workflows/seal-envelope.asl.json',
+    tasks: {
+      Seal: { variable: 'SealFunctionArn', handler: 'functions/workers/seal.ts' },
+      Finalize: { variable: 'FinalizeFunctionArn', handler: 'functions/workers/finalize.ts' },
+      Notify: { variable: 'NotifyFunctionArn', handler: 'functions/workers/notify.ts' },
+    },
+  },
+  {
+    name: 'webhook-retry',
+    definition: 'infra/workflows/webhook-retry.asl.json',
+    tasks: { Attempt: { variable: 'WebhookAttemptFunctionArn', handler: 'functions/workers/webhook-attempt.ts' } },
+  },
 ];

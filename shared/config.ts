@@ -16,8 +16,12 @@ const EnvSchema = v.object({
   DATA_KEY: secret('DATA_KEY'),
   MAIL_FROM: v.optional(v.pipe(v.string(), v.email()), 'no-reply@esign.local'),
   LOCAL_MODE: v.optional(v.picklist(['0', '1']), '0'),
-  JOBS_QUEUE_URL: v.pipe(v.string('JOBS_QUEUE_URL is required'), v.url()),
+  JOBS_QUEUE_URL: v.pipe(v.string('JOBS_QUEUE_URL is required'), v.nonEmpty()),
   SEAL_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  WEBHOOK_RETRY_STATE_MACHINE_ARN: v.optional(v.string(), ''),
+  WEBHOOK_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '10000'),
+  SEAL_KEY_ID: v.optional(v.string(), ''),
+  SEAL_CERTIFICATE_CHAIN_PEM: v.optional(v.string(), ''),
 });
 
 export interface Config {
@@ -32,6 +36,12 @@ export interface Config {
   local: boolean;
   jobsQueueUrl: string;
   sealStateMachineArn: string;
+  webhookRetryStateMachineArn: string;
+  /** Each webhook attempt's limit (spec 6.3: 10 s). */
+  webhookTimeoutMs: number;
+  /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
+  sealKeyId: string;
+  sealCertificateChainPem: string;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -54,5 +64,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     local: e.LOCAL_MODE === '1',
     jobsQueueUrl: e.JOBS_QUEUE_URL,
     sealStateMachineArn: e.SEAL_STATE_MACHINE_ARN,
+    webhookRetryStateMachineArn: e.WEBHOOK_RETRY_STATE_MACHINE_ARN,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    sealKeyId: e.SEAL_KEY_ID,
+    sealCertificateChainPem: e.SEAL_CERTIFICATE_CHAIN_PEM,
   };
 }

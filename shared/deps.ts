@@ -1,5 +1,6 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
@@ -9,14 +10,16 @@ import { DynamoApplicationRepository } from '#adapters/aws/dynamo-application-re
 import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
 import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
 import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
+import { KmsDocumentSigner } from '#adapters/aws/kms-signer.ts';
 import { SesMailer } from '#adapters/aws/ses-mailer.ts';
 import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
 import { SnsSms } from '#adapters/aws/sns-sms.ts';
 import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
-import type { ApplicationRepository, EnvelopeRepository, TenantRepository } from '#ports/repositories.ts';
-import type { BlobStore, Clock, Ids, JobQueue, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
+import type { ApplicationRepository, EnvelopeRepository, TenantRepository, WebhookRepository } from '#ports/repositories.ts';
+import { DynamoWebhookRepository } from '#adapters/aws/dynamo-webhook-repository.ts';
+import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -33,6 +36,8 @@ export interface Deps {
   secrets: SecretBox;
   jobs: JobQueue;
   workflows: Workflows;
+  webhooks: WebhookRepository;
+  documentSigner: DocumentSigner;
 }
 
 /** Client settings per AWS service; locally they point the same adapters at the local engines. */
@@ -57,8 +62,21 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     sms: new SnsSms(new SNSClient({}), process.env.SMS_SENDER_ID),
     secrets: new AesSecretBox(config.dataKey),
     jobs: new SqsJobQueue(new SQSClient(clients.sqs ?? {}), config.jobsQueueUrl),
-    workflows: new SfnWorkflows(new SFNClient({}), config.sealStateMachineArn),
+    workflows: new SfnWorkflows(new SFNClient({}), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn }),
+    webhooks: new DynamoWebhookRepository(db, config.tableName),
+    documentSigner: lazySigner(() => new KmsDocumentSigner(new KMSClient({}), config.sealKeyId, config.sealCertificateChainPem)),
     ...overrides,
+  };
+}
+
+/** Built on first use: only the sealing function needs the key and its certificate configured. */
+function lazySigner(create: () => DocumentSigner): DocumentSigner {
+  let signer: DocumentSigner | undefined;
+  const get = () => (signer ??= create());
+  return {
+    get algorithm() { return get().algorithm; },
+    certificateChain: () => get().certificateChain(),
+    signDigest: (digest) => get().signDigest(digest),
   };
 }
 

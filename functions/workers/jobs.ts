@@ -1,12 +1,24 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as v from 'valibot';
+import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
 import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
+import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { worker } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
 
+const EventItem = v.object({
+  kind: v.literal('event'), id: v.string(), envelopeId: v.string(), event: v.picklist(WEBHOOK_EVENTS), createdAt: v.string(), signerId: v.nullable(v.string()),
+});
+
 const JobMessage = v.variant('type', [
   v.object({ type: v.literal('routing.advance'), envelopeId: v.string(), routingOrder: v.number() }),
+  v.object({ type: v.literal('webhook.event'), event: EventItem }),
 ]);
+
+async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<void> {
+  if (job.type === 'routing.advance') await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
+  else await dispatchEvent(deps, job.event);
+}
 
 /**
  * The jobs queue consumer. Each record is handled on its own; a failed one is reported in batchItemFailures
@@ -24,7 +36,7 @@ export const createHandler = (deps: Deps) => async (event: SQSEvent): Promise<SQ
       continue;
     }
     try {
-      await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
+      await run(deps, job);
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', msg: 'job failed; will be retried', messageId: record.messageId, error: (error as Error).message }));
       failures.push({ itemIdentifier: record.messageId });

@@ -11,9 +11,11 @@ import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
 import type { ApiHandler } from '#http/route.ts';
-import type { Config } from '#shared/config.ts';
+import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
-import { routes, workers } from '../routes.ts';
+import { routes, workers, workflows } from '../routes.ts';
+import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { loadStateMachine } from './workflow-runner.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { startSqs } from './engines/sqs.ts';
@@ -37,6 +39,12 @@ export interface LocalStackOptions {
   devClient?: { clientId: string; clientSecret: string };
   /** How long a received job stays invisible before redelivery (SQS visibility timeout). */
   queueVisibilitySeconds?: number;
+  /** Each webhook attempt's limit; tests shorten the spec's 10 s. */
+  webhookTimeoutMs?: number;
+  /** Public addresses used in links, when not the local ports (a tunnel, a proxy). */
+  baseUrl?: string;
+  signingUrl?: string;
+  mailFrom?: string;
 }
 
 export interface LocalStack {
@@ -123,6 +131,21 @@ function listen(server: Server, port: number): Promise<number> {
 
 const close = (server: Server) => new Promise<void>((done) => { server.close(() => { done(); }); server.closeAllConnections(); });
 
+/** Resolves once `idle()` holds on two checks in a row (executions move between states in between), or after 15 s. */
+async function quiet(idle: () => boolean): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let calm = 0;
+  while (calm < 2 && Date.now() < deadline) {
+    calm = idle() ? calm + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Background work settles in rounds: a job may start a workflow that queues another job. */
+async function drainAll(checks: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (let round = 0; round < 3; round++) for (const check of checks) await check();
+}
+
 interface WorkerModule { createHandler: (deps: Deps) => (event: never) => Promise<unknown> }
 
 /** Wires every worker of the manifest: queue consumers get a poller, schedules join the scheduler. */
@@ -175,32 +198,40 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     let bound: BoundRoute[] = [];
     const scheduled: Job[] = [];
     const pollers: Poller[] = [];
+    const idleChecks: (() => Promise<unknown>)[] = [() => Promise.all(pollers.map((p) => p.drain(() => sqs.depth(JOBS_QUEUE))))];
     const clock = new OffsetClock();
     const sms = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const holder: { deps?: Deps } = {};
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => Promise.all(pollers.map((p) => p.drain(() => sqs.depth(JOBS_QUEUE)))) }))(req, res));
+    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => drainAll(idleChecks) }))(req, res));
     const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'))(req, res));
     servers.push(api, signing);
     const apiPort = await listen(api, options.port ?? 3000);
     const signingPort = await listen(signing, options.signingPort ?? 3001);
 
     const secrets = await localSecrets(dataDir);
-    const config: Config = {
-      tableName: TABLE, bucketName: BUCKET,
-      baseUrl: process.env.BASE_URL ?? `http://127.0.0.1:${String(apiPort)}`,
-      signingUrl: process.env.SIGNING_URL ?? `http://127.0.0.1:${String(signingPort)}`,
-      ...secrets, mailFrom: process.env.MAIL_FROM ?? 'no-reply@esign.local', local: true,
-      jobsQueueUrl: jobsQueue.url, sealStateMachineArn: '',
-    };
+    const config = loadConfig({
+      TABLE_NAME: TABLE, BUCKET_NAME: BUCKET, LOCAL_MODE: '1', JOBS_QUEUE_URL: jobsQueue.url,
+      BASE_URL: options.baseUrl ?? `http://127.0.0.1:${String(apiPort)}`,
+      SIGNING_URL: options.signingUrl ?? `http://127.0.0.1:${String(signingPort)}`,
+      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey,
+      MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local',
+      ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
+    });
     const clients: ClientSettings = {
       dynamodb: { endpoint: dynamodb.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
       s3: localS3ClientConfig(s3.endpoint),
       ses: { endpoint: ses.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
       sqs: { endpoint: sqs.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
     };
-    const deps = buildDeps(config, clients, { clock, sms, workflows: new LocalWorkflows() });
+    const localWorkflows = new LocalWorkflows();
+    const documentSigner = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'));
+    const deps = buildDeps(config, clients, { clock, sms, workflows: localWorkflows, documentSigner });
     holder.deps = deps;
     bound = await loadRoutes(deps);
+    const tasks = { count: 0 };
+    const hooks = { until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { tasks.count += delta; } };
+    for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, deps, hooks));
+    idleChecks.push(() => quiet(() => tasks.count === 0));
     const background = await startWorkers(deps, new SQSClient(clients.sqs ?? {}), jobsQueue.url);
     pollers.push(...background.pollers);
     scheduled.push(...background.scheduled);

@@ -50,3 +50,36 @@ export function sameDigest(a: string, b: string): boolean {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
+
+/** What a download-portal link carries: the envelope and which recipient's link it is. */
+export interface DownloadClaims {
+  envelopeId: string;
+  linkId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Download links are minted like signing links (deterministic HS256), with their own type. */
+export async function mintDownloadToken(secret: string, claims: DownloadClaims): Promise<string> {
+  return new SignJWT({ env: claims.envelopeId, typ: 'download' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.linkId)
+    .setJti(claims.linkId)
+    .setIssuedAt(claims.issuedAt)
+    .setExpirationTime(claims.expiresAt)
+    .sign(new TextEncoder().encode(secret));
+}
+
+export async function verifyDownloadToken(secret: string, token: string, now: Date): Promise<{ envelopeId: string; linkId: string }> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
+    if (payload.typ !== 'download' || typeof payload.env !== 'string' || !payload.sub) throw new Unauthorized('This download link is not valid');
+    return { envelopeId: payload.env, linkId: payload.sub };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This download link has expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('This download link is not valid');
+  }
+}
+
+export const downloadUrl = (signingBase: string, token: string) => `${signingBase}/download/${token}`;

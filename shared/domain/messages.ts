@@ -39,3 +39,19 @@ export function otpEmail(envelope: Envelope, signer: Signer, code: string, minut
 }
 
 export const otpSms = (code: string) => `Your signing code is ${code}. It expires in 10 minutes.`;
+
+/** The completion email: the sealed copy attached, or a download link when it is too large to attach. */
+export function completionEmail(envelope: Envelope, name: string, downloadLink: string | null, sha256: string): RenderedEmail {
+  const title = envelope.subject ?? 'your document';
+  const how = downloadLink
+    ? `The sealed document is too large to attach. Download it here:\n${downloadLink}\n`
+    : 'The sealed document is attached.\n';
+  const text = `Hello ${name},\n\nEveryone has signed ${title}. ${how}\nIts SHA-256 fingerprint is ${sha256}; the last pages are the audit certificate.\n`;
+  const html = [
+    `<p>Hello ${escapeHtml(name)},</p>`,
+    `<p>Everyone has signed <strong>${escapeHtml(title)}</strong>.</p>`,
+    downloadLink ? `<p>The sealed document is too large to attach: <a href="${escapeHtml(downloadLink)}">download it here</a>.</p>` : '<p>The sealed document is attached.</p>',
+    `<p>SHA-256: <code>${sha256}</code>. The last pages are the audit certificate.</p>`,
+  ].join('\n');
+  return { subject: `Completed: ${title}`, text, html };
+}

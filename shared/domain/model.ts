@@ -101,6 +101,21 @@ export interface Envelope {
   /** Optimistic lock: every committed change increments it. */
   version: number;
   auditHead: ChainHead;
+  /** Download-portal links of the sealed copy, one per recipient (created at completion). */
+  downloadLinks?: DownloadLink[];
+  completionNotifiedAt?: string | null;
+}
+
+export interface DownloadLink {
+  id: string;
+  name: string;
+  email: string;
+  signerId: string | null;
+  /** SHA-256 of the link token; the token is minted again from these claims when the email goes out. */
+  tokenHash: string;
+  issuedAt: number;
+  expiresAt: number;
+  downloadedAt: string | null;
 }
 
 /** Per (application, tenantId) defaults (DECISIONS 15). */

@@ -51,7 +51,8 @@ export interface InvitationOutboxItem {
 /** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
 export type Job =
   | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
-  | { type: 'seal'; envelopeId: string };
+  | { type: 'seal'; envelopeId: string }
+  | { type: 'webhook.event'; event: EventOutboxItem };
 
 export interface JobOutboxItem {
   kind: 'job';

@@ -1,5 +1,6 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { Document, Envelope, Field, Signer } from '#domain/model.ts';
+import type { Delivery, Webhook } from '#domain/webhooks.ts';
 
 export function signerView(signer: Signer, signingUrl?: string | null) {
   return {
@@ -95,4 +96,15 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerStatus: signer.status,
     document: document ? { id: document.id, pageCount: document.pageCount, pages: document.pages } : null,
   };
+}
+
+/** A webhook as returned: never its secret (spec 2.9). */
+export function webhookView(webhook: Webhook) {
+  const { id, url, events, active, createdAt, retrySchedule } = webhook;
+  return { id, url, events, active, createdAt, retrySchedule, signedWith: webhook.secretSealed ? 'secret' : 'client_secret' };
+}
+
+export function deliveryView(delivery: Delivery) {
+  const { id, webhookId, eventId, event, envelopeId, status, attempts, lastStatusCode, lastError, lastResponse, createdAt, lastAttemptAt, nextAttemptAt, deliveredAt } = delivery;
+  return { id, webhookId, eventId, event, envelopeId, status, attempts, lastStatusCode, lastError, lastResponse, createdAt, lastAttemptAt, nextAttemptAt, deliveredAt };
 }

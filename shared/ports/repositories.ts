@@ -3,6 +3,7 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
+import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -24,6 +25,7 @@ export interface EnvelopeRepository {
   find(id: string): Promise<Envelope | undefined>;
   submissions(envelopeId: string): Promise<Submission[]>;
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
+  staleOutbox(before: Date, limit: number): Promise<OutboxItem[]>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, links, tenant counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
@@ -59,4 +61,17 @@ export interface ApplicationRepository {
   create(app: Application): Promise<void>;
   /** Replaces the stored secret of an existing application (the local dev app's fixed secret). */
   updateSecret(appId: string, secretHash: string, secretSealed: string): Promise<void>;
+}
+
+export interface WebhookRepository {
+  list(appId: string): Promise<Webhook[]>;
+  get(appId: string, id: string): Promise<Webhook | undefined>;
+  put(webhook: Webhook): Promise<void>;
+  /** False when there was no such webhook. */
+  delete(appId: string, id: string): Promise<boolean>;
+  /** False when a delivery with this id exists already (a redelivered event). */
+  createDelivery(delivery: Delivery): Promise<boolean>;
+  saveDelivery(delivery: Delivery): Promise<void>;
+  getDelivery(appId: string, webhookId: string, id: string): Promise<Delivery | undefined>;
+  deliveries(appId: string, webhookId: string, status: DeliveryStatus | null, limit: number): Promise<Delivery[]>;
 }

@@ -56,6 +56,19 @@ export interface JobQueue {
 export interface Workflows {
   /** Starts sealing the envelope; a second start for the same envelope is a no-op. */
   startSealing(envelopeId: string): Promise<void>;
+  /** Starts the retry schedule of a failed webhook delivery; one execution per (delivery, attempt). */
+  startWebhookRetry(input: WebhookRetryStart): Promise<void>;
+}
+
+export interface WebhookRetryStart {
+  appId: string;
+  webhookId: string;
+  deliveryId: string;
+  /** The attempt number this execution starts with (2..5). */
+  attempt: number;
+  waitSeconds: number;
+  /** When the attempt is due (ISO); locally the runner waits for the service clock to reach it. */
+  notBefore: string;
 }
 
 /** One key holder for the seal: a local key file, or a KMS asymmetric key. */

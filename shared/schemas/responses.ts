@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
 /**
  * The response bodies of the API functions, as valibot schemas for the OpenAPI document only: nothing
  * parses responses with them. The shapes follow `shared/http/views.ts` and `shared/http/errors.ts`.
@@ -231,3 +232,45 @@ export const SigningLinkResponse = v.object({
   signerId: uuid,
   signingUrl: v.pipe(v.string(), v.url(), v.description('The new signing link (`{signing_url}/sign/{token}`, DECISIONS 5); the previous one no longer works')),
 });
+
+export const DownloadStatusResponse = v.object({
+  envelopeId: uuid,
+  available: v.pipe(v.boolean(), v.description('True while the sealed PDF is stored (a purged one answers 410 instead)')),
+  subject: v.nullable(v.string()),
+  completedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  pageCount: v.pipe(v.number(), v.integer()),
+  sizeBytes: v.pipe(v.number(), v.integer()),
+  retentionUntil: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('The day the sealed PDF is deleted'))),
+});
+
+export const WebhookResponse = v.object({
+  id: uuid,
+  url: v.pipe(v.string(), v.url()),
+  events: v.array(v.picklist(WEBHOOK_EVENTS)),
+  active: v.boolean(),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  retrySchedule: v.pipe(v.picklist(['A', 'B']), v.description('B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h (DECISIONS 10)')),
+  signedWith: v.pipe(v.picklist(['secret', 'client_secret']), v.description('Which key signs X-Service-Signature (DECISIONS 9); the secret itself is never returned')),
+});
+
+export const WebhookListResponse = v.array(WebhookResponse);
+
+export const DeliveryResponse = v.object({
+  id: uuid,
+  webhookId: uuid,
+  eventId: v.pipe(v.string(), v.description('The event id: the same on every delivery of this event')),
+  event: v.picklist(WEBHOOK_EVENTS),
+  envelopeId: uuid,
+  status: v.picklist(['pending', 'delivered', 'failed']),
+  attempts: v.pipe(v.number(), v.integer(), v.description('Attempts made so far (at most 5 on the automatic schedule)')),
+  lastStatusCode: v.nullable(v.pipe(v.number(), v.integer())),
+  lastError: v.nullable(v.string()),
+  lastResponse: v.nullable(v.pipe(v.string(), v.description('The first bytes of the receiver\'s last answer'))),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  lastAttemptAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  nextAttemptAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  deliveredAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+});
+
+export const DeliveryListResponse = v.object({ data: v.array(DeliveryResponse) });

@@ -15,6 +15,7 @@ import { routes, type RouteDef } from '#infra/routes.ts';
 import * as res from '#schemas/responses.ts';
 import type { Config } from '#shared/config.ts';
 import { createHandler } from '#functions/api/openapi.ts';
+import { testConfig } from '#test/support/config.ts';
 
 const serverUrl = 'https://api.example.test';
 const build = (manifest?: readonly RouteDef[]) => buildOpenApi({ serverUrl }, manifest);
@@ -228,10 +229,7 @@ describe('response schemas match what the views return', () => {
 });
 
 describe('GET /v1/openapi.json function', () => {
-  const config: Config = {
-    tableName: 't', bucketName: 'b', baseUrl: 'https://api.example.test', signingUrl: 'https://sign.example.test',
-    jwtSecret: 'j'.repeat(32), linkSecret: 'l'.repeat(32), dataKey: 'd'.repeat(32), mailFrom: 'no-reply@example.test', local: true, jobsQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/jobs', sealStateMachineArn: '',
-  };
+  const config: Config = testConfig({ BASE_URL: 'https://api.example.test', SIGNING_URL: 'https://sign.example.test', LOCAL_MODE: '1' });
   const event: APIGatewayProxyEventV2 = {
     version: '2.0', routeKey: 'GET /v1/openapi.json', rawPath: '/v1/openapi.json', rawQueryString: '', headers: {}, isBase64Encoded: false,
     requestContext: {

@@ -8,6 +8,7 @@ export interface EnvelopeBody {
   tenantId: string;
   subject: string | null;
   documentHashOriginal: string | null;
+  documentHashFinal: string | null;
   expiresAt: string;
   signers: { id: string; email: string; status: string; routingOrder: number; signingUrl?: string | null }[];
   fields: { id: string; signerId: string; documentId: string | null; origin: string; page: number }[];

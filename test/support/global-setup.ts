@@ -19,7 +19,7 @@ let stack: LocalStack | undefined;
 
 /** One local stack (in-memory DynamoDB Local, s3rver, SES) shared by every test file. */
 export async function setup(project: TestProject): Promise<void> {
-  stack = await startLocalStack({ port: 0, signingPort: 0 });
+  stack = await startLocalStack({ port: 0, signingPort: 0, webhookTimeoutMs: 1500 });
   project.provide('apiUrl', stack.apiUrl);
   project.provide('signingUrl', stack.signingUrl);
   project.provide('dynamodbEndpoint', stack.endpoints.dynamodb);

@@ -110,6 +110,18 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return items.map((item) => strip(item) as unknown as Submission);
   }
 
+  /** Outbox items written before `before` and still there: their dispatch after the commit did not happen. */
+  async staleOutbox(before: Date, limit: number): Promise<OutboxItem[]> {
+    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: 'GSI3', Limit: limit,
+      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :before',
+      ExpressionAttributeValues: { ':pk': `OUTBOX#${String(shard)}`, ':before': before.toISOString() },
+    })));
+    const keys = (await Promise.all(shards)).flatMap((page) => page.Items ?? []).slice(0, limit);
+    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))));
+    return items.flatMap(({ Item }) => (Item ? [strip(Item) as unknown as OutboxItem] : []));
+  }
+
   /** Ids of live envelopes whose deadline is at or before `now`, across every shard of the index. */
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
     const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({

@@ -1,15 +1,21 @@
 import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import type { Workflows } from '#ports/services.ts';
+import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
 
 /** Step Functions: the execution is named after the envelope, so a second start is refused and ignored. */
 export class SfnWorkflows implements Workflows {
-  constructor(private readonly sfn: SFNClient, private readonly sealStateMachineArn: string) {}
+  constructor(private readonly sfn: SFNClient, private readonly arns: { seal: string; webhookRetry: string }) {}
 
-  async startSealing(envelopeId: string): Promise<void> {
+  startSealing(envelopeId: string): Promise<void> {
+    return this.start(this.arns.seal, envelopeId, { envelopeId });
+  }
+
+  startWebhookRetry(input: WebhookRetryStart): Promise<void> {
+    return this.start(this.arns.webhookRetry, `${input.deliveryId}-${String(input.attempt)}`, input);
+  }
+
+  private async start(stateMachineArn: string, name: string, input: object): Promise<void> {
     try {
-      await this.sfn.send(new StartExecutionCommand({
-        stateMachineArn: this.sealStateMachineArn, name: envelopeId, input: JSON.stringify({ envelopeId }),
-      }));
+      await this.sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
     } catch (error) {
       if (!(error instanceof ExecutionAlreadyExists)) throw error;
     }

@@ -5,8 +5,10 @@ import { parseId } from '../ids.ts';
 import type { Envelope, RequestMeta } from '../model.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
 import type { Clock, Ids } from '#ports/services.ts';
+import { commitChange, type DispatchDeps } from './notifications.ts';
 
-export interface CoreDeps {
+/** What every envelope use case needs: time, ids, the repository, and what a commit dispatches to. */
+export interface CoreDeps extends DispatchDeps {
   clock: Clock;
   ids: Ids;
   envelopes: EnvelopeRepository;
@@ -29,7 +31,7 @@ export async function applyDueExpiry(deps: CoreDeps, envelope: Envelope, reload:
   const expiry = expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null }));
   if (!expiry) return envelope;
   try {
-    await deps.envelopes.commit(expiry);
+    await commitChange(deps, expiry);
     return expiry.after;
   } catch (error) {
     if (!(error instanceof ConcurrentModification)) throw error;
@@ -39,22 +41,20 @@ export async function applyDueExpiry(deps: CoreDeps, envelope: Envelope, reload:
 
 const MAX_ATTEMPTS = 10;
 
+type Outcome<C, R> = { change: C; result: R } | Promise<{ change: C; result: R }>;
+
 /**
- * Load, transition, commit; on a lost optimistic-lock race, reload and run the transition again.
- * The transition is pure, so a retry sees the winner's state and decides afresh.
+ * Load, transition, commit (and dispatch); on a lost optimistic-lock race, load again and rerun the transition.
+ * Transitions are pure, so a retry sees the winner's state and decides afresh. A null change commits nothing.
  */
-export async function mutateEnvelope<R>(
-  deps: CoreDeps,
-  appId: string,
-  rawId: string,
-  meta: RequestMeta,
-  transition: (envelope: Envelope, ctx: Ctx) => { change: EnvelopeChange; result: R } | Promise<{ change: EnvelopeChange; result: R }>,
-): Promise<{ change: EnvelopeChange; result: R }> {
+export async function commitWithRetry<S, C extends EnvelopeChange | null, R>(
+  deps: CoreDeps, meta: RequestMeta, load: () => Promise<S>, transition: (state: S, ctx: Ctx) => Outcome<C, R>,
+): Promise<{ change: C; result: R }> {
   for (let attempt = 1; ; attempt++) {
-    const envelope = await loadEnvelope(deps, appId, rawId);
-    const outcome = await transition(envelope, contextOf(deps, meta));
+    const outcome = await transition(await load(), contextOf(deps, meta));
+    if (!outcome.change) return outcome;
     try {
-      await deps.envelopes.commit(outcome.change);
+      await commitChange(deps, outcome.change);
       return outcome;
     } catch (error) {
       if (!(error instanceof ConcurrentModification)) throw error;
@@ -62,4 +62,11 @@ export async function mutateEnvelope<R>(
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
     }
   }
+}
+
+/** commitWithRetry on the caller's envelope (404 when unknown or another application's). */
+export function mutateEnvelope<R>(
+  deps: CoreDeps, appId: string, rawId: string, meta: RequestMeta, transition: (envelope: Envelope, ctx: Ctx) => Outcome<EnvelopeChange, R>,
+): Promise<{ change: EnvelopeChange; result: R }> {
+  return commitWithRetry(deps, meta, () => loadEnvelope(deps, appId, rawId), transition);
 }

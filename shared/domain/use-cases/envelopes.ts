@@ -11,7 +11,7 @@ import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../
 import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
 import { contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
 import { discardBlob, storeOriginal } from './documents.ts';
-import { dispatchOutbox, type DispatchDeps } from './notifications.ts';
+import { commitChange, type DispatchDeps } from './notifications.ts';
 import { withNewLinks } from './routing.ts';
 
 export interface EnvelopeDeps extends CoreDeps, DispatchDeps {
@@ -53,7 +53,7 @@ export async function createEnvelope(
       expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
       signers: request.signers, fields, document,
     }, ctx);
-    await deps.envelopes.commit(change);
+    await commitChange(deps, change);
     return change.after;
   } catch (error) {
     if (document) await discardBlob(deps.blobs, document.blobKey);
@@ -114,7 +114,6 @@ export async function sendEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: 
     const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
     return { change: linked.change, result: linked.urls };
   });
-  await dispatchOutbox(deps, change.after, change.outbox);
   return { envelope: change.after, signingUrls: urls };
 }
 

@@ -1,6 +1,7 @@
 import { mintSigningToken, signingUrl } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
 import { invitationEmail, invitationSms } from '../messages.ts';
+import type { EnvelopeChange } from '../envelope.ts';
 import type { Envelope } from '../model.ts';
 import type { InvitationOutboxItem, OutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
@@ -30,7 +31,7 @@ async function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Inv
   }
 }
 
-/** Hands one outbox item to whatever carries it; false for webhook events, which the webhook dispatcher owns. */
+/** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
 async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<boolean> {
   switch (item.kind) {
     case 'notify':
@@ -41,7 +42,8 @@ async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: Outbox
       else await deps.jobs.send(item.job);
       return true;
     case 'event':
-      return false;
+      await deps.jobs.send({ type: 'webhook.event', event: item });
+      return true;
   }
 }
 
@@ -59,4 +61,24 @@ export async function dispatchOutbox(deps: DispatchDeps, envelope: Envelope, ite
     }
   }
   if (done.length > 0) await deps.envelopes.removeOutbox(envelope.id, done);
+}
+
+/** Commits a change, then carries out what it queued: the one way use cases write an envelope. */
+export async function commitChange(deps: DispatchDeps, change: EnvelopeChange): Promise<void> {
+  await deps.envelopes.commit(change);
+  await dispatchOutbox(deps, change.after, change.outbox);
+}
+
+/** The outbox sweep: anything a crash left undispatched for over a minute goes out now (nothing is lost). */
+export async function sweepOutbox(deps: DispatchDeps & { clock: { now(): Date } }, limit = 200): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - 60_000);
+  const stale = await deps.envelopes.staleOutbox(before, limit);
+  const byEnvelope = new Map<string, OutboxItem[]>();
+  for (const item of stale) byEnvelope.set(item.envelopeId, [...(byEnvelope.get(item.envelopeId) ?? []), item]);
+  for (const [envelopeId, items] of byEnvelope) {
+    const envelope = await deps.envelopes.find(envelopeId);
+    if (envelope) await dispatchOutbox(deps, envelope, items);
+    else await deps.envelopes.removeOutbox(envelopeId, items.map((i) => i.id));
+  }
+  return stale.length;
 }

@@ -4,8 +4,8 @@ import { ConcurrentModification, InvalidState, NotFound } from '../errors.ts';
 import { parseId } from '../ids.ts';
 import type { Envelope, RequestMeta, Signer } from '../model.ts';
 import { advanceRouting } from '../signing.ts';
-import { contextOf, mutateEnvelope } from './context.ts';
-import { dispatchOutbox } from './notifications.ts';
+import { commitWithRetry, contextOf, mutateEnvelope } from './context.ts';
+import { commitChange } from './notifications.ts';
 import type { SigningDeps } from './signing.ts';
 
 /** Mints a link for each signer and attaches the invitations (hashes on the signers, messages in the outbox). */
@@ -23,27 +23,18 @@ export async function withNewLinks(deps: SigningDeps, change: EnvelopeChange, si
 
 /** The routing.advance job: invites the group if it is still waiting. Safe to run twice (a redelivery is a no-op). */
 export async function runRoutingAdvance(deps: SigningDeps, envelopeId: string, routingOrder: number): Promise<'invited' | 'nothing_to_do'> {
-  for (let attempt = 1; ; attempt++) {
-    const envelope = await deps.envelopes.find(envelopeId);
-    if (!envelope) return 'nothing_to_do';
-    const ctx = contextOf(deps, { ip: null, userAgent: null });
-    const advanced = advanceRouting(envelope, routingOrder, ctx);
-    if (!advanced) return 'nothing_to_do';
-    const { change } = await withNewLinks(deps, advanced.change, advanced.invited, ctx);
-    try {
-      await deps.envelopes.commit(change);
-      await dispatchOutbox(deps, change.after, change.outbox);
-      return 'invited';
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification) || attempt >= 10) throw error;
-    }
-  }
+  const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(envelopeId), async (envelope, ctx) => {
+    const advanced = envelope ? advanceRouting(envelope, routingOrder, ctx) : null;
+    if (!advanced) return { change: null, result: null };
+    return { change: (await withNewLinks(deps, advanced.change, advanced.invited, ctx)).change, result: null };
+  });
+  return change ? 'invited' : 'nothing_to_do';
 }
 
 /** Re-issues a live signer's link (DECISIONS 13): the previous link stops working at once. */
 export async function resendLink(deps: SigningDeps, appId: string, rawId: string, rawSignerId: string, meta: RequestMeta) {
   const signerId = parseId('sgn', rawSignerId);
-  const { change, result } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope: Envelope, ctx) => {
+  const { result } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope: Envelope, ctx) => {
     const signer = envelope.signers.find((s) => s.id === signerId);
     if (!signer) throw new NotFound('Signer not found on this envelope');
     if (envelope.status !== 'sent' && envelope.status !== 'in_progress') throw new InvalidState(`Cannot resend: the envelope is ${envelope.status}`);
@@ -56,7 +47,6 @@ export async function resendLink(deps: SigningDeps, appId: string, rawId: string
     const linked = await withNewLinks(deps, base, [signer], ctx);
     return { change: linked.change, result: { signerId: signer.id, signingUrl: linked.urls.get(signer.id) ?? null } };
   });
-  await dispatchOutbox(deps, change.after, change.outbox);
   return result;
 }
 
@@ -69,8 +59,7 @@ export async function expireDueEnvelopes(deps: SigningDeps, limit = 500): Promis
     const change = envelope ? expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null })) : null;
     if (!change) continue;
     try {
-      await deps.envelopes.commit(change);
-      await dispatchOutbox(deps, change.after, change.outbox);
+      await commitChange(deps, change);
       expired++;
     } catch (error) {
       if (!(error instanceof ConcurrentModification)) throw error;

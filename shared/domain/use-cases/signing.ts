@@ -2,7 +2,7 @@ import { createHash, createHmac, randomInt } from 'node:crypto';
 import { sameDigest, sha256Hex, verifySigningToken } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
 import type { Ctx, EnvelopeChange } from '../envelope.ts';
-import { ConcurrentModification, Conflict, Gone, Unauthorized, ValidationError } from '../errors.ts';
+import { Gone, Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms } from '../messages.ts';
 import { originalDocument, type Envelope, type RequestMeta, type Signer } from '../model.ts';
 import {
@@ -11,8 +11,8 @@ import {
 } from '../signing.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from '../submission.ts';
 import type { BlobStore } from '#ports/services.ts';
-import { applyDueExpiry, contextOf, type CoreDeps } from './context.ts';
-import { dispatchOutbox, type DispatchDeps } from './notifications.ts';
+import { applyDueExpiry, commitWithRetry, type CoreDeps } from './context.ts';
+import type { DispatchDeps } from './notifications.ts';
 
 export interface SigningDeps extends CoreDeps, DispatchDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -35,28 +35,19 @@ async function openLink(deps: SigningDeps, token: string): Promise<Session> {
 
 type Step<R> = (session: Session, ctx: Ctx) => Promise<{ change: EnvelopeChange | null; result: R }> | { change: EnvelopeChange | null; result: R };
 
-/** Opens the link, checks the step's gate, runs the transition and commits it; a lost race re-runs it on fresh state. */
-async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<{ result: R; change: EnvelopeChange | null }> {
-  for (let attempt = 1; ; attempt++) {
+/** Opens the link, checks the step's gate, runs the transition and commits it (retried on a lost race). */
+function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<{ result: R; change: EnvelopeChange | null }> {
+  const load = async () => {
     const session = await openLink(deps, token);
     assertGate(session.envelope, session.signer, step);
-    const { change, result } = await run(session, contextOf(deps, meta));
-    if (!change) return { result, change };
-    try {
-      await deps.envelopes.commit(change);
-      return { result, change };
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification)) throw error;
-      if (attempt >= 10) throw new Conflict('The envelope is being changed by another request; retry');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
-    }
-  }
+    return session;
+  };
+  return commitWithRetry(deps, meta, load, run);
 }
 
 export async function readSigningContext(deps: SigningDeps, token: string, meta: RequestMeta) {
   const { change, result } = await withLink(deps, token, meta, 'context', ({ envelope, signer }, ctx) =>
     ({ change: markViewed(envelope, signer, ctx), result: { envelope, signer } }));
-  if (change) await dispatchOutbox(deps, change.after, change.outbox);
   const envelope = change?.after ?? result.envelope;
   return { envelope, signer: signerOf(envelope, result.signer.id) };
 }
@@ -87,12 +78,11 @@ export async function requestCode(deps: SigningDeps, token: string, meta: Reques
 }
 
 export async function verifyCode(deps: SigningDeps, token: string, code: string, meta: RequestMeta) {
-  const { change, result: outcome } = await withLink(deps, token, meta, 'otp', ({ envelope, signer }, ctx) => {
+  const { result: outcome } = await withLink(deps, token, meta, 'otp', ({ envelope, signer }, ctx) => {
     const matches = (stored: string) => sameDigest(stored, otpHash(deps.config.linkSecret, signer.id, code));
     const verdict = verifyOtp(envelope, signer, matches, ctx);
     return { change: verdict.change, result: verdict.outcome };
   });
-  if (change) await dispatchOutbox(deps, change.after, change.outbox);
   if (outcome === 'verified' || outcome === 'already_verified') return { verified: true };
   if (outcome === 'no_code') throw ValidationError.at('code', 'has expired or was never requested; request a new code');
   if (outcome === 'burnt') throw ValidationError.at('code', `is incorrect; after ${String(OTP_MAX_FAILURES)} wrong attempts the code is void, request a new one`);
@@ -126,23 +116,21 @@ export interface SignInput {
 }
 
 export async function signDocument(deps: SigningDeps, token: string, input: SignInput, meta: RequestMeta) {
-  const { change, result } = await withLink(deps, token, meta, 'sign', async ({ envelope, signer }, ctx) => {
+  const { result } = await withLink(deps, token, meta, 'sign', async ({ envelope, signer }, ctx) => {
     const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, ctx.now.toISOString().slice(0, 10));
     const values = await storeValues(deps.blobs, envelope, signer, checked);
     const submission = { envelopeId: envelope.id, signerId: signer.id, submittedAt: ctx.now.toISOString(), fontLabel: input.fontLabel, values };
     const { change } = recordSignature(envelope, signer, submission, ctx);
     return { change, result: { envelope: change.after, signer: signerOf(change.after, signer.id) } };
   });
-  if (change) await dispatchOutbox(deps, change.after, change.outbox);
   return { signed: true, signedAt: result.signer.signedAt, envelopeStatus: result.envelope.status };
 }
 
 export async function declineToSign(deps: SigningDeps, token: string, reason: string | null, meta: RequestMeta) {
-  const { change, result } = await withLink(deps, token, meta, 'decline', ({ envelope, signer }, ctx) => {
+  const { result } = await withLink(deps, token, meta, 'decline', ({ envelope, signer }, ctx) => {
     const declined = decline(envelope, signer, reason, ctx);
     return { change: declined, result: signerOf(declined.after, signer.id) };
   });
-  if (change) await dispatchOutbox(deps, change.after, change.outbox);
   return { declined: true, declinedAt: result.declinedAt, envelopeStatus: 'declined' };
 }
 

@@ -1,0 +1,8 @@
+import { sweepOutbox } from '#domain/use-cases/notifications.ts';
+import { worker } from '#http/lambda.ts';
+import type { Deps } from '#shared/deps.ts';
+
+/** Runs every minute: re-dispatches outbox items a crash left behind between commit and dispatch. */
+export const createHandler = (deps: Deps) => async (): Promise<{ dispatched: number }> => ({ dispatched: await sweepOutbox(deps) });
+
+export const handler = worker(createHandler);

@@ -1,0 +1,94 @@
+/**
+ * The seal key on AWS: a KMS asymmetric key (RSA or ECC_NIST_P256, SIGN_VERIFY) whose private half
+ * never leaves KMS. Its certificate is issued at deploy time, self-signed through KMS by
+ * `issueKmsCertificate` (or imported from a real CA), and handed to the signer as a PEM chain.
+ */
+import { X509Certificate } from 'node:crypto';
+import { GetPublicKeyCommand, SignCommand, type KMSClient, type SigningAlgorithmSpec } from '@aws-sdk/client-kms';
+import type { DocumentSigner } from '#ports/services.ts';
+import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#pdf/certificates.ts';
+
+const KMS_ALGORITHM: Record<SignatureAlgorithm, SigningAlgorithmSpec> = {
+  'rsa-sha256': 'RSASSA_PKCS1_V1_5_SHA_256',
+  'ecdsa-sha256': 'ECDSA_SHA_256',
+};
+
+export class KmsDocumentSigner implements DocumentSigner {
+  readonly algorithm: SignatureAlgorithm;
+  private readonly chain: Uint8Array[];
+
+  /** `certificateChainPem`: the key's certificate first, then any CA certificates. */
+  constructor(
+    private readonly kms: KMSClient,
+    private readonly keyId: string,
+    certificateChainPem: string,
+  ) {
+    this.chain = fromPem(certificateChainPem);
+    const [first] = this.chain;
+    if (!first) throw new Error('The seal certificate chain holds no certificate');
+    this.algorithm = algorithmOfCertificate(first);
+  }
+
+  certificateChain(): Promise<Uint8Array[]> {
+    return Promise.resolve(this.chain);
+  }
+
+  /** KMS signs the digest as given (MessageType DIGEST): the same bytes as RAW over the message. */
+  async signDigest(digest: Uint8Array): Promise<Uint8Array> {
+    return signDigestWithKms(this.kms, this.keyId, this.algorithm, digest);
+  }
+}
+
+export interface KmsCertificateOptions {
+  organization?: string;
+  validFrom?: Date;
+  validYears?: number;
+}
+
+/**
+ * A self-signed certificate (PEM) for the KMS key `keyId`, signed by that key through KMS: for the
+ * deploy-time custom resource. Only keys that sign with SHA-256 are accepted (RSA_*, ECC_NIST_P256).
+ */
+export async function issueKmsCertificate(
+  kms: KMSClient,
+  keyId: string,
+  commonName: string,
+  options: KmsCertificateOptions = {},
+): Promise<string> {
+  const key = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  if (!key.PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
+  if (key.KeyUsage !== undefined && key.KeyUsage !== 'SIGN_VERIFY') throw new Error(`KMS key ${keyId} is not a signing key`);
+  const algorithm = algorithmOfKeySpec(key.KeySpec);
+  const der = await issueSelfSignedCertificate({
+    publicKeySpkiDer: key.PublicKey,
+    algorithm,
+    signDigest: (digest) => signDigestWithKms(kms, keyId, algorithm, digest),
+    commonName,
+    organization: options.organization,
+    validFrom: options.validFrom ?? new Date(),
+    validYears: options.validYears ?? 10,
+  });
+  return toPem(der);
+}
+
+async function signDigestWithKms(kms: KMSClient, keyId: string, algorithm: SignatureAlgorithm, digest: Uint8Array): Promise<Uint8Array> {
+  const result = await kms.send(
+    new SignCommand({ KeyId: keyId, Message: digest, MessageType: 'DIGEST', SigningAlgorithm: KMS_ALGORITHM[algorithm] }),
+  );
+  if (!result.Signature) throw new Error(`KMS returned no signature for ${keyId}`);
+  return result.Signature;
+}
+
+function algorithmOfKeySpec(spec: string | undefined): SignatureAlgorithm {
+  if (spec?.startsWith('RSA_')) return 'rsa-sha256';
+  if (spec === 'ECC_NIST_P256') return 'ecdsa-sha256';
+  // P-384/P-521 pair with SHA-384/512 in KMS, which the DocumentSigner port (SHA-256 digests) cannot carry.
+  throw new Error(`Unsupported KMS key spec for sealing: ${spec ?? 'unknown'} (use RSA_2048 or ECC_NIST_P256)`);
+}
+
+function algorithmOfCertificate(der: Uint8Array): SignatureAlgorithm {
+  const key = new X509Certificate(der).publicKey;
+  if (key.asymmetricKeyType === 'rsa') return 'rsa-sha256';
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-sha256';
+  throw new Error('The seal certificate is for neither an RSA nor a P-256 key');
+}

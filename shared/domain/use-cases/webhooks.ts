@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import { parseId } from '../ids.ts';
+import type { EventOutboxItem } from '../outbox.ts';
+import { WEBHOOK_EVENTS } from '../outbox.ts';
+import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
+import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
+import type { Clock, Ids, SecretBox, Workflows } from '#ports/services.ts';
+import { signatureHeader } from '../../webhooks/signature.ts';
+import { checkTargetUrl } from '../../webhooks/target.ts';
+import { deliverWebhook } from '../../webhooks/deliver.ts';
+
+export interface WebhookDeps {
+  config: Pick<Config, 'baseUrl' | 'local' | 'webhookTimeoutMs'>;
+  clock: Clock;
+  ids: Ids;
+  envelopes: EnvelopeRepository;
+  applications: ApplicationRepository;
+  webhooks: WebhookRepository;
+  secrets: SecretBox;
+  workflows: Workflows;
+}
+
+export interface NewWebhook {
+  url: string;
+  events: string[];
+  secret: string | null;
+  retrySchedule: RetrySchedule;
+}
+
+export async function createWebhook(deps: WebhookDeps, appId: string, input: NewWebhook): Promise<Webhook> {
+  const target = checkTargetUrl(input.url, { allowLoopbackHttp: deps.config.local });
+  if (!target.ok) throw ValidationError.at('url', target.reason);
+  const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  if (unknown.length > 0) throw ValidationError.at('events', `unknown event ${unknown.join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`);
+  const webhook: Webhook = {
+    id: deps.ids.next(), appId, url: input.url, events: [...new Set(input.events)], active: true, retrySchedule: input.retrySchedule,
+    secretSealed: input.secret ? await deps.secrets.seal(input.secret) : null, createdAt: deps.clock.now().toISOString(),
+  };
+  await deps.webhooks.put(webhook);
+  return webhook;
+}
+
+export async function findWebhook(deps: Pick<WebhookDeps, 'webhooks'>, appId: string, rawId: string): Promise<Webhook> {
+  const id = parseId('whk', rawId);
+  const webhook = id ? await deps.webhooks.get(appId, id) : undefined;
+  if (!webhook) throw new NotFound('Webhook not found');
+  return webhook;
+}
+
+export async function deleteWebhook(deps: Pick<WebhookDeps, 'webhooks'>, appId: string, rawId: string): Promise<void> {
+  const id = parseId('whk', rawId);
+  if (!id || !(await deps.webhooks.delete(appId, id))) throw new NotFound('Webhook not found');
+}
+
+/** One delivery per (event, webhook): the id is derived from both, so a redelivered event finds it again. */
+function deliveryIdFor(eventId: string, webhookId: string): string {
+  const hex = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The HMAC key: the webhook's own secret, else the application's client secret (DECISIONS 9). */
+async function signingKey(deps: WebhookDeps, webhook: Webhook): Promise<string> {
+  if (webhook.secretSealed) return deps.secrets.open(webhook.secretSealed);
+  const app = await deps.applications.get(webhook.appId);
+  if (!app) throw new Error('The webhook\'s application no longer exists');
+  return deps.secrets.open(app.secretSealed);
+}
+
+/** One POST of the stored body; the delivery record after it. */
+async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
+  const key = await signingKey(deps, webhook);
+  const result = await deliverWebhook({
+    url: webhook.url, body: delivery.body, timeoutMs: deps.config.webhookTimeoutMs, allowLoopback: deps.config.local,
+    headers: {
+      'x-service-signature': signatureHeader(delivery.body, key), 'x-service-event': delivery.event,
+      'x-service-event-id': delivery.eventId, 'x-service-delivery': delivery.id,
+    },
+  });
+  const outcome = { ok: result.ok, statusCode: result.statusCode, error: result.ok ? null : result.error, responseSnippet: result.responseSnippet };
+  const next = afterAttempt(delivery, outcome, webhook.retrySchedule, deps.clock.now());
+  const settled = manual && next.status === 'pending' ? { ...next, status: 'failed' as const, nextAttemptAt: null } : next;
+  await deps.webhooks.saveDelivery(settled);
+  return settled;
+}
+
+async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
+  if (delivery.status !== 'pending' || !delivery.nextAttemptAt) return;
+  const waitSeconds = Math.max(0, Math.round((Date.parse(delivery.nextAttemptAt) - deps.clock.now().getTime()) / 1000));
+  await deps.workflows.startWebhookRetry({
+    appId: delivery.appId, webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts + 1, waitSeconds, notBefore: delivery.nextAttemptAt,
+  });
+}
+
+/** The webhook.event job: one delivery per subscribed webhook, the first attempt at once, retries by workflow. */
+export async function dispatchEvent(deps: WebhookDeps, event: EventOutboxItem): Promise<number> {
+  const envelope = await deps.envelopes.find(event.envelopeId);
+  if (!envelope) return 0;
+  const subscribed = (await deps.webhooks.list(envelope.appId)).filter((w) => w.active && w.events.includes(event.event));
+  const body = eventPayload(event, envelope, deps.config);
+  for (const webhook of subscribed) {
+    const delivery = newDelivery(webhook, event, body, deliveryIdFor(event.id, webhook.id), deps.clock.now());
+    if (!(await deps.webhooks.createDelivery(delivery))) continue; // already handled by an earlier delivery of this job
+    await scheduleRetry(deps, await attempt(deps, webhook, delivery));
+  }
+  return subscribed.length;
+}
+
+export interface RetryInput {
+  appId: string;
+  webhookId: string;
+  deliveryId: string;
+}
+
+/** A retry workflow's attempt; `done` ends the execution. */
+export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
+  const webhook = await deps.webhooks.get(input.appId, input.webhookId);
+  const delivery = await deps.webhooks.getDelivery(input.appId, input.webhookId, input.deliveryId);
+  if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0, notBefore: null };
+  const next = await attempt(deps, webhook, delivery);
+  const waitSeconds = next.nextAttemptAt ? Math.max(0, Math.round((Date.parse(next.nextAttemptAt) - deps.clock.now().getTime()) / 1000)) : 0;
+  return { ...input, done: next.status !== 'pending', waitSeconds, notBefore: next.nextAttemptAt };
+}
+
+/** Manual resend from the console (DECISIONS 20): one attempt now, whatever the delivery's state. */
+export async function resendDelivery(deps: WebhookDeps, appId: string, rawWebhookId: string, rawDeliveryId: string): Promise<Delivery> {
+  const webhook = await findWebhook(deps, appId, rawWebhookId);
+  const id = parseId('dlv', rawDeliveryId);
+  const delivery = id ? await deps.webhooks.getDelivery(appId, webhook.id, id) : undefined;
+  if (!delivery) throw new NotFound('Delivery not found');
+  return attempt(deps, webhook, delivery, true);
+}

@@ -1,0 +1,93 @@
+import type { Config } from '../config.ts';
+import type { Envelope } from './model.ts';
+import type { EventOutboxItem } from './outbox.ts';
+
+export type RetrySchedule = 'A' | 'B';
+
+/** Waits before attempts 2..5 (the first is immediate): Variant B by default, A on request (DECISIONS 10). */
+export const RETRY_WAITS: Record<RetrySchedule, readonly number[]> = {
+  A: [30, 120, 600, 3600],
+  B: [60, 600, 3600, 21_600],
+};
+export const MAX_ATTEMPTS = 5;
+
+export interface Webhook {
+  id: string;
+  appId: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  retrySchedule: RetrySchedule;
+  /** The signing secret sealed by the SecretBox; null signs with the client secret (DECISIONS 9). */
+  secretSealed: string | null;
+  createdAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  id: string;
+  appId: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  envelopeId: string;
+  /** The exact body sent on every attempt, so redeliveries carry the same event id and bytes. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastResponse: string | null;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+}
+
+/** The event body that is both published shapes (DECISIONS 8): flat fields plus `data`. */
+export function eventPayload(event: EventOutboxItem, envelope: Envelope, config: Pick<Config, 'baseUrl'>): string {
+  const kind = envelope.status === 'completed' ? 'sealed' : 'original';
+  const documentUrl = `${config.baseUrl}/v1/envelopes/${envelope.id}/document?kind=${kind}`;
+  const signers = envelope.signers.map(({ id, name, email, status, signedAt }) => ({ id, name, email, status, signedAt }));
+  return JSON.stringify({
+    id: event.id,
+    event: event.event,
+    createdAt: event.createdAt,
+    envelopeId: envelope.id,
+    completedAt: envelope.completedAt,
+    documentUrl,
+    data: {
+      envelopeId: envelope.id, tenantId: envelope.tenantId, subject: envelope.subject, status: envelope.status,
+      completedAt: envelope.completedAt, documentUrl, signerId: event.signerId, signers,
+    },
+  });
+}
+
+export function newDelivery(webhook: Webhook, event: EventOutboxItem, body: string, id: string, now: Date): Delivery {
+  return {
+    id, appId: webhook.appId, webhookId: webhook.id, eventId: event.id, event: event.event, envelopeId: event.envelopeId, body,
+    status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, lastResponse: null, createdAt: now.toISOString(),
+    lastAttemptAt: null, nextAttemptAt: null, deliveredAt: null,
+  };
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+}
+
+/** The delivery after one attempt: delivered, waiting for the next attempt, or failed after the fifth. */
+export function afterAttempt(delivery: Delivery, outcome: AttemptOutcome, schedule: RetrySchedule, now: Date): Delivery {
+  const attempts = delivery.attempts + 1;
+  const base = {
+    ...delivery, attempts, lastStatusCode: outcome.statusCode, lastError: outcome.error, lastResponse: outcome.responseSnippet,
+    lastAttemptAt: now.toISOString(),
+  };
+  if (outcome.ok) return { ...base, status: 'delivered', deliveredAt: now.toISOString(), nextAttemptAt: null };
+  const wait = RETRY_WAITS[schedule][attempts - 1];
+  if (attempts >= MAX_ATTEMPTS || wait === undefined) return { ...base, status: 'failed', nextAttemptAt: null };
+  return { ...base, status: 'pending', nextAttemptAt: new Date(now.getTime() + wait * 1000).toISOString() };
+}

@@ -1,0 +1,99 @@
+/**
+ * The CMS for a PAdES B-B signature (ETSI EN 319 142-1, CAdES detached): SignedData over no content,
+ * signed attributes contentType, messageDigest and signingCertificateV2 (no signing-time: the PDF's /M
+ * carries the time in B-B), the signer's certificate chain, one SignerInfo.
+ */
+import { createHash } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import type { DocumentSigner } from '#ports/services.ts';
+
+export const CMS_OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  sha256: '2.16.840.1.101.3.4.2.1',
+  rsaEncryption: '1.2.840.113549.1.1.1',
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+} as const;
+
+const der = (block: { toBER(sizeOnly?: boolean): ArrayBuffer }): Uint8Array => new Uint8Array(block.toBER(false));
+const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest());
+
+/**
+ * A DER ContentInfo holding a detached SignedData over content whose SHA-256 is `contentDigest`
+ * (for a PDF: the bytes the /ByteRange covers), signed by `signer`.
+ */
+export async function buildCadesSignature(signer: DocumentSigner, contentDigest: Uint8Array): Promise<Uint8Array> {
+  const chain = await signer.certificateChain();
+  const [signingDer] = chain;
+  if (!signingDer) throw new Error('The document signer has no certificate');
+  const signingCert = pkijs.Certificate.fromBER(signingDer);
+  const attributes = signedAttributes(contentDigest, signingDer, signingCert);
+  const signature = await signer.signDigest(sha256(signedAttributesToSign(attributes)));
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: signingCert.issuer, serialNumber: signingCert.serialNumber }),
+    digestAlgorithm: sha256Algorithm(),
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+    signatureAlgorithm: signerSignatureAlgorithm(signer.algorithm),
+    signature: new asn1js.OctetString({ valueHex: signature }),
+  });
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    digestAlgorithms: [sha256Algorithm()],
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: CMS_OID.data }), // detached: no eContent
+    certificates: chain.map((certificate) => pkijs.Certificate.fromBER(certificate)),
+    signerInfos: [signerInfo],
+  });
+  const contentInfo = new pkijs.ContentInfo({ contentType: CMS_OID.signedData, content: signedData.toSchema(true) });
+  return der(contentInfo.toSchema());
+}
+
+/** contentType, messageDigest and signingCertificateV2, in DER SET OF order (by their encodings). */
+export function signedAttributes(
+  contentDigest: Uint8Array,
+  signingCertDer: Uint8Array,
+  signingCert = pkijs.Certificate.fromBER(signingCertDer),
+): pkijs.Attribute[] {
+  const attributes = [
+    new pkijs.Attribute({ type: CMS_OID.contentType, values: [new asn1js.ObjectIdentifier({ value: CMS_OID.data })] }),
+    new pkijs.Attribute({ type: CMS_OID.messageDigest, values: [new asn1js.OctetString({ valueHex: contentDigest })] }),
+    new pkijs.Attribute({ type: CMS_OID.signingCertificateV2, values: [signingCertificateV2(signingCertDer, signingCert)] }),
+  ];
+  const encoded = new Map(attributes.map((attribute) => [attribute, der(attribute.toSchema())]));
+  return attributes.sort((a, b) => Buffer.compare(encoded.get(a) ?? new Uint8Array(), encoded.get(b) ?? new Uint8Array()));
+}
+
+/** What the signature covers (RFC 5652 §5.4): the attributes' DER with the [0] IMPLICIT tag as a SET tag. */
+export function signedAttributesToSign(attributes: pkijs.Attribute[]): Uint8Array {
+  const bytes = der(new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }).toSchema());
+  bytes[0] = 0x31; // [0] IMPLICIT (0xA0) -> SET (0x31); lengths and contents are identical
+  return bytes;
+}
+
+/**
+ * SigningCertificateV2 (RFC 5035) with one ESSCertIDv2: the certificate's SHA-256 (the default hash, so
+ * hashAlgorithm is omitted as DER requires) and its issuer and serial number.
+ */
+function signingCertificateV2(certDer: Uint8Array, cert: pkijs.Certificate): asn1js.Sequence {
+  const issuerSerial = new asn1js.Sequence({
+    value: [
+      new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }).toSchema(),
+      new asn1js.Integer({ valueHex: cert.serialNumber.valueBlock.valueHexView }),
+    ],
+  });
+  const essCertId = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: sha256(certDer) }), issuerSerial] });
+  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
+}
+
+/** SHA-256 without parameters (RFC 5754 §2: absent is the preferred encoding). */
+const sha256Algorithm = (): pkijs.AlgorithmIdentifier => new pkijs.AlgorithmIdentifier({ algorithmId: CMS_OID.sha256 });
+
+function signerSignatureAlgorithm(algorithm: DocumentSigner['algorithm']): pkijs.AlgorithmIdentifier {
+  return algorithm === 'rsa-sha256'
+    ? new pkijs.AlgorithmIdentifier({ algorithmId: CMS_OID.rsaEncryption, algorithmParams: new asn1js.Null() })
+    : new pkijs.AlgorithmIdentifier({ algorithmId: CMS_OID.ecdsaWithSha256 });
+}

@@ -1,0 +1,276 @@
+/**
+ * Incremental updates: the changes made to a loaded pdf-lib document, appended to the original bytes
+ * (ISO 32000-1 §7.5.6) so the original file stays an exact byte prefix of the result.
+ *
+ *   const doc = await loadPdf(bytes);
+ *   const tracker = trackChanges(doc, bytes); // before any change; or: const { doc, tracker } = await openForUpdate(bytes)
+ *   ...mutate doc...
+ *   const updated = appendIncrementalUpdate(bytes, doc, tracker);
+ *
+ * Only new and changed indirect objects are written, followed by a cross-reference section of the same
+ * kind as the original's last one (a table after a table, an XRef stream after an XRef stream) whose
+ * trailer points back at it with /Prev. Deleted objects are simply left unreferenced.
+ */
+import { Buffer } from 'node:buffer';
+import {
+  PDFContext,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFObjectParser,
+  PDFRawStream,
+  PDFRef,
+  type PDFDocument,
+  type PDFObject,
+} from 'pdf-lib';
+import { loadPdf } from './inspect.ts';
+
+/** Where the original's last cross-reference section is, and what kind it is. */
+export interface PreviousXref {
+  kind: 'table' | 'stream';
+  /** The offset written after the original's last `startxref` (becomes our /Prev). */
+  offset: number;
+  /** 0, or the position of %PDF- when the file's offsets count from a header preceded by junk. */
+  base: number;
+  /** The original trailer's /Size: object numbers below it may be in use even if pdf-lib never saw them. */
+  size: number;
+}
+
+/** What a document looked like when it was loaded. */
+export interface ChangeTracker {
+  readonly original: Uint8Array;
+  readonly previous: PreviousXref;
+  readonly snapshot: ReadonlyMap<PDFRef, Fingerprint>;
+}
+
+/** How an indirect object looked: its serialization, and for raw streams the identity of their data. */
+interface Fingerprint {
+  /** A raw stream's data: compared by identity, so 25 MB of images are never re-hashed. */
+  contents?: Uint8Array;
+  text: string;
+}
+
+const HEADER_WINDOW = 1024;
+const TAIL_WINDOW = 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+/** Loads a PDF with the project's parser and starts tracking its changes. */
+export async function openForUpdate(bytes: Uint8Array): Promise<{ doc: PDFDocument; tracker: ChangeTracker }> {
+  const doc = await loadPdf(bytes);
+  return { doc, tracker: trackChanges(doc, bytes) };
+}
+
+/**
+ * Snapshots every indirect object of a freshly loaded `doc` (loaded from `original`, unmodified).
+ * Needs the bytes, not just the document: it also reserves the object numbers below the original's
+ * /Size, which pdf-lib does not know about (it keeps neither object streams nor XRef streams in its
+ * context), so that new objects never take the number of one of those.
+ */
+export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTracker {
+  // Updates to encrypted files would need every new string and stream encrypted.
+  if (doc.isEncrypted) throw new Error('Cannot append an incremental update to an encrypted PDF');
+  const previous = readPreviousXref(original);
+  const { context } = doc;
+  context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1);
+  const snapshot = new Map<PDFRef, Fingerprint>();
+  for (const [ref, object] of context.enumerateIndirectObjects()) snapshot.set(ref, fingerprint(object));
+  return { original, previous, snapshot };
+}
+
+/** The indirect objects that are new or differ from the snapshot, in ascending object number. */
+export function changedObjects(doc: PDFDocument, tracker: ChangeTracker): [PDFRef, PDFObject][] {
+  return doc.context.enumerateIndirectObjects().filter(([ref, object]) => {
+    const before = tracker.snapshot.get(ref);
+    return before === undefined || !sameAs(before, object);
+  });
+}
+
+/**
+ * `original` followed by an update holding every new or changed object of `doc`; `original` itself if
+ * nothing changed. `original` must be the bytes `tracker` was made from.
+ */
+export function appendIncrementalUpdate(original: Uint8Array, doc: PDFDocument, tracker: ChangeTracker): Uint8Array {
+  if (original !== tracker.original && Buffer.compare(original, tracker.original) !== 0) {
+    throw new Error('appendIncrementalUpdate: these are not the bytes the change tracker was made from');
+  }
+  const objects = changedObjects(doc, tracker);
+  const { previous } = tracker;
+  if (objects.length === 0) return original;
+  const parts: Uint8Array[] = [original];
+  let length = original.length;
+  const push = (chunk: Uint8Array): void => {
+    parts.push(chunk);
+    length += chunk.length;
+  };
+  const last = original[original.length - 1];
+  if (last !== LF && last !== CR) push(latin1('\n')); // `N 0 obj` must start a line
+  const entries: XrefEntry[] = [];
+  for (const [ref, object] of objects) {
+    entries.push({ ref, offset: length - previous.base });
+    push(serializeIndirect(ref.objectNumber, ref.generationNumber, object));
+  }
+  const size = Math.max(previous.size, doc.context.largestObjectNumber + 1);
+  const section = { entries, at: length - previous.base, size, trailer: trailerDict(doc.context, previous.offset) };
+  push(previous.kind === 'table' ? xrefTable(section) : xrefStream(section));
+  const out = Buffer.concat(parts, length);
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
+function fingerprint(object: PDFObject): Fingerprint {
+  if (object instanceof PDFRawStream) return { contents: object.contents, text: object.dict.toString() };
+  return { text: object.toString() };
+}
+
+function sameAs(before: Fingerprint, now: PDFObject): boolean {
+  if (now instanceof PDFRawStream) return before.contents === now.contents && before.text === now.dict.toString();
+  return before.contents === undefined && before.text === now.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing objects and cross-reference sections.
+
+interface XrefEntry {
+  ref: PDFRef;
+  offset: number;
+}
+
+interface XrefSection {
+  entries: XrefEntry[];
+  /** Offset of the section itself (what `startxref` will say). */
+  at: number;
+  /** One more than the highest object number in use, not counting an XRef stream's own object. */
+  size: number;
+  /** /Root, /Info, /ID and /Prev. */
+  trailer: PDFDict;
+}
+
+function serializeIndirect(objectNumber: number, generation: number, object: PDFObject): Uint8Array {
+  const head = latin1(`${objectNumber} ${generation} obj\n`);
+  const tail = latin1('\nendobj\n');
+  const out = Buffer.allocUnsafe(head.length + object.sizeInBytes() + tail.length);
+  head.copy(out, 0);
+  const end = head.length + object.copyBytesInto(out, head.length);
+  tail.copy(out, end);
+  return out;
+}
+
+function trailerDict(context: PDFContext, prev: number): PDFDict {
+  const dict = context.obj({});
+  const { Root, Info, ID } = context.trailerInfo;
+  if (Root) dict.set(PDFName.of('Root'), Root);
+  if (Info) dict.set(PDFName.of('Info'), Info);
+  if (ID) dict.set(PDFName.of('ID'), ID); // kept as is: the first ID identifies the document across updates
+  dict.set(PDFName.of('Prev'), PDFNumber.of(prev));
+  return dict;
+}
+
+/** `xref`, one subsection per run of consecutive object numbers, the trailer, startxref and %%EOF. */
+function xrefTable({ entries, at, size, trailer }: XrefSection): Uint8Array {
+  let text = 'xref\n';
+  for (const run of consecutiveRuns(entries)) {
+    text += `${run[0]?.ref.objectNumber ?? 0} ${run.length}\n`;
+    for (const { ref, offset } of run) {
+      text += `${String(offset).padStart(10, '0')} ${String(ref.generationNumber).padStart(5, '0')} n \n`;
+    }
+  }
+  trailer.set(PDFName.of('Size'), PDFNumber.of(size));
+  text += `trailer\n${trailer.toString()}\nstartxref\n${at}\n%%EOF\n`;
+  return latin1(text);
+}
+
+/** An uncompressed XRef stream object (its own entry included), then startxref and %%EOF. */
+function xrefStream({ entries, at, size, trailer }: XrefSection): Uint8Array {
+  const self = PDFRef.of(size); // free: every number in use is below `size`
+  const all = [...entries, { ref: self, offset: at }];
+  const offsetWidth = byteWidth(Math.max(...all.map((e) => e.offset)));
+  const generationWidth = byteWidth(Math.max(...all.map((e) => e.ref.generationNumber)));
+  const data = Buffer.alloc(all.length * (1 + offsetWidth + generationWidth));
+  let cursor = 0;
+  for (const { ref, offset } of all) {
+    cursor = data.writeUInt8(1, cursor); // type 1: an uncompressed object at a byte offset
+    cursor = writeUInt(data, offset, cursor, offsetWidth);
+    cursor = writeUInt(data, ref.generationNumber, cursor, generationWidth);
+  }
+  const index = consecutiveRuns(all).flatMap((run) => [run[0]?.ref.objectNumber ?? 0, run.length]);
+  const dict = trailer.context.obj({ Type: 'XRef', W: [1, offsetWidth, generationWidth], Index: index });
+  dict.set(PDFName.of('Size'), PDFNumber.of(size + 1));
+  for (const [key, value] of trailer.entries()) dict.set(key, value);
+  const object = serializeIndirect(self.objectNumber, 0, PDFRawStream.of(dict, data));
+  return Buffer.concat([object, latin1(`startxref\n${at}\n%%EOF\n`)]);
+}
+
+function consecutiveRuns(entries: XrefEntry[]): XrefEntry[][] {
+  const runs: XrefEntry[][] = [];
+  for (const entry of entries) {
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    if (run && last && entry.ref.objectNumber === last.ref.objectNumber + 1) run.push(entry);
+    else runs.push([entry]);
+  }
+  return runs;
+}
+
+function byteWidth(value: number): number {
+  let width = 1;
+  while (value >= 256 ** width) width++;
+  return width;
+}
+
+/** Big-endian unsigned integer of `width` bytes (offsets may exceed 32 bits in theory). */
+function writeUInt(buf: Buffer, value: number, at: number, width: number): number {
+  for (let i = width - 1; i >= 0; i--) buf[at + width - 1 - i] = Math.floor(value / 256 ** i) % 256;
+  return at + width;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the original's last cross-reference section.
+
+/** The original's last cross-reference section: where `startxref` points, its kind and its /Size. */
+export function readPreviousXref(bytes: Uint8Array): PreviousXref {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerAt = buf.subarray(0, HEADER_WINDOW).indexOf('%PDF-', 0, 'latin1');
+  if (headerAt < 0) throw new Error('Not a PDF: no %PDF- header');
+  const offset = lastStartxref(buf);
+  for (const base of headerAt > 0 ? [0, headerAt] : [0]) {
+    const section = sectionAt(buf, offset + base);
+    if (section) return { ...section, offset, base };
+  }
+  throw new Error('The PDF\'s startxref does not point at a cross-reference section');
+}
+
+function lastStartxref(buf: Buffer): number {
+  const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
+  const at = buf.subarray(tailStart).lastIndexOf('startxref', undefined, 'latin1');
+  const digits = at < 0 ? null : /^startxref\s+(\d{1,15})\s+%%EOF/.exec(buf.toString('latin1', tailStart + at));
+  if (!digits?.[1]) throw new Error('The PDF has no startxref/%%EOF at its end');
+  return Number(digits[1]);
+}
+
+function sectionAt(buf: Buffer, at: number): Omit<PreviousXref, 'offset' | 'base'> | undefined {
+  if (at >= buf.length) return undefined;
+  const head = buf.toString('latin1', at, Math.min(buf.length, at + 64));
+  const lead = /^\s*/.exec(head)?.[0].length ?? 0;
+  if (/^xref\s/.test(head.slice(lead))) {
+    const trailerAt = buf.indexOf('trailer', at, 'latin1');
+    if (trailerAt < 0) return undefined;
+    return { kind: 'table', size: sizeOf(parseObjectAt(buf, trailerAt + 'trailer'.length)) };
+  }
+  const header = /^\d+\s+\d+\s+obj\b/.exec(head.slice(lead));
+  if (!header) return undefined;
+  const object = parseObjectAt(buf, at + lead + header[0].length);
+  const dict = object instanceof PDFRawStream ? object.dict : undefined;
+  if (dict?.get(PDFName.of('Type')) !== PDFName.of('XRef')) return undefined;
+  return { kind: 'stream', size: sizeOf(dict) };
+}
+
+function parseObjectAt(buf: Buffer, at: number): PDFObject {
+  return PDFObjectParser.forBytes(buf.subarray(at), PDFContext.create()).parseObject();
+}
+
+function sizeOf(trailer: PDFObject | undefined): number {
+  const size = trailer instanceof PDFDict ? trailer.get(PDFName.of('Size')) : undefined;
+  if (!(size instanceof PDFNumber)) throw new Error('The PDF\'s trailer has no /Size');
+  return size.asNumber();
+}

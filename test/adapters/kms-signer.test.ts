@@ -1,0 +1,92 @@
+import { X509Certificate, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { GetPublicKeyCommand, KMSClient, SignCommand, type KeySpec } from '@aws-sdk/client-kms';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KmsDocumentSigner, issueKmsCertificate } from '../../shared/adapters/aws/kms-signer.ts';
+import { signPdf } from '../../shared/pdf/pades.ts';
+import { makePdf } from '../support/pdfs.ts';
+import { lastSignature, opensslCmsVerify, opensslSignDigest, pdfsig, qpdfCheck } from '../pdf/signature-tools.ts';
+
+const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/seal';
+const kmsMock = mockClient(KMSClient);
+afterEach(() => kmsMock.reset());
+
+interface FakeKmsKey {
+  spec: KeySpec;
+  publicKey: KeyObject;
+  signingAlgorithm: string;
+}
+
+/**
+ * A KMS double backed by a real local key: GetPublicKey answers with its SPKI, Sign signs the given
+ * digest with openssl (so the adapter's request, not our own signing code, decides the result).
+ */
+function fakeKmsKey(kind: 'rsa' | 'ec'): FakeKmsKey {
+  const pair = kind === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const keyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const spec: KeySpec = kind === 'rsa' ? 'RSA_2048' : 'ECC_NIST_P256';
+  const signingAlgorithm = kind === 'rsa' ? 'RSASSA_PKCS1_V1_5_SHA_256' : 'ECDSA_SHA_256';
+  kmsMock.on(GetPublicKeyCommand, { KeyId: KEY_ID }).resolves({
+    KeyId: KEY_ID,
+    KeySpec: spec,
+    KeyUsage: 'SIGN_VERIFY',
+    PublicKey: pair.publicKey.export({ type: 'spki', format: 'der' }),
+  });
+  kmsMock.on(SignCommand).callsFake((input: { KeyId?: string; Message?: Uint8Array; MessageType?: string; SigningAlgorithm?: string }) => {
+    if (input.KeyId !== KEY_ID || input.MessageType !== 'DIGEST' || input.SigningAlgorithm !== signingAlgorithm) {
+      throw new Error(`unexpected Sign request: ${JSON.stringify({ ...input, Message: undefined })}`);
+    }
+    if (input.Message?.length !== 32) throw new Error('DIGEST messages are 32 bytes for SHA-256');
+    return { KeyId: KEY_ID, SigningAlgorithm: signingAlgorithm, Signature: opensslSignDigest(keyPem, input.Message) };
+  });
+  return { spec, publicKey: pair.publicKey, signingAlgorithm };
+}
+
+describe.each(['rsa', 'ec'] as const)('KmsDocumentSigner with a %s key', (kind) => {
+  it('issues a self-signed certificate through KMS for the KMS public key', async () => {
+    const key = fakeKmsKey(kind);
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const pem = await issueKmsCertificate(kms, KEY_ID, 'E-Signature Service', { organization: 'Acme' });
+    const cert = new X509Certificate(pem);
+    expect(cert.subject).toBe('CN=E-Signature Service\nO=Acme');
+    expect(cert.verify(key.publicKey)).toBe(true);
+    expect(kmsMock.commandCalls(SignCommand)).toHaveLength(1);
+    expect(kmsMock.commandCalls(GetPublicKeyCommand)[0]!.args[0].input).toEqual({ KeyId: KEY_ID });
+  });
+
+  it('seals a PDF that pdfsig, qpdf and openssl accept, signing the digest in KMS', async () => {
+    fakeKmsKey(kind);
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'E-Signature Service'));
+    expect(signer.algorithm).toBe(kind === 'rsa' ? 'rsa-sha256' : 'ecdsa-sha256');
+    const sealed = await signPdf(await makePdf({ pages: 3 }), signer, { signingTime: new Date('2026-04-01T08:00:00Z') });
+    const report = pdfsig(sealed);
+    expect(report).toContain('Signature is Valid.');
+    expect(report).toContain('Total document signed');
+    expect(qpdfCheck(sealed).status).toBe(0);
+    const { cms, content } = lastSignature(sealed);
+    expect(opensslCmsVerify(cms, content)).toMatchObject({ ok: true });
+    expect(kmsMock.commandCalls(SignCommand)).toHaveLength(2); // the certificate, then the seal
+  });
+});
+
+describe('KmsDocumentSigner errors', () => {
+  it('passes KMS failures through and refuses an empty answer', async () => {
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    fakeKmsKey('rsa');
+    const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
+    kmsMock.on(SignCommand).rejects(Object.assign(new Error('key disabled'), { name: 'DisabledException' }));
+    await expect(signer.signDigest(new Uint8Array(32))).rejects.toThrow('key disabled');
+    kmsMock.on(SignCommand).resolves({});
+    await expect(signer.signDigest(new Uint8Array(32))).rejects.toThrow(/no signature/);
+  });
+
+  it('refuses key specs the SHA-256 port cannot use, and a chain without a certificate', async () => {
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    kmsMock.on(GetPublicKeyCommand).resolves({ KeySpec: 'ECC_NIST_P384', KeyUsage: 'SIGN_VERIFY', PublicKey: new Uint8Array(10) });
+    await expect(issueKmsCertificate(kms, KEY_ID, 'Seal')).rejects.toThrow(/Unsupported KMS key spec.*ECC_NIST_P384/);
+    kmsMock.on(GetPublicKeyCommand).resolves({ KeySpec: 'RSA_2048', KeyUsage: 'ENCRYPT_DECRYPT', PublicKey: new Uint8Array(10) });
+    await expect(issueKmsCertificate(kms, KEY_ID, 'Seal')).rejects.toThrow(/not a signing key/);
+    expect(() => new KmsDocumentSigner(kms, KEY_ID, '')).toThrow(/no certificate/);
+  });
+});
