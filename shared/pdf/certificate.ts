@@ -147,9 +147,9 @@ async function rows(fonts: Fonts, pairs: [string, string][], indent = 0): Promis
     const valueLines = await wrapText(fonts.regular, value, size, CONTENT_WIDTH - VALUE_X);
     const labelRuns = await fonts.regular.runs(label);
     valueLines.forEach((runs, i) => {
-      const cells: Cell[] = [{ x: VALUE_X, runs, size }];
-      if (i === 0) cells.push({ x: indent, runs: labelRuns, size, color: GREY });
-      lines.push({ height: size * LEADING, cells });
+      const value: Cell = { x: VALUE_X, runs, size };
+      // Label first: text extraction and copy-paste follow the drawing order.
+      lines.push({ height: size * LEADING, cells: i === 0 ? [{ x: indent, runs: labelRuns, size, color: GREY }, value] : [value] });
     });
   }
   return lines;

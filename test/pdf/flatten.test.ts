@@ -110,6 +110,18 @@ describe('flattenFields: values drawn into the page', () => {
     expect(at(box.x + 80, box.y + 65)).toEqual(BLUE);
   });
 
+  it('lands in the box as shown on a rotated page whose crop box is offset from the origin', async () => {
+    const crop = { x: 40, y: 60, width: 400, height: 500 };
+    const geometry = { box: crop, rotate: 90 as const };
+    const box = { x: 30, y: 40, w: 200, h: 40 }; // as shown: the page is 500 wide and 400 high
+    const rect = toPdfRect({ x: box.x, y: box.y, w: box.w, h: box.h, origin: 'top-left' }, geometry);
+    const pdf = await flattened(await makePdf({ rotate: 90, cropBox: [crop.x, crop.y, crop.width, crop.height] }), [{ page: 1, rotate: 90, rect, value: { kind: 'text', text: 'CROPPED' } }]);
+    const word = words(pdf, 1).find((w) => w.text === 'CROPPED')!;
+    // pdftotext measures from the media box; turned 90°, the crop box's top-left shows at (crop.y, crop.x).
+    expect(within(wordBox(word), { ...box, x: box.x + crop.y, y: box.y + crop.x })).toBe(true);
+    expect(word.xMax - word.xMin).toBeGreaterThan(2 * (word.yMax - word.yMin));
+  });
+
   it('an image keeps its aspect ratio, fitted and centred in the box', async () => {
     const box = { x: 100, y: 100, w: 200, h: 200 };
     const pdf = await flattened(await makePdf(), [item(box, 0, { kind: 'image', png: twoTonePng(400, 100, [0, 0, 0]) })]);
