@@ -80,9 +80,14 @@ export async function flattenFields(doc: PDFDocument, items: FlattenItem[], font
   for (const item of items) {
     const page = pages[item.page - 1];
     if (!page) throw new RangeError(`flattenFields: page ${String(item.page)} does not exist (${String(pages.length)} pages)`);
+    const { width, height } = item.rect;
+    if (!(width > 0 && height > 0 && Number.isFinite(width * height))) throw new RangeError('flattenFields: an empty field box');
     const frame = openFrame(page, item.rect, item.rotate);
-    await drawValue(page, item.value, frame, { fonts, image });
-    page.pushOperators(popGraphicsState());
+    try {
+      await drawValue(page, item.value, frame, { fonts, image });
+    } finally {
+      page.pushOperators(popGraphicsState()); // balanced even when a value fails to draw
+    }
   }
 }
 

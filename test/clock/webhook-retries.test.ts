@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { call, newApp, tokenFor } from '#test/support/api.ts';
 import { readyDraft } from '#test/support/envelopes.ts';
 import { Receiver } from '#test/support/receiver.ts';

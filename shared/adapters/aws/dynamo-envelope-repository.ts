@@ -118,7 +118,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       ExpressionAttributeValues: { ':pk': `OUTBOX#${String(shard)}`, ':before': before.toISOString() },
     })));
     const keys = (await Promise.all(shards)).flatMap((page) => page.Items ?? []).slice(0, limit);
-    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))));
+    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK as unknown, SK: key.SK as unknown }, ConsistentRead: true }))));
     return items.flatMap(({ Item }) => (Item ? [strip(Item) as unknown as OutboxItem] : []));
   }
 

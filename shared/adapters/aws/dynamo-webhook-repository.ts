@@ -5,9 +5,9 @@ import type { WebhookRepository } from '#ports/repositories.ts';
 const webhookKey = (appId: string, id: string) => ({ PK: `APP#${appId}`, SK: `WHK#${id}` });
 const deliveryKey = (appId: string, webhookId: string, id: string) => ({ PK: `APP#${appId}`, SK: `DLV#${webhookId}#${id}` });
 
-function strip<T>(item: Record<string, unknown>): T {
+function strip(item: Record<string, unknown>): Record<string, unknown> {
   const { PK: _pk, SK: _sk, itemType: _t, ...rest } = item;
-  return rest as T;
+  return rest;
 }
 
 export class DynamoWebhookRepository implements WebhookRepository {
@@ -18,12 +18,12 @@ export class DynamoWebhookRepository implements WebhookRepository {
       TableName: this.table, ConsistentRead: true, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': `APP#${appId}`, ':prefix': 'WHK#' },
     }));
-    return (page.Items ?? []).map((item) => strip<Webhook>(item));
+    return (page.Items ?? []).map((item) => strip(item) as unknown as Webhook);
   }
 
   async get(appId: string, id: string): Promise<Webhook | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: webhookKey(appId, id), ConsistentRead: true }));
-    return Item ? strip<Webhook>(Item) : undefined;
+    return Item ? strip(Item) as unknown as Webhook : undefined;
   }
 
   async put(webhook: Webhook): Promise<void> {
@@ -54,7 +54,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
 
   async getDelivery(appId: string, webhookId: string, id: string): Promise<Delivery | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: deliveryKey(appId, webhookId, id), ConsistentRead: true }));
-    return Item ? strip<Delivery>(Item) : undefined;
+    return Item ? strip(Item) as unknown as Delivery : undefined;
   }
 
   /** Newest first; the status filter runs server-side over the webhook's deliveries. */
@@ -68,7 +68,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
         ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ExpressionAttributeValues: { ':pk': `APP#${appId}`, ':prefix': `DLV#${webhookId}#`, ...(status ? { ':status': status } : {}) },
       }));
-      found.push(...(page.Items ?? []).map((item) => strip<Delivery>(item)));
+      found.push(...(page.Items ?? []).map((item) => strip(item) as unknown as Delivery));
       startKey = page.LastEvaluatedKey;
     } while (startKey && found.length < limit);
     return found.slice(0, limit);
