@@ -8,6 +8,7 @@ import {
   AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, DocumentQuery, ListEnvelopesQuery, SendRequest, VoidRequest,
 } from '#schemas/envelopes.ts';
 import { TokenRequest } from '#schemas/auth.ts';
+import { TenantParams, TenantSettingsRequest } from '#schemas/tenants.ts';
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryParams } from '#schemas/webhooks.ts';
 import { DeclineRequest, OtpVerifyRequest, SignRequest, SignerParams, TokenParams } from '#schemas/signing.ts';
 import * as res from '#schemas/responses.ts';
@@ -32,6 +33,8 @@ const COMPONENT_SCHEMAS = {
   SigningLink: res.SigningLinkResponse,
   DownloadStatus: res.DownloadStatusResponse,
   Webhook: res.WebhookResponse,
+  TenantSettings: res.TenantSettingsResponse,
+  TenantSettingsRequest,
   WebhookList: res.WebhookListResponse,
   Delivery: res.DeliveryResponse,
   DeliveryList: res.DeliveryListResponse,
@@ -318,6 +321,19 @@ const OPERATIONS: Record<string, OperationDoc> = {
     success: { status: 200, description: 'The delivery after the attempt', content: json('Delivery') },
     errors: { 404: 'No such webhook or delivery for this application' },
   },
+  getTenant: {
+    description: 'Per (application, tenantId) defaults (DECISIONS 15): `retentionDays` (30), `defaultExpiresInDays` (30), `fieldOrigin` (bottom-left). A tenant that never set them reads the defaults.',
+    params: TenantParams,
+    success: { status: 200, description: "The tenant's settings", content: json('TenantSettings') },
+    errors: {},
+  },
+  putTenant: {
+    description: 'Sets any of the settings; envelopes created afterwards take them. `retentionDays` is one of the retention classes (7, 30, 90, 365, 730, 2555): the PDFs are deleted that many days after the envelope ends.',
+    params: TenantParams,
+    body: { required: true, content: json('TenantSettingsRequest') },
+    success: { status: 200, description: 'The settings now in force', content: json('TenantSettings') },
+    errors: { 400: 'A value outside the allowed set' },
+  },
   getOpenApi: {
     success: { status: 200, description: 'This document', content: json('OpenApiDocument') },
     errors: {},
@@ -341,6 +357,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>` (DECISIONS 1)',
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>` (DECISIONS 1)',
+  tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (DECISIONS 5). It is the credential of this call, ' +
     'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +
@@ -356,6 +373,7 @@ const DOWNLOAD_TOKEN =
 const TAGS: Record<RouteDef['tag'], string> = {
   Auth: 'OAuth 2.0 client credentials',
   Envelopes: 'Envelopes, their signers, fields, documents and audit trail',
+  Console: 'The self-serve console: tenant settings, saved contacts and the usage summary (spec 4.6)',
   Webhooks: 'Event subscriptions, signed deliveries with retries, and the failed-deliveries console (spec 4.5, 6)',
   Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline (spec 3.3, 4.3); and the download portal for the sealed copy (spec 4.4). No bearer header: the link token in the path is the credential.',
   Meta: 'About the API itself',

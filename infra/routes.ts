@@ -11,7 +11,7 @@ export interface RouteDef {
   auth: AuthKind;
   operationId: string;
   summary: string;
-  tag: 'Auth' | 'Envelopes' | 'Signing' | 'Webhooks' | 'Meta';
+  tag: 'Auth' | 'Envelopes' | 'Signing' | 'Webhooks' | 'Console' | 'Meta';
 }
 
 export const routes: readonly RouteDef[] = [
@@ -41,6 +41,8 @@ export const routes: readonly RouteDef[] = [
   { method: 'DELETE', path: '/v1/webhooks/{id}', handler: 'functions/api/delete-webhook.ts', auth: 'bearer', operationId: 'deleteWebhook', summary: 'Remove a webhook', tag: 'Webhooks' },
   { method: 'GET', path: '/v1/webhooks/{id}/deliveries', handler: 'functions/api/list-deliveries.ts', auth: 'bearer', operationId: 'listDeliveries', summary: "A webhook's deliveries, newest first", tag: 'Webhooks' },
   { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', handler: 'functions/api/resend-delivery.ts', auth: 'bearer', operationId: 'resendDelivery', summary: 'Send a delivery again now', tag: 'Webhooks' },
+  { method: 'GET', path: '/v1/console/tenants/{tenantId}', handler: 'functions/api/get-tenant.ts', auth: 'bearer', operationId: 'getTenant', summary: "A tenant's settings (expiry, retention, field origin)", tag: 'Console' },
+  { method: 'PUT', path: '/v1/console/tenants/{tenantId}', handler: 'functions/api/put-tenant.ts', auth: 'bearer', operationId: 'putTenant', summary: "Set a tenant's settings", tag: 'Console' },
   { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
 ];
 
@@ -48,13 +50,15 @@ export const routes: readonly RouteDef[] = [
 export interface WorkerDef {
   name: string;
   handler: string;
-  trigger: { kind: 'queue'; queue: 'jobs' } | { kind: 'schedule'; everySeconds: number };
+  trigger: { kind: 'queue'; queue: 'jobs' } | { kind: 'schedule'; everySeconds: number } | { kind: 'objectRemoved'; prefixes: readonly string[] };
 }
 
 export const workers: readonly WorkerDef[] = [
   { name: 'jobs', handler: 'functions/workers/jobs.ts', trigger: { kind: 'queue', queue: 'jobs' } },
   { name: 'expiry-sweep', handler: 'functions/workers/expiry-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
   { name: 'outbox-sweep', handler: 'functions/workers/outbox-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
+  { name: 'deletion-reminders', handler: 'functions/workers/deletion-reminders.ts', trigger: { kind: 'schedule', everySeconds: 86_400 } },
+  { name: 'object-removed', handler: 'functions/workers/object-removed.ts', trigger: { kind: 'objectRemoved', prefixes: ['original/', 'sealed/'] } },
 ];
 
 /** State machines: the ASL file (shared by CDK and the local runner) and the function behind each Task state. */

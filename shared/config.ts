@@ -22,7 +22,52 @@ const EnvSchema = v.object({
   WEBHOOK_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '10000'),
   SEAL_KEY_ID: v.optional(v.string(), ''),
   SEAL_CERTIFICATE_CHAIN_PEM: v.optional(v.string(), ''),
+  /** JSON overriding parts of DEFAULT_RATE_LIMITS, e.g. `{"plans":{"test":{"limit":5,"windowSeconds":60}}}`. */
+  RATE_LIMITS: v.optional(v.string(), '{}'),
 });
+
+/** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
+export interface RateWindow { limit: number; windowSeconds: number }
+
+export interface RateLimits {
+  /** Per application, by its plan; `standard` also covers plans without an entry of their own. */
+  plans: Record<string, RateWindow>;
+  /** Signer and download-portal endpoints, per link token and per client IP; unauthenticated calls per IP. */
+  perToken: RateWindow;
+  perIp: RateWindow;
+}
+
+/** DECISIONS 19: 600 requests per 60 s per application; the link-endpoint numbers are ours. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  plans: { standard: { limit: 600, windowSeconds: 60 } },
+  perToken: { limit: 120, windowSeconds: 60 },
+  perIp: { limit: 1200, windowSeconds: 60 },
+};
+
+const RateWindowSchema = v.object({
+  limit: v.pipe(v.number(), v.integer(), v.minValue(1, 'RATE_LIMITS: a limit must be at least 1')),
+  windowSeconds: v.pipe(v.number(), v.integer(), v.minValue(1, 'RATE_LIMITS: a window must be at least 1 second')),
+});
+const RateLimitsSchema = v.pipe(
+  v.string(),
+  v.parseJson(undefined, 'RATE_LIMITS must be JSON'),
+  v.object({
+    plans: v.optional(v.record(v.string(), RateWindowSchema), {}),
+    perToken: v.optional(RateWindowSchema),
+    perIp: v.optional(RateWindowSchema),
+  }, 'RATE_LIMITS must be a JSON object'),
+);
+
+function rateLimitsOf(json: string): RateLimits {
+  const parsed = v.safeParse(RateLimitsSchema, json);
+  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.issues.map((issue) => issue.message).join('; ')}`);
+  const { plans, perToken, perIp } = parsed.output;
+  return {
+    plans: { ...DEFAULT_RATE_LIMITS.plans, ...plans },
+    perToken: perToken ?? DEFAULT_RATE_LIMITS.perToken,
+    perIp: perIp ?? DEFAULT_RATE_LIMITS.perIp,
+  };
+}
 
 export interface Config {
   tableName: string;
@@ -42,6 +87,8 @@ export interface Config {
   /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
   sealKeyId: string;
   sealCertificateChainPem: string;
+  /** Request budgets (spec 8, DECISIONS 19). */
+  rateLimits: RateLimits;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -68,5 +115,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     sealKeyId: e.SEAL_KEY_ID,
     sealCertificateChainPem: e.SEAL_CERTIFICATE_CHAIN_PEM,
+    rateLimits: rateLimitsOf(e.RATE_LIMITS),
   };
 }

@@ -50,14 +50,15 @@ export interface ClientSettings {
 
 export function buildDeps(config: Config, clients: ClientSettings = {}, overrides: Partial<Deps> = {}): Deps {
   const db = documentClient(clients.dynamodb);
+  const clock = overrides.clock ?? systemClock;
   return {
     config,
-    clock: systemClock,
+    clock,
     ids: uuidV7Ids,
     envelopes: new DynamoEnvelopeRepository(db, config.tableName),
     tenants: new DynamoTenantRepository(db, config.tableName),
     applications: new DynamoApplicationRepository(db, config.tableName),
-    blobs: new S3BlobStore(new S3Client(clients.s3 ?? {}), config.bucketName),
+    blobs: new S3BlobStore(new S3Client(clients.s3 ?? {}), config.bucketName, clock),
     mailer: new SesMailer(new SESv2Client(clients.ses ?? {}), config.mailFrom),
     sms: new SnsSms(new SNSClient({}), process.env.SMS_SENDER_ID),
     secrets: new AesSecretBox(config.dataKey),

@@ -19,6 +19,8 @@ import { loadStateMachine } from './workflow-runner.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { startSqs } from './engines/sqs.ts';
+import type { S3Event } from 'aws-lambda';
+import { lifecycleJob } from './lifecycle.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
 import { devHandlers } from './dev-endpoints.ts';
 import { runScheduled, type Job } from './scheduler.ts';
@@ -149,13 +151,14 @@ async function drainAll(checks: readonly (() => Promise<unknown>)[]): Promise<vo
 interface WorkerModule { createHandler: (deps: Deps) => (event: never) => Promise<unknown> }
 
 /** Wires every worker of the manifest: queue consumers get a poller, schedules join the scheduler. */
-async function startWorkers(deps: Deps, sqs: SQSClient, jobsQueueUrl: string): Promise<{ pollers: Poller[]; scheduled: Job[] }> {
+async function startWorkers(deps: Deps, clients: { sqs: SQSClient; s3: S3Client }, jobsQueueUrl: string): Promise<{ pollers: Poller[]; scheduled: Job[] }> {
   const pollers: Poller[] = [];
   const scheduled: Job[] = [];
   for (const def of workers) {
     const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as WorkerModule;
     const handler = module.createHandler(deps);
-    if (def.trigger.kind === 'queue') pollers.push(startPoller(sqs, jobsQueueUrl, handler as SqsHandler));
+    if (def.trigger.kind === 'queue') pollers.push(startPoller(clients.sqs, jobsQueueUrl, handler as SqsHandler));
+    else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(clients.s3, deps.config.bucketName, handler as (e: S3Event) => Promise<unknown>));
     else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
   }
   return { pollers, scheduled };
@@ -232,7 +235,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const hooks = { until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { tasks.count += delta; } };
     for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, deps, hooks));
     idleChecks.push(() => quiet(() => tasks.count === 0));
-    const background = await startWorkers(deps, new SQSClient(clients.sqs ?? {}), jobsQueue.url);
+    const background = await startWorkers(deps, { sqs: new SQSClient(clients.sqs ?? {}), s3: new S3Client(clients.s3 ?? {}) }, jobsQueue.url);
     pollers.push(...background.pollers);
     scheduled.push(...background.scheduled);
     const timer = setInterval(() => void runScheduled(scheduled, clock.now()), 60_000);

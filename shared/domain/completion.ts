@@ -1,5 +1,6 @@
 import type { AuditDraft } from './audit-chain.ts';
-import { changeOf, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { startRetention } from './retention.ts';
 import { InvalidState } from './errors.ts';
 import type { Document, DownloadLink, Envelope, RequestMeta } from './model.ts';
 
@@ -16,35 +17,31 @@ export function assertReadyToSeal(envelope: Envelope): void {
   if (!envelope.signers.every((s) => s.status === 'signed')) throw new InvalidState('Cannot seal: not every signer has signed');
 }
 
-const dateOnly = (iso: string) => iso.slice(0, 10);
-
 /**
  * The sealed PDF is stored: the envelope completes in one change with its hashes, the sealed document record,
  * retention dates on both documents, the recipients' download links, envelope.sealed and envelope.completed.
  * Null when it already completed (a re-run of finalize).
  */
-export function completeEnvelope(
-  envelope: Envelope, sealed: SealedFile, links: DownloadLink[], retentionDays: number, ctx: Ctx,
-): EnvelopeChange | null {
+export function completeEnvelope(envelope: Envelope, sealed: SealedFile, links: DownloadLink[], ctx: Ctx): EnvelopeChange | null {
   if (envelope.status === 'completed') return null;
   assertReadyToSeal(envelope);
   const completedAt = ctx.now.toISOString();
-  const retentionUntil = dateOnly(new Date(ctx.now.getTime() + retentionDays * 86_400_000).toISOString());
   const sealedDocument: Document = {
     id: ctx.nextId(), kind: 'sealed', mimeType: 'application/pdf', sha256: sealed.sha256, pageCount: sealed.pageCount, sizeBytes: sealed.sizeBytes,
-    blobKey: sealed.blobKey, createdAt: completedAt, retentionUntil, purgeStatus: 'active', pages: [],
+    blobKey: sealed.blobKey, createdAt: completedAt, retentionUntil: null, purgeStatus: 'active', pages: [],
   };
-  const after: Envelope = {
+  const after: Envelope = startRetention({
     ...envelope, status: 'completed', completedAt, documentHashFinal: sealed.sha256, downloadLinks: links, completionNotifiedAt: null,
-    documents: [...envelope.documents.map((d) => ({ ...d, retentionUntil })), sealedDocument],
-  };
+    documents: [...envelope.documents, sealedDocument],
+  }, ctx.now);
+  const retentionUntil = sealedDocument.retentionUntil ?? after.documents.at(-1)?.retentionUntil ?? null;
   const system = (event: AuditDraft['event'], detail: AuditDraft['detail']): AuditDraft => ({ event, actor: 'system', ip: null, userAgent: null, detail });
   const drafts = [
     system('envelope.sealed', { documentId: sealedDocument.id, sha256: sealed.sha256, pageCount: sealed.pageCount, sizeBytes: sealed.sizeBytes }),
     system('envelope.completed', { completedAt, retentionUntil }),
   ];
   const event = { kind: 'event' as const, id: ctx.nextId(), envelopeId: envelope.id, event: 'envelope.completed' as const, createdAt: completedAt, signerId: null };
-  return changeOf(envelope, after, drafts, [event], ctx);
+  return changeOf(envelope, after, drafts, [event, retentionJob(after, ctx)], ctx);
 }
 
 export function markNotified(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {

@@ -1,12 +1,14 @@
 import { appendToChain, genesis, type AuditDraft, type AuditEntry } from './audit-chain.ts';
 import { InvalidState, ValidationError, type FieldErrors } from './errors.ts';
 import {
-  isTerminal, originalDocument,
+  DEFAULT_TENANT, isTerminal, originalDocument,
   type AuthMethod, type Document, type Envelope, type Field, type FieldOrigin, type FieldType, type RequestMeta, type Signer,
 } from './model.ts';
-import type { EventOutboxItem, InvitationOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
+import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
+import { startRetention } from './retention.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';
 import type { Submission } from './submission.ts';
+import type { UsageIncrement } from './usage.ts';
 
 /** What a transition needs from the outside world: the time, fresh ids, and who asked. */
 export interface Ctx {
@@ -23,6 +25,8 @@ export interface EnvelopeChange {
   outbox: OutboxItem[];
   /** A signer's field values, written beside the envelope in the same transaction. */
   submission?: Submission;
+  /** A send counts against the application's monthly quota in the same transaction (DECISIONS 17). */
+  usage?: UsageIncrement;
 }
 
 export interface SignerInput {
@@ -117,6 +121,8 @@ export interface NewEnvelopeInput {
   subject: string | null;
   createdBy: string | null;
   expiresInDays: number;
+  /** The tenant's retention length (default 30 days). */
+  retentionDays?: number;
   fieldOrigin: FieldOrigin;
   signers: SignerInput[];
   /** Fields reference signers by their index in `signers`. */
@@ -138,7 +144,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
   const envelope: Envelope = {
     id: input.id, appId: input.appId, tenantId: input.tenantId, status: 'draft',
     subject: input.subject, createdBy: input.createdBy, message: null,
-    expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), createdAt,
+    expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), retentionDays: input.retentionDays ?? DEFAULT_TENANT.retentionDays, deletionAt: null, createdAt,
     sentAt: null, completedAt: null, voidedAt: null, voidReason: null,
     documentHashOriginal: input.document?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
     signers, fields, documents, version: 0, auditHead: genesis(input.id),
@@ -230,18 +236,23 @@ export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ct
 export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx): EnvelopeChange {
   if (isTerminal(envelope.status)) throw new InvalidState(`Cannot void: the envelope is already ${envelope.status}`);
   const voidedAt = ctx.now.toISOString();
-  const after: Envelope = { ...envelope, status: 'voided', voidedAt, voidReason: reason };
+  const after: Envelope = startRetention({ ...envelope, status: 'voided', voidedAt, voidReason: reason }, ctx.now);
   const drafts = [system('envelope.voided', ctx.meta, { reason, previousStatus: envelope.status })];
-  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx)], ctx);
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx), retentionJob(after, ctx)], ctx);
 }
 
 /** Sent or in-progress envelopes whose deadline has passed expire (DECISIONS 14); null when nothing is due. */
 export function expireIfDue(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {
   const live = envelope.status === 'sent' || envelope.status === 'in_progress';
   if (!live || Date.parse(envelope.expiresAt) > ctx.now.getTime()) return null;
-  const after: Envelope = { ...envelope, status: 'expired' };
+  const after: Envelope = startRetention({ ...envelope, status: 'expired' }, ctx.now);
   const drafts = [{ ...system('envelope.expired', { ip: null, userAgent: null }, { expiresAt: envelope.expiresAt }) }];
-  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx)], ctx);
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx), retentionJob(after, ctx)], ctx);
+}
+
+/** After the envelope ends: re-tag its blobs with their retention class (the lifecycle clock starts). */
+export function retentionJob(envelope: Envelope, ctx: Ctx): JobOutboxItem {
+  return { kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'retention.tag', envelopeId: envelope.id } };
 }
 
 export function addDays(from: Date, days: number): string {

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'idempotency_key_reused'
+  | 'request_in_progress'
   | 'internal_error';
 
 /** Field path (`signers[0].email`) to the messages about it. */
@@ -44,6 +46,12 @@ export class Conflict extends DomainError { readonly code = 'conflict'; }
 export class Gone extends DomainError { readonly code = 'gone'; }
 export class PayloadTooLarge extends DomainError { readonly code = 'payload_too_large'; }
 export class UnsupportedMediaType extends DomainError { readonly code = 'unsupported_media_type'; }
+/** The application's envelope quota for the period is used up and overage is not allowed (DECISIONS 17). */
+export class QuotaExceeded extends DomainError { readonly code = 'quota_exceeded'; }
+/** An Idempotency-Key reused for a different request (DECISIONS 24). */
+export class IdempotencyKeyReused extends DomainError { readonly code = 'idempotency_key_reused'; }
+/** The first request with this Idempotency-Key is still running; safe to retry (DECISIONS 24). */
+export class RequestInProgress extends DomainError { readonly code = 'request_in_progress'; }
 
 /** A concurrent writer changed the envelope first; the use case re-reads and retries. */
 export class ConcurrentModification extends Error {

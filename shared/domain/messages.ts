@@ -41,17 +41,33 @@ export function otpEmail(envelope: Envelope, signer: Signer, code: string, minut
 export const otpSms = (code: string) => `Your signing code is ${code}. It expires in 10 minutes.`;
 
 /** The completion email: the sealed copy attached, or a download link when it is too large to attach. */
-export function completionEmail(envelope: Envelope, name: string, downloadLink: string | null, sha256: string): RenderedEmail {
+export function completionEmail(
+  envelope: Envelope, name: string, downloadLink: string, sha256: string, attached: boolean, retentionUntil: string | null,
+): RenderedEmail {
   const title = envelope.subject ?? 'your document';
-  const how = downloadLink
-    ? `The sealed document is too large to attach. Download it here:\n${downloadLink}\n`
-    : 'The sealed document is attached.\n';
+  const until = retentionUntil ? ` until ${retentionUntil}` : '';
+  const how = attached
+    ? `The sealed document is attached. You can also download it${until}:\n${downloadLink}\n`
+    : `The sealed document is too large to attach. Download it${until}:\n${downloadLink}\n`;
   const text = `Hello ${name},\n\nEveryone has signed ${title}. ${how}\nIts SHA-256 fingerprint is ${sha256}; the last pages are the audit certificate.\n`;
   const html = [
     `<p>Hello ${escapeHtml(name)},</p>`,
     `<p>Everyone has signed <strong>${escapeHtml(title)}</strong>.</p>`,
-    downloadLink ? `<p>The sealed document is too large to attach: <a href="${escapeHtml(downloadLink)}">download it here</a>.</p>` : '<p>The sealed document is attached.</p>',
+    attached
+      ? `<p>The sealed document is attached. You can also <a href="${escapeHtml(downloadLink)}">download it</a>${escapeHtml(until)}.</p>`
+      : `<p>The sealed document is too large to attach: <a href="${escapeHtml(downloadLink)}">download it</a>${escapeHtml(until)}.</p>`,
     `<p>SHA-256: <code>${sha256}</code>. The last pages are the audit certificate.</p>`,
   ].join('\n');
   return { subject: `Completed: ${title}`, text, html };
+}
+
+export function reminderEmail(envelope: Envelope, name: string, url: string, daysBefore: number, deletionAt: string): RenderedEmail {
+  const title = envelope.subject ?? 'your signed document';
+  const when = new Date(deletionAt).toUTCString();
+  const days = daysBefore === 1 ? '1 day' : `${String(daysBefore)} days`;
+  return {
+    subject: `Download before it is deleted: ${title}`,
+    text: `Hello ${name},\n\nThe signed copy of ${title} will be deleted in ${days} (${when}).\nDownload it here before then:\n${url}\n`,
+    html: `<p>Hello ${escapeHtml(name)},</p><p>The signed copy of <strong>${escapeHtml(title)}</strong> will be deleted in ${days} (${escapeHtml(when)}).</p><p><a href="${escapeHtml(url)}">Download it</a> before then.</p>`,
+  };
 }

@@ -74,6 +74,7 @@ export interface Document {
   createdAt: string;
   retentionUntil: string | null;
   purgeStatus: 'active' | 'purged';
+  purgedAt?: string | null;
   pages: PageGeometry[];
 }
 
@@ -87,6 +88,10 @@ export interface Envelope {
   message: string | null;
   expiresInDays: number;
   expiresAt: string;
+  /** The tenant's retention length when the envelope was created; the window starts when it ends. */
+  retentionDays: number;
+  /** When the stored PDFs are deleted; set when the envelope ends. */
+  deletionAt?: string | null;
   createdAt: string;
   sentAt: string | null;
   completedAt: string | null;
@@ -116,6 +121,8 @@ export interface DownloadLink {
   issuedAt: number;
   expiresAt: number;
   downloadedAt: string | null;
+  /** Reminder thresholds (days before deletion) already sent for this link. */
+  remindersSent?: number[];
 }
 
 /** Per (application, tenantId) defaults (DECISIONS 15). */

@@ -52,7 +52,8 @@ export interface InvitationOutboxItem {
 export type Job =
   | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
   | { type: 'seal'; envelopeId: string }
-  | { type: 'webhook.event'; event: EventOutboxItem };
+  | { type: 'webhook.event'; event: EventOutboxItem }
+  | { type: 'retention.tag'; envelopeId: string };
 
 export interface JobOutboxItem {
   kind: 'job';
@@ -62,4 +63,14 @@ export interface JobOutboxItem {
   job: Job;
 }
 
-export type OutboxItem = EventOutboxItem | InvitationOutboxItem | JobOutboxItem;
+/** A deletion reminder to one download-link recipient (spec 3.4). */
+export interface ReminderOutboxItem {
+  kind: 'reminder';
+  id: string;
+  envelopeId: string;
+  createdAt: string;
+  linkId: string;
+  daysBefore: number;
+}
+
+export type OutboxItem = EventOutboxItem | InvitationOutboxItem | JobOutboxItem | ReminderOutboxItem;

@@ -22,3 +22,43 @@ export const LIFECYCLE_RULES: readonly LifecycleRule[] = RETENTION_DAYS.map((day
 }));
 
 export const isRetentionDays = (days: number): days is RetentionDays => (RETENTION_DAYS as readonly number[]).includes(days);
+
+const DAY_MS = 86_400_000;
+
+/** Days before deletion when a recipient who has not downloaded gets a reminder (spec 3.4). */
+export const REMINDER_DAYS = [20, 10, 1] as const;
+
+/**
+ * The retention window starts when the envelope ends (completed, declined, voided, expired): every stored
+ * document gets its deletion date, and the blobs are re-tagged so the lifecycle rule counts from now.
+ */
+export function startRetention<E extends RetentionTarget>(envelope: E, now: Date): E {
+  const deletionAt = new Date(now.getTime() + envelope.retentionDays * DAY_MS);
+  const retentionUntil = deletionAt.toISOString().slice(0, 10);
+  return {
+    ...envelope,
+    deletionAt: deletionAt.toISOString(),
+    documents: envelope.documents.map((d) => (d.purgeStatus === 'active' ? { ...d, retentionUntil } : d)),
+  };
+}
+
+interface RetentionTarget {
+  retentionDays: number;
+  deletionAt?: string | null;
+  documents: { retentionUntil: string | null; purgeStatus: 'active' | 'purged' }[];
+}
+
+/** The retention class for a tenant's length; lengths outside the table round up to the next class. */
+export function classFor(days: number): RetentionDays {
+  return RETENTION_DAYS.find((d) => d >= days) ?? RETENTION_DAYS[RETENTION_DAYS.length - 1] ?? 2555;
+}
+
+/** The reminder due now for a link, if any: the smallest threshold reached and not sent yet. */
+export function dueReminder(deletionAt: string, now: Date, sent: readonly number[]): number | null {
+  const daysLeft = (Date.parse(deletionAt) - now.getTime()) / DAY_MS;
+  if (daysLeft <= 0) return null;
+  const reached = REMINDER_DAYS.filter((d) => daysLeft <= d);
+  const next = reached.at(-1);
+  if (next === undefined || sent.includes(next)) return null;
+  return next;
+}

@@ -1,5 +1,6 @@
 import type { AuditDraft } from './audit-chain.ts';
-import { changeOf, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { startRetention } from './retention.ts';
 import { Conflict, Gone, InvalidState, RateLimited, Unauthorized } from './errors.ts';
 import type { Envelope, Signer } from './model.ts';
 import type { EventOutboxItem, JobOutboxItem, WebhookEventName } from './outbox.ts';
@@ -127,12 +128,12 @@ export function giveConsent(envelope: Envelope, signer: Signer, ctx: Ctx): Envel
 /** A signer declines: the envelope is declined, terminal (spec 3.1). */
 export function decline(envelope: Envelope, signer: Signer, reason: string | null, ctx: Ctx): EnvelopeChange {
   const now = ctx.now.toISOString();
-  const after: Envelope = { ...updateSigner(envelope, signer.id, { status: 'declined', declinedAt: now, declineReason: reason }), status: 'declined' };
+  const after: Envelope = startRetention({ ...updateSigner(envelope, signer.id, { status: 'declined', declinedAt: now, declineReason: reason }), status: 'declined' }, ctx.now);
   const drafts = [
     signerActor(signer, ctx, 'signer.declined', { reason }),
     { event: 'envelope.declined' as const, actor: 'system', ip: null, userAgent: null, detail: { signerId: signer.id, reason } },
   ];
-  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx)], ctx);
+  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx), retentionJob(after, ctx)], ctx);
 }
 
 /** Signers of the lowest routing order still waiting for their invitation, or [] when none are. */

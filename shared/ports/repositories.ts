@@ -4,6 +4,7 @@ import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts'
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
+import type { Contact } from '#domain/contacts.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -26,6 +27,7 @@ export interface EnvelopeRepository {
   submissions(envelopeId: string): Promise<Submission[]>;
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
   staleOutbox(before: Date, limit: number): Promise<OutboxItem[]>;
+  retainedUntil(until: Date, limit: number): Promise<string[]>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, links, tenant counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
@@ -37,6 +39,8 @@ export interface EnvelopeRepository {
 export interface TenantRepository {
   /** Stored settings, or the defaults for a tenant that has none yet. */
   get(appId: string, tenantId: string): Promise<TenantSettings>;
+  /** Stores the settings; the tenant's envelope counters are left as they are. */
+  put(settings: TenantSettings): Promise<void>;
 }
 
 export interface Application {
@@ -74,4 +78,18 @@ export interface WebhookRepository {
   saveDelivery(delivery: Delivery): Promise<void>;
   getDelivery(appId: string, webhookId: string, id: string): Promise<Delivery | undefined>;
   deliveries(appId: string, webhookId: string, status: DeliveryStatus | null, limit: number): Promise<Delivery[]>;
+}
+
+export interface ContactRepository {
+  /** The application's contacts, ordered by email; `search` matches name or email, case-insensitively. */
+  list(appId: string, search: string | null): Promise<Contact[]>;
+  /** Creates, or updates the contact with the same email (case-insensitive), keeping its id and createdAt. */
+  upsert(contact: Contact): Promise<Contact>;
+  /** False when the application has no contact with this id. */
+  delete(appId: string, id: string): Promise<boolean>;
+}
+
+export interface UsageRepository {
+  /** Envelopes sent by the application in the period (`yyyy-mm`); the counter is advanced by the send's own commit. */
+  envelopesSent(appId: string, period: string): Promise<number>;
 }

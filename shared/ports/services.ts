@@ -12,6 +12,8 @@ export interface BlobStore {
   /** Undefined when the object does not exist (never stored, or purged). */
   get(key: string): Promise<Uint8Array | undefined>;
   delete(key: string): Promise<void>;
+  /** Tags the object with its retention class and restarts its age, so the lifecycle rule counts from now. */
+  retain(key: string, tag: { key: string; value: string }): Promise<void>;
 }
 
 export interface EmailAttachment {

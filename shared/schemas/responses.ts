@@ -1,3 +1,4 @@
+import { RETENTION_DAYS } from '#domain/retention.ts';
 import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
 /**
  * The response bodies of the API functions, as valibot schemas for the OpenAPI document only: nothing
@@ -274,3 +275,10 @@ export const DeliveryResponse = v.object({
 });
 
 export const DeliveryListResponse = v.object({ data: v.array(DeliveryResponse) });
+
+export const TenantSettingsResponse = v.object({
+  tenantId: v.string(),
+  defaultExpiresInDays: v.pipe(v.number(), v.integer()),
+  retentionDays: v.picklist(RETENTION_DAYS),
+  fieldOrigin: v.picklist(FIELD_ORIGINS),
+});

@@ -12,7 +12,7 @@ export interface EnvelopeBody {
   expiresAt: string;
   signers: { id: string; email: string; status: string; routingOrder: number; signingUrl?: string | null }[];
   fields: { id: string; signerId: string; documentId: string | null; origin: string; page: number }[];
-  documents: Json[];
+  documents: ({ kind: string; retentionUntil: string | null; purgeStatus: string; purge_status: string } & Json)[];
   auditLog?: { event: string; actor: string; detail: Json | null; ip: string | null; userAgent: string | null }[];
 }
 

@@ -4,12 +4,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
-import { ConcurrentModification } from '#domain/errors.ts';
-import type { Envelope, EnvelopeStatus } from '#domain/model.ts';
+import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
+import { DEFAULT_TENANT, type Envelope, type EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
+import { failedConditionAt, usageIncrementItem } from './dynamo-usage-repository.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /** A stable shard of a UUID, for the sparse indexes. */
@@ -25,8 +26,10 @@ const listPk = (appId: string, tenantId: string) => `APP#${appId}#TEN#${tenantId
 function envelopeItem(envelope: Envelope): Item {
   const sortKey = `${envelope.createdAt}#${envelope.id}`;
   const live = envelope.status === 'sent' || envelope.status === 'in_progress';
+  const retained = envelope.deletionAt && envelope.documents.some((d) => d.purgeStatus === 'active');
   return {
     ...(live ? { GSI4PK: `LIVE#${String(shardOf(envelope.id))}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}` } : {}),
+    ...(retained ? { GSI5PK: `RET#${String(shardOf(envelope.id))}`, GSI5SK: `${envelope.deletionAt ?? ''}#${envelope.id}` } : {}),
     ...envelope,
     ...envKey(envelope.id),
     itemType: 'envelope',
@@ -38,8 +41,8 @@ function envelopeItem(envelope: Envelope): Item {
 }
 
 function fromItem(item: Item): Envelope {
-  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI4PK: _e, GSI4SK: _f, ...envelope } = item;
-  return envelope as unknown as Envelope;
+  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI4PK: _e, GSI4SK: _f, GSI5PK: _g, GSI5SK: _h, ...envelope } = item;
+  return { retentionDays: DEFAULT_TENANT.retentionDays, ...envelope } as unknown as Envelope; // records older than retentionDays
 }
 
 /** Audit entries sort by their zero-padded sequence number. */
@@ -122,6 +125,16 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return items.flatMap(({ Item }) => (Item ? [strip(Item) as unknown as OutboxItem] : []));
   }
 
+  /** Ids of ended envelopes with stored PDFs whose deletion is due before `until`. */
+  async retainedUntil(until: Date, limit: number): Promise<string[]> {
+    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: 'GSI5', Limit: limit,
+      KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
+      ExpressionAttributeValues: { ':pk': `RET#${String(shard)}`, ':until': `${until.toISOString()}#~` },
+    })));
+    return (await Promise.all(shards)).flatMap((page) => (page.Items ?? []).map((item) => String(item.PK).replace(/^ENV#/, ''))).slice(0, limit);
+  }
+
   /** Ids of live envelopes whose deadline is at or before `now`, across every shard of the index. */
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
     const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
@@ -161,9 +174,14 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       ...(change.submission ? [{ Put: { TableName: this.table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
       ...(counter ? [counter] : []),
     ];
+    const usageAt = change.usage ? transactItems.push(usageIncrementItem(this.table, change.usage)) - 1 : -1;
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: transactItems }));
     } catch (error) {
+      // A lost version race is retried first: the winner may have sent the envelope already.
+      if (usageAt >= 0 && failedConditionAt(error, usageAt) && !failedConditionAt(error, 0)) {
+        throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
+      }
       if (lostRace(error)) throw new ConcurrentModification(after.id);
       throw error;
     }

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_TENANT, type FieldOrigin, type TenantSettings } from '#domain/model.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 
@@ -16,5 +16,16 @@ export class DynamoTenantRepository implements TenantRepository {
       retentionDays: typeof Item?.retentionDays === 'number' ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
       fieldOrigin: (Item?.fieldOrigin as FieldOrigin | undefined) ?? DEFAULT_TENANT.fieldOrigin,
     };
+  }
+
+  async put(settings: TenantSettings): Promise<void> {
+    await this.db.send(new UpdateCommand({
+      TableName: this.table, Key: { PK: `APP#${settings.appId}`, SK: `TENANT#${settings.tenantId}` },
+      UpdateExpression: 'SET appId = :app, tenantId = :tenant, itemType = :type, defaultExpiresInDays = :expiry, retentionDays = :retention, fieldOrigin = :origin',
+      ExpressionAttributeValues: {
+        ':app': settings.appId, ':tenant': settings.tenantId, ':type': 'tenant', ':expiry': settings.defaultExpiresInDays,
+        ':retention': settings.retentionDays, ':origin': settings.fieldOrigin,
+      },
+    }));
   }
 }

@@ -1,8 +1,15 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from '#ports/services.ts';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, PutObjectTaggingCommand, type S3Client } from '@aws-sdk/client-s3';
+
+const contentTypeOf = (key: string) => (key.endsWith('.png') ? 'image/png' : 'application/pdf');
+const isMissing = (error: unknown) => error instanceof NoSuchKey || ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
+import type { BlobStore, Clock } from '#ports/services.ts';
+import { systemClock } from '../system.ts';
+
+/** Object metadata: when the retention window started (service time; S3 itself counts from the copy). */
+export const RETENTION_STARTED = 'retention-started';
 
 export class S3BlobStore implements BlobStore {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(private readonly s3: S3Client, private readonly bucket: string, private readonly clock: Clock = systemClock) {}
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     await this.s3.send(new PutObjectCommand({
@@ -15,12 +22,31 @@ export class S3BlobStore implements BlobStore {
       const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return object.Body ? await object.Body.transformToByteArray() : undefined;
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
 
   async delete(key: string): Promise<void> {
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * A copy onto itself makes a new object (lifecycle age restarts at the copy) carrying the tag. The separate
+   * tagging call is what S3-compatible local engines without tagging on copy need; on S3 it is a no-op rewrite.
+   */
+  async retain(key: string, tag: { key: string; value: string }): Promise<void> {
+    const tagging = `${encodeURIComponent(tag.key)}=${encodeURIComponent(tag.value)}`;
+    try {
+      await this.s3.send(new CopyObjectCommand({
+        Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}`,
+        MetadataDirective: 'REPLACE', Metadata: { [RETENTION_STARTED]: this.clock.now().toISOString() }, ContentType: contentTypeOf(key),
+        TaggingDirective: 'REPLACE', Tagging: tagging,
+      }));
+      await this.s3.send(new PutObjectTaggingCommand({ Bucket: this.bucket, Key: key, Tagging: { TagSet: [{ Key: tag.key, Value: tag.value }] } }));
+    } catch (error) {
+      if (isMissing(error)) return; // already gone: nothing to retain
+      throw error;
+    }
   }
 }

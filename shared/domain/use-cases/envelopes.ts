@@ -50,7 +50,7 @@ export async function createEnvelope(
   try {
     const change = newEnvelope({
       id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
-      expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
+      expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
       signers: request.signers, fields, document,
     }, ctx);
     await commitChange(deps, change);

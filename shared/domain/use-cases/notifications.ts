@@ -1,9 +1,9 @@
-import { mintSigningToken, signingUrl } from '../../auth/signing-links.ts';
+import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
-import { invitationEmail, invitationSms } from '../messages.ts';
+import { invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
 import type { EnvelopeChange } from '../envelope.ts';
 import type { Envelope } from '../model.ts';
-import type { InvitationOutboxItem, OutboxItem } from '../outbox.ts';
+import type { InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
 import type { JobQueue, Mailer, SmsSender, Workflows } from '#ports/services.ts';
 
@@ -31,11 +31,22 @@ async function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Inv
   }
 }
 
+async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {
+  const link = envelope.downloadLinks?.find((l) => l.id === item.linkId);
+  if (!link || link.downloadedAt || !envelope.deletionAt) return;
+  const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
+  const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, claims));
+  await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt) });
+}
+
 /** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
 async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<boolean> {
   switch (item.kind) {
     case 'notify':
       await sendInvitations(deps, envelope, item);
+      return true;
+    case 'reminder':
+      await sendReminder(deps, envelope, item);
       return true;
     case 'job':
       if (item.job.type === 'seal') await deps.workflows.startSealing(item.job.envelopeId);

@@ -114,12 +114,12 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
 export async function finalizeStep(deps: SealingDeps, sealed: SealedFile & { envelopeId: string }): Promise<{ envelopeId: string }> {
   for (let attempt = 1; ; attempt++) {
     const envelope = await load(deps, sealed.envelopeId);
-    const tenant = await deps.tenants.get(envelope.appId, envelope.tenantId);
     const ctx = contextOf(deps, { ip: null, userAgent: null });
-    const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + tenant.retentionDays * 86_400;
+    // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
+    const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + (envelope.retentionDays + 90) * 86_400;
     let change;
     try {
-      change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), tenant.retentionDays, ctx);
+      change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);
     } catch (error) {
       throw new EnvelopeNotReady((error as Error).message);
     }
@@ -133,7 +133,7 @@ export async function finalizeStep(deps: SealingDeps, sealed: SealedFile & { env
   }
 }
 
-/** Step 3: every party gets the sealed copy: attached up to 7 MB, else a download-portal link. */
+/** Step 3: every party gets the sealed copy, attached up to 7 MB, and a download-portal link in every case. */
 export async function notifyStep(deps: SealingDeps, envelopeId: string): Promise<{ envelopeId: string; emails: number }> {
   const envelope = await load(deps, envelopeId);
   const sealed = envelope.documents.find((d) => d.kind === 'sealed');
@@ -142,8 +142,8 @@ export async function notifyStep(deps: SealingDeps, envelopeId: string): Promise
   const pdf = attach ? await requireBlob(deps.blobs, sealed.blobKey) : null;
   const filename = `${(envelope.subject ?? 'document').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'document'}.pdf`;
   for (const link of envelope.downloadLinks ?? []) {
-    const url = pdf ? null : downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
-    const email = completionEmail(envelope, link.name, url, sealed.sha256);
+    const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
+    const email = completionEmail(envelope, link.name, url, sealed.sha256, pdf !== null, sealed.retentionUntil);
     await deps.mailer.send({ to: link.email, ...email, ...(pdf ? { attachments: [{ filename, contentType: 'application/pdf', content: pdf }] } : {}) });
   }
   const change = markNotified(envelope, contextOf(deps, { ip: null, userAgent: null }));

@@ -1,0 +1,16 @@
+import type { S3Event } from 'aws-lambda';
+import { markObjectRemoved } from '#domain/use-cases/retention.ts';
+import { worker } from '#http/lambda.ts';
+import type { Deps } from '#shared/deps.ts';
+
+/** S3 object-deletion events (the retention lifecycle rules): the documents are marked purged. */
+export const createHandler = (deps: Deps) => async (event: S3Event): Promise<{ purged: number }> => {
+  let purged = 0;
+  for (const record of event.Records) {
+    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    if (await markObjectRemoved(deps, key)) purged++;
+  }
+  return { purged };
+};
+
+export const handler = worker(createHandler);

@@ -1,0 +1,20 @@
+/** A saved contact of the console (spec 2.10): unique per application and email, the email compared case-insensitively. */
+export interface Contact {
+  id: string;
+  appId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  createdAt: string;
+}
+
+/** The identity of a contact within its application. */
+export const contactEmailKey = (email: string) => email.trim().toLowerCase();
+
+/** What a search matches against: name and email, case-folded (spec 4.6). */
+export const contactSearchText = (contact: Pick<Contact, 'name' | 'email'>) => `${contact.name}\n${contact.email}`.toLowerCase();
+
+export function matchesSearch(contact: Pick<Contact, 'name' | 'email'>, search: string | null): boolean {
+  const wanted = search?.trim().toLowerCase();
+  return !wanted || contactSearchText(contact).includes(wanted);
+}

@@ -1,0 +1,48 @@
+import { purgeDocument, recordReminders } from '../purge.ts';
+import { classFor, retentionClass, RETENTION_TAG } from '../retention.ts';
+import type { BlobStore } from '#ports/services.ts';
+import { commitWithRetry, type CoreDeps } from './context.ts';
+
+export interface RetentionDeps extends CoreDeps {
+  blobs: BlobStore;
+}
+
+/** The retention.tag job: every stored blob of an ended envelope gets its class tag (and restarts its age). */
+export async function tagRetention(deps: RetentionDeps, envelopeId: string): Promise<number> {
+  const envelope = await deps.envelopes.find(envelopeId);
+  if (!envelope?.deletionAt) return 0;
+  const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
+  const submissions = await deps.envelopes.submissions(envelopeId);
+  const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
+  const keys = [...envelope.documents.filter((d) => d.purgeStatus === 'active').map((d) => d.blobKey), ...images];
+  for (const key of keys) await deps.blobs.retain(key, tag);
+  return keys.length;
+}
+
+/** `original/<envelopeId>/<documentId>.pdf` or `sealed/<envelopeId>.pdf` -> the envelope it belongs to. */
+export function envelopeOfKey(key: string): string | null {
+  return /^original\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.pdf$/.exec(key)?.[1] ?? /^sealed\/([0-9a-f-]{36})\.pdf$/.exec(key)?.[1] ?? null;
+}
+
+/** An object was deleted (the lifecycle rule, on AWS an S3 event): its document is marked purged in the chain. */
+export async function markObjectRemoved(deps: RetentionDeps, key: string): Promise<boolean> {
+  const envelopeId = envelopeOfKey(key);
+  if (!envelopeId) return false;
+  const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(envelopeId), (envelope, ctx) => {
+    const document = envelope?.documents.find((d) => d.blobKey === key);
+    return { change: envelope && document ? purgeDocument(envelope, document.id, ctx) : null, result: null };
+  });
+  return change !== null;
+}
+
+/** The daily reminder job: 20, 10 and 1 day before deletion, to recipients who have not downloaded; never twice. */
+export async function sendDeletionReminders(deps: RetentionDeps, limit = 500): Promise<number> {
+  const horizon = new Date(deps.clock.now().getTime() + 21 * 86_400_000);
+  let sent = 0;
+  for (const id of await deps.envelopes.retainedUntil(horizon, limit)) {
+    const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(id), (envelope, ctx) =>
+      ({ change: envelope ? recordReminders(envelope, ctx) : null, result: null }));
+    sent += change?.outbox.length ?? 0;
+  }
+  return sent;
+}

@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import { FIELD_ORIGINS } from '#domain/model.ts';
+import { RETENTION_DAYS } from '#domain/retention.ts';
+
+export const TenantParams = v.object({ tenantId: v.pipe(v.string(), v.minLength(1), v.maxLength(128, 'must be at most 128 characters')) });
+
+/** Tenant settings (DECISIONS 15); each omitted field keeps its current value. */
+export const TenantSettingsRequest = v.object({
+  retentionDays: v.optional(v.pipe(
+    v.number('must be a number of days'),
+    v.check((d) => (RETENTION_DAYS as readonly number[]).includes(d), `must be one of ${RETENTION_DAYS.join(', ')}`),
+  )),
+  defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
+  fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
+});
