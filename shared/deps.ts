@@ -19,6 +19,12 @@ import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
 import type { ApplicationRepository, EnvelopeRepository, TenantRepository, WebhookRepository } from '#ports/repositories.ts';
 import { DynamoWebhookRepository } from '#adapters/aws/dynamo-webhook-repository.ts';
+import { DynamoContactRepository } from '#adapters/aws/dynamo-contact-repository.ts';
+import { DynamoIdempotencyStore } from '#adapters/aws/dynamo-idempotency-store.ts';
+import { DynamoRateLimiter } from '#adapters/aws/dynamo-rate-limiter.ts';
+import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
+import type { ContactRepository, UsageRepository } from '#ports/repositories.ts';
+import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
 import { loadConfig, type Config } from './config.ts';
 
@@ -38,6 +44,10 @@ export interface Deps {
   workflows: Workflows;
   webhooks: WebhookRepository;
   documentSigner: DocumentSigner;
+  contacts: ContactRepository;
+  usage: UsageRepository;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
 }
 
 /** Client settings per AWS service; locally they point the same adapters at the local engines. */
@@ -66,6 +76,10 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     workflows: new SfnWorkflows(new SFNClient({}), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn }),
     webhooks: new DynamoWebhookRepository(db, config.tableName),
     documentSigner: lazySigner(() => new KmsDocumentSigner(new KMSClient({}), config.sealKeyId, config.sealCertificateChainPem)),
+    contacts: new DynamoContactRepository(db, config.tableName),
+    usage: new DynamoUsageRepository(db, config.tableName),
+    rateLimiter: new DynamoRateLimiter(db, config.tableName),
+    idempotency: new DynamoIdempotencyStore(db, config.tableName),
     ...overrides,
   };
 }

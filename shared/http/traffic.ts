@@ -32,7 +32,7 @@ export function withTrafficControl(route: ApiHandler, deps: TrafficDeps): ApiHan
         console.error(JSON.stringify({ level: 'error', message: 'rate limit check failed', requestId: requestIdOf(event), error: (error as Error | undefined)?.message }));
         return undefined;
       });
-      if (charged?.retryAfterSeconds != null) {
+      if (charged && charged.retryAfterSeconds !== null) {
         const { limit } = charged.budget;
         throw new RateLimited(`Rate limit of ${String(limit)} requests per window reached; retry after ${String(charged.retryAfterSeconds)} s`, charged.retryAfterSeconds);
       }

@@ -37,7 +37,7 @@ describe('retention, deletion reminders and purge on the service clock', () => {
       await settle(days * DAY);
       expect((await reminders(keeper)).length, `after ${String(days)} more days`).toBe(expected);
     }
-    expect((await reminders(keeper)).map((m) => m.text.match(/deleted in (\d+ days?)/)?.[1])).toEqual(['20 days', '10 days', '1 day']);
+    expect((await reminders(keeper)).map((m) => (/deleted in (\d+ days?)/.exec(m.text))?.[1])).toEqual(['20 days', '10 days', '1 day']);
     expect(await reminders(downloader)).toEqual([]);
     await settle();
     expect(await reminders(keeper)).toHaveLength(3);

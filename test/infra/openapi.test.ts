@@ -178,7 +178,7 @@ describe('response schemas match what the views return', () => {
   const [auditEntry] = chained.entries;
   if (!auditEntry) throw new Error('appendToChain returned no entry');
   const envelope: Envelope = {
-    id: id(1), appId: id(9), tenantId: 'acme', status: 'sent', subject: 'Lease', createdBy: null, message: null, expiresInDays: 30,
+    id: id(1), appId: id(9), tenantId: 'acme', status: 'sent', subject: 'Lease', createdBy: null, message: null, expiresInDays: 30, retentionDays: 30,
     expiresAt: now, createdAt: now, sentAt: now, completedAt: null, voidedAt: null, voidReason: null, documentHashOriginal: document.sha256,
     documentHashFinal: null, fieldOrigin: 'bottom-left', signers: [signer], fields: [field], documents: [document], version: 1, auditHead: chained.head,
   };
