@@ -10,6 +10,7 @@ import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
+import { serveRoute } from '#http/lambda.ts';
 import type { ApiHandler } from '#http/route.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
@@ -47,6 +48,8 @@ export interface LocalStackOptions {
   baseUrl?: string;
   signingUrl?: string;
   mailFrom?: string;
+  /** Overrides of the request budgets (`RATE_LIMITS`, see shared/config.ts); tests add a plan with a small limit. */
+  rateLimits?: Record<string, unknown>;
 }
 
 export interface LocalStack {
@@ -167,7 +170,7 @@ async function startWorkers(deps: Deps, clients: { sqs: SQSClient; s3: S3Client 
 async function loadRoutes(deps: Deps): Promise<BoundRoute[]> {
   return Promise.all(routes.map(async (def) => {
     const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as { createHandler: (deps: Deps) => ApiHandler };
-    return bindRoute(def, module.createHandler(deps));
+    return bindRoute(def, serveRoute(module.createHandler, deps));
   }));
 }
 
@@ -219,6 +222,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey,
       MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local',
       ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
+      ...(options.rateLimits ? { RATE_LIMITS: JSON.stringify(options.rateLimits) } : {}),
     });
     const clients: ClientSettings = {
       dynamodb: { endpoint: dynamodb.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
