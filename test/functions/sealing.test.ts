@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
+import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
+import { recordSignature, signerOf } from '#domain/signing.ts';
+import { finalizeStep, notifyStep, sealStep } from '#domain/use-cases/sealing.ts';
+import { storeOriginal } from '#domain/use-cases/documents.ts';
+import { functionDeps } from '#test/support/function-deps.ts';
+import { signerInput, testCtx } from '#test/support/domain.ts';
+import { makePdf } from '#test/support/pdfs.ts';
+
+let deps: Awaited<ReturnType<typeof functionDeps>>;
+beforeAll(async () => { deps = await functionDeps(); });
+
+/** An envelope whose only signer has signed: ready for the seal workflow. */
+async function fullySigned(): Promise<string> {
+  const ctx = testCtx(new Date());
+  const id = deps.ids.next();
+  const document = await storeOriginal(deps, await makePdf({ pages: 1 }), { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file');
+  const created = createEnvelope({
+    id, appId: 'app', tenantId: 't', subject: 'Seal me', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('s@example.com', 1)],
+    fields: [{ signerIndex: 0, type: 'text', page: 1, x: 50, y: 50, w: 200, h: 20, required: true, origin: 'bottom-left' }], document,
+  }, ctx);
+  await deps.envelopes.commit(created);
+  const sent = sendEnvelope(created.after, null, ctx).change;
+  await deps.envelopes.commit(sent);
+  const signer = signerOf(sent.after, sent.after.signers[0]?.id ?? '');
+  const fieldId = sent.after.fields[0]?.id ?? '';
+  const values = [{ fieldId, type: 'text' as const, kind: 'text' as const, text: 'Agreed' }];
+  await deps.envelopes.commit(recordSignature(sent.after, signer, { envelopeId: id, signerId: signer.id, submittedAt: ctx.now.toISOString(), fontLabel: null, values }, ctx).change);
+  return id;
+}
+
+describe('the seal workflow steps', () => {
+  it('a failed seal leaves the envelope in progress; the retry completes it; finalize and notify run once', async () => {
+    const id = await fullySigned();
+    let failures = 1;
+    const flaky = { ...deps, documentSigner: { ...deps.documentSigner, algorithm: deps.documentSigner.algorithm, certificateChain: () => deps.documentSigner.certificateChain(),
+      signDigest: (digest: Uint8Array) => (failures-- > 0 ? Promise.reject(new Error('KMS throttled')) : deps.documentSigner.signDigest(digest)) } };
+    await expect(sealStep(flaky, id)).rejects.toThrow('KMS throttled');
+    expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
+
+    const sealed = await sealStep(flaky, id);
+    expect(sealed).toMatchObject({ envelopeId: id, blobKey: `sealed/${id}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
+    await finalizeStep(deps, sealed);
+    const completed = await deps.envelopes.find(id);
+    expect(completed).toMatchObject({ status: 'completed', documentHashFinal: sealed.sha256 });
+    const events = (await deps.envelopes.auditLog(id)).length;
+    await finalizeStep(deps, sealed);
+    expect((await deps.envelopes.auditLog(id)).length).toBe(events);
+    expect(await sealStep(deps, id)).toMatchObject({ sha256: sealed.sha256 });
+
+    await notifyStep(deps, id);
+    await notifyStep(deps, id);
+    const mails = deps.sent.emails.filter((m) => m.to === 's@example.com' && m.subject.startsWith('Completed'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.attachments?.[0]).toMatchObject({ filename: 'Seal me.pdf', contentType: 'application/pdf' });
+  });
+
+  it('refuses to seal an envelope that is not fully signed, without retrying', async () => {
+    const ctx = testCtx(new Date());
+    const created = createEnvelope({
+      id: deps.ids.next(), appId: 'app', tenantId: 't', subject: null, createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('n@example.com')], fields: [], document: null,
+    }, ctx);
+    await deps.envelopes.commit(created);
+    await expect(sealStep(deps, created.after.id)).rejects.toMatchObject({ name: 'EnvelopeNotReady' });
+  });
+});
+
+describe('local workflow executions', () => {
+  it('are named after the envelope: a second start while running or after success is a no-op; a failed one can rerun', async () => {
+    const workflows = new LocalWorkflows();
+    const runs: object[] = [];
+    let fail = true;
+    workflows.useRunner('seal-envelope', async (input) => { runs.push(input); await new Promise((r) => setTimeout(r, 10)); if (fail) throw new Error('boom'); });
+    await workflows.startSealing('e1');
+    await workflows.startSealing('e1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toHaveLength(1);
+    fail = false;
+    await workflows.startSealing('e1');
+    await new Promise((r) => setTimeout(r, 50));
+    await workflows.startSealing('e1');
+    expect(runs).toHaveLength(2);
+  });
+});
