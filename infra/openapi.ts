@@ -9,6 +9,7 @@ import {
 } from '#schemas/envelopes.ts';
 import { TokenRequest } from '#schemas/auth.ts';
 import { TenantParams, TenantSettingsRequest } from '#schemas/tenants.ts';
+import { ContactRequest, ContactsQuery } from '#schemas/console.ts';
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryParams } from '#schemas/webhooks.ts';
 import { DeclineRequest, OtpVerifyRequest, SignRequest, SignerParams, TokenParams } from '#schemas/signing.ts';
 import * as res from '#schemas/responses.ts';
@@ -34,6 +35,10 @@ const COMPONENT_SCHEMAS = {
   DownloadStatus: res.DownloadStatusResponse,
   Webhook: res.WebhookResponse,
   TenantSettings: res.TenantSettingsResponse,
+  Contact: res.ContactResponse,
+  ContactList: res.ContactListResponse,
+  Usage: res.UsageResponse,
+  ContactRequest,
   TenantSettingsRequest,
   WebhookList: res.WebhookListResponse,
   Delivery: res.DeliveryResponse,
@@ -334,6 +339,26 @@ const OPERATIONS: Record<string, OperationDoc> = {
     success: { status: 200, description: 'The settings now in force', content: json('TenantSettings') },
     errors: { 400: 'A value outside the allowed set' },
   },
+  listContacts: {
+    query: ContactsQuery,
+    success: { status: 200, description: 'The contacts, ordered by email', content: json('ContactList') },
+    errors: { 400: 'Invalid query parameter' },
+  },
+  saveContact: {
+    description: 'Contacts are unique per application and email, compared case-insensitively: saving an existing email updates that contact (name, phone, the email\'s spelling) and keeps its id.',
+    body: { required: true, content: json('ContactRequest') },
+    success: { status: 200, description: 'The contact, created or updated', content: json('Contact') },
+    errors: { 400: 'Validation error' },
+  },
+  deleteContact: {
+    success: { status: 204, description: 'Deleted' },
+    errors: { 404: 'No such contact for this application' },
+  },
+  getUsage: {
+    description: 'Counts envelopes sent in the current calendar month (UTC). With `overageAllowed` false, a send that would go beyond `envelopesLimit` is refused with 403 `quota_exceeded`.',
+    success: { status: 200, description: 'The usage summary of the current billing period', content: json('Usage') },
+    errors: {},
+  },
   getOpenApi: {
     success: { status: 200, description: 'This document', content: json('OpenApiDocument') },
     errors: {},
@@ -365,6 +390,7 @@ const PATH_PARAMETERS: Record<string, string> = {
 };
 
 const WEBHOOK_ID = 'Webhook id: a UUID, or the prefixed form `whk_<uuid>` (DECISIONS 1)';
+const CONTACT_ID = 'Contact id: a UUID, or the prefixed form `con_<uuid>` (DECISIONS 1)';
 
 const DOWNLOAD_TOKEN =
   'The opaque download-portal token: the last path segment of the link in the completion email. It is the credential of this call, ' +
@@ -379,9 +405,39 @@ const TAGS: Record<RouteDef['tag'], string> = {
   Meta: 'About the API itself',
 };
 
-const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+/** Spec 8: the budget headers are on every response, errors included. */
+const commonHeaders = {
+  'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
 
-export interface OpenApiParameter { name: string; in: 'path' | 'query'; required: boolean; description?: string; schema: SchemaObject }
+const HEADERS = {
+  RequestId: { description: 'Identifies the request in logs and error bodies', schema: { type: 'string' } },
+  RateLimitLimit: { description: 'Requests allowed per window (DECISIONS 19: per application by plan; per link token and address on signer and portal routes)', schema: { type: 'integer' } },
+  RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
+  IdempotentReplayed: { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+};
+
+/** POSTs with a credential take an Idempotency-Key (spec 8, DECISIONS 24). */
+const idempotent = (route: RouteDef) => route.method === 'POST' && route.auth !== 'none';
+
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description:
+    'Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer ' +
+    '(header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token ' +
+    '(signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+const idempotencyConflict = (own: string | undefined) =>
+  `${own === undefined ? 'The' : `${own}; or: the`} Idempotency-Key was used for a different request (\`idempotency_key_reused\`), ` +
+  'or the first request with it is still running (`request_in_progress`, retry shortly)';
+
+export interface OpenApiParameter { name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: SchemaObject }
 export interface OpenApiOperation {
   operationId: string;
   summary: string;
@@ -435,7 +491,8 @@ function pathParameters(route: RouteDef, doc: OperationDoc): OpenApiParameter[] 
   if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
   return names.map((name) => {
     const description = name === 'token' && route.path.startsWith('/v1/download/') ? DOWNLOAD_TOKEN
-      : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID : PATH_PARAMETERS[name];
+      : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID
+        : name === 'id' && route.path.startsWith('/v1/console/contacts/') ? CONTACT_ID : PATH_PARAMETERS[name];
     if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi.ts)`);
     const schema = converted[name];
     return { name, in: 'path', required: true, description, schema: typeof schema === 'object' ? schema : { type: 'string' } };
@@ -444,10 +501,12 @@ function pathParameters(route: RouteDef, doc: OperationDoc): OpenApiParameter[] 
 
 function responses(route: RouteDef, doc: OperationDoc): Record<string, object> {
   const { status, description, content, headers } = doc.success;
-  const result: Record<string, object> = { [String(status)]: { description, headers: { ...requestIdHeader, ...headers }, content } };
-  const implied = (code: ErrorStatus) => code === 500 || (code === 415 && doc.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
+  const replayed = idempotent(route) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {};
+  const result: Record<string, object> = { [String(status)]: { description, headers: { ...commonHeaders, ...replayed, ...headers }, content } };
+  const implied = (code: ErrorStatus) => code === 500 || code === 429 || (code === 415 && doc.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
   for (const code of ERROR_STATUSES) {
-    const meaning = doc.errors[code];
+    const own = doc.errors[code];
+    const meaning = code === 409 && idempotent(route) ? idempotencyConflict(own) : own;
     if (meaning === undefined && !implied(code)) continue;
     result[String(code)] = { $ref: `#/components/responses/${ERROR_RESPONSES[code].name}`, ...(meaning === undefined ? {} : { description: meaning }) };
   }
@@ -455,7 +514,7 @@ function responses(route: RouteDef, doc: OperationDoc): Record<string, object> {
 }
 
 function operation(route: RouteDef, doc: OperationDoc): OpenApiOperation {
-  const parameters = [...pathParameters(route, doc), ...(doc.query ? queryParameters(doc.query) : [])];
+  const parameters = [...pathParameters(route, doc), ...(doc.query ? queryParameters(doc.query) : []), ...(idempotent(route) ? [IDEMPOTENCY_KEY] : [])];
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -495,9 +554,9 @@ function componentSchemas(): Record<string, SchemaObject> {
 
 function errorResponses(): Record<string, object> {
   return Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([code, { name, description }]) => {
-    const headers = code === '401' ? { ...requestIdHeader, 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } }
-      : code === '429' ? { ...requestIdHeader, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } }
-        : requestIdHeader;
+    const headers = code === '401' ? { ...commonHeaders, 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } }
+      : code === '429' ? { ...commonHeaders, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } }
+        : commonHeaders;
     return [name, { description, headers, content: json('Error') }];
   }));
 }
@@ -527,7 +586,7 @@ export function buildOpenApi(options: { serverUrl: string }, routes: readonly Ro
     components: {
       schemas: componentSchemas(),
       responses: errorResponses(),
-      headers: { RequestId: { description: 'Identifies the request in logs and error bodies', schema: { type: 'string' } } },
+      headers: HEADERS,
       securitySchemes,
     },
   };

@@ -43,6 +43,10 @@ export const routes: readonly RouteDef[] = [
   { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', handler: 'functions/api/resend-delivery.ts', auth: 'bearer', operationId: 'resendDelivery', summary: 'Send a delivery again now', tag: 'Webhooks' },
   { method: 'GET', path: '/v1/console/tenants/{tenantId}', handler: 'functions/api/get-tenant.ts', auth: 'bearer', operationId: 'getTenant', summary: "A tenant's settings (expiry, retention, field origin)", tag: 'Console' },
   { method: 'PUT', path: '/v1/console/tenants/{tenantId}', handler: 'functions/api/put-tenant.ts', auth: 'bearer', operationId: 'putTenant', summary: "Set a tenant's settings", tag: 'Console' },
+  { method: 'GET', path: '/v1/console/contacts', handler: 'functions/api/list-contacts.ts', auth: 'bearer', operationId: 'listContacts', summary: "The application's saved contacts, optionally searched", tag: 'Console' },
+  { method: 'POST', path: '/v1/console/contacts', handler: 'functions/api/save-contact.ts', auth: 'bearer', operationId: 'saveContact', summary: 'Create a contact, or update the one with the same email', tag: 'Console' },
+  { method: 'DELETE', path: '/v1/console/contacts/{id}', handler: 'functions/api/delete-contact.ts', auth: 'bearer', operationId: 'deleteContact', summary: 'Remove a contact', tag: 'Console' },
+  { method: 'GET', path: '/v1/console/usage', handler: 'functions/api/get-usage.ts', auth: 'bearer', operationId: 'getUsage', summary: "The application's usage in the current billing period", tag: 'Console' },
   { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
 ];
 

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     signingPort: port('SIGNING_PORT', 3001),
     devClient: { clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret' },
     baseUrl: process.env.BASE_URL, signingUrl: process.env.SIGNING_URL, mailFrom: process.env.MAIL_FROM,
+    ...(process.env.RATE_LIMITS ? { rateLimits: JSON.parse(process.env.RATE_LIMITS) as Record<string, unknown> } : {}),
   });
   const stateFile = join(dataDir, 'local.json');
   await writeFile(stateFile, JSON.stringify({ apiUrl: stack.apiUrl, pid: process.pid }));

@@ -2,7 +2,7 @@ import { appendToChain, genesis, type AuditDraft, type AuditEntry } from './audi
 import { InvalidState, ValidationError, type FieldErrors } from './errors.ts';
 import {
   DEFAULT_TENANT, isTerminal, originalDocument,
-  type AuthMethod, type Document, type Envelope, type Field, type FieldOrigin, type FieldType, type RequestMeta, type Signer,
+  type AuthMethod, type Document, type Envelope, type Field, type FieldOrigin, type RequestMeta, type Signer,
 } from './model.ts';
 import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
 import { startRetention } from './retention.ts';
@@ -37,18 +37,8 @@ export interface SignerInput {
   authMethod: AuthMethod;
 }
 
-export interface FieldInput {
-  signerId: string;
-  documentId: string | null;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  required: boolean;
-  origin: FieldOrigin;
-}
+/** A field before it has an id. */
+export type FieldInput = Omit<Field, 'id'>;
 
 /** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
 export const MAX_SIGNERS = 50;

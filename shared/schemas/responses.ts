@@ -282,3 +282,23 @@ export const TenantSettingsResponse = v.object({
   retentionDays: v.picklist(RETENTION_DAYS),
   fieldOrigin: v.picklist(FIELD_ORIGINS),
 });
+
+export const ContactResponse = v.object({
+  id: uuid,
+  appId: uuid,
+  name: v.string(),
+  email: v.pipe(v.string(), v.email(), v.description('As last saved; unique per application, compared case-insensitively')),
+  phone: v.nullable(v.string()),
+  createdAt: timestamp,
+});
+
+export const ContactListResponse = v.array(ContactResponse);
+
+export const UsageResponse = v.object({
+  plan: v.string(),
+  periodStart: v.pipe(v.string(), v.isoDate(), v.description('First day of the billing period: the calendar month in UTC (DECISIONS 17)')),
+  periodEnd: v.pipe(v.string(), v.isoDate(), v.description('Last day of the billing period')),
+  envelopesUsed: v.pipe(count, v.description('Envelopes sent in the period')),
+  envelopesLimit: v.pipe(v.nullable(count), v.description('Envelopes the plan includes per period; null when unlimited')),
+  overageAllowed: v.pipe(v.boolean(), v.description('False: a send beyond the limit is refused with 403 `quota_exceeded`')),
+});

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { CreateEnvelopeRequest, AddFieldRequest, CreateSignerRequest } from '#schemas/envelopes.ts';
-import type { EnvelopeRepository, EnvelopePage, TenantRepository } from '#ports/repositories.ts';
+import type { ApplicationRepository, EnvelopeRepository, EnvelopePage, TenantRepository } from '#ports/repositories.ts';
 import type { BlobStore } from '#ports/services.ts';
 import type { Config } from '../../config.ts';
 import {
@@ -9,6 +9,7 @@ import {
 } from '../envelope.ts';
 import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../errors.ts';
 import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
+import { envelopeQuota, usagePeriod } from '../usage.ts';
 import { contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
 import { discardBlob, storeOriginal } from './documents.ts';
 import { commitChange, type DispatchDeps } from './notifications.ts';
@@ -108,11 +109,17 @@ export async function addEnvelopeField(
 }
 
 /** Draft -> sent: links minted for the first routing group, invitations queued and delivered after the commit. */
-export async function sendEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: string, message: string | null, meta: RequestMeta) {
+export async function sendEnvelopeNow(
+  deps: EnvelopeDeps & { applications: Pick<ApplicationRepository, 'get'> }, appId: string, rawId: string, message: string | null, meta: RequestMeta,
+) {
+  const app = await deps.applications.get(appId);
+  const quota = app ? envelopeQuota(app) : null;
   const { change, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {
     const sent = sendEnvelope(envelope, message, ctx);
     const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
-    return { change: linked.change, result: linked.urls };
+    // Counted in the send's own transaction, which refuses it once the quota is used up (DECISIONS 17).
+    const usage = { appId, period: usagePeriod(ctx.now).id, limit: quota };
+    return { change: { ...linked.change, usage }, result: linked.urls };
   });
   return { envelope: change.after, signingUrls: urls };
 }
