@@ -63,7 +63,13 @@ const ClockRequest = v.object({
   /** false moves time without running the due jobs: for checking what happens before a sweep gets there. */
   runJobs: v.optional(v.boolean(), true),
 });
-const AppRequest = v.object({ name: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(200)) });
+const AppRequest = v.object({
+  name: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(200)),
+  /** A plan named in RATE_LIMITS gets its request budget (tests use a small one); the quota fields set the monthly envelope limit. */
+  plan: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(50))),
+  envelopesLimit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+  overageAllowed: v.optional(v.boolean()),
+});
 
 function requireDeps(state: DevState): Deps {
   if (!state.holder.deps) throw new Error('the local stack is still starting');
@@ -83,8 +89,7 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       return ok({ now: state.clock.now().toISOString() });
     },
     'POST /_local/apps': async (_req, _url, body) => {
-      const { name } = parseWith(AppRequest, jsonOf(body));
-      const app = await createApplication(requireDeps(state), { name });
+      const app = await createApplication(requireDeps(state), parseWith(AppRequest, jsonOf(body)));
       return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);
     },
   };

@@ -222,6 +222,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey,
       MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local',
       ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
+      ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
       ...(options.rateLimits ? { RATE_LIMITS: JSON.stringify(options.rateLimits) } : {}),
     });
     const clients: ClientSettings = {

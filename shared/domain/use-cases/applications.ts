@@ -18,6 +18,9 @@ export interface NewApplication {
   clientId?: string;
   clientSecret?: string;
   plan?: string;
+  /** Envelopes per calendar month; null (the default) for no limit. */
+  envelopesLimit?: number | null;
+  overageAllowed?: boolean;
 }
 
 /** Creates an application and returns its credentials; the secret is shown here once and stored only hashed and sealed. */
@@ -30,8 +33,8 @@ export async function createApplication(deps: ApplicationDeps, input: NewApplica
     secretHash: await hashClientSecret(clientSecret),
     secretSealed: await deps.secrets.seal(clientSecret),
     plan: input.plan ?? 'standard',
-    envelopesLimit: null,
-    overageAllowed: true,
+    envelopesLimit: input.envelopesLimit ?? null,
+    overageAllowed: input.overageAllowed ?? true,
     suspended: false,
     createdAt: deps.clock.now().toISOString(),
   };

@@ -26,7 +26,7 @@ export class EnvelopeNotReady extends Error {
 export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
 
 export interface SealingDeps extends CoreDeps {
-  config: Pick<Config, 'linkSecret' | 'signingUrl'>;
+  config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail'>;
   envelopes: EnvelopeRepository;
   tenants: TenantRepository;
   blobs: BlobStore;
@@ -103,10 +103,13 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
 
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
   const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
-  return Promise.all(envelope.signers.map(async (signer) => {
+  const recipients = envelope.signers.map((s): { name: string; email: string; signerId: string | null } => ({ name: s.name, email: s.email, signerId: s.id }));
+  const copy = deps.config.senderCopyEmail;
+  if (copy && !recipients.some((r) => r.email.toLowerCase() === copy.toLowerCase())) recipients.push({ name: 'Sender', email: copy, signerId: null });
+  return Promise.all(recipients.map(async (recipient) => {
     const id = randomUUID();
     const token = await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId: id, issuedAt, expiresAt: retentionUntilEpoch });
-    return { id, name: signer.name, email: signer.email, signerId: signer.id, tokenHash: sha256Hex(token), issuedAt, expiresAt: retentionUntilEpoch, downloadedAt: null };
+    return { id, ...recipient, tokenHash: sha256Hex(token), issuedAt, expiresAt: retentionUntilEpoch, downloadedAt: null };
   }));
 }
 
