@@ -48,6 +48,8 @@ export interface LocalStackOptions {
   baseUrl?: string;
   signingUrl?: string;
   mailFrom?: string;
+  /** Where a copy of every sealed document goes (the sender), if anywhere. */
+  senderCopyEmail?: string;
   /** Overrides of the request budgets (`RATE_LIMITS`, see shared/config.ts); tests add a plan with a small limit. */
   rateLimits?: Record<string, unknown>;
 }
