@@ -123,7 +123,29 @@ describe('OpenAPI document: content', () => {
     expect(statuses('get', '/v1/envelopes/{id}/document')).toEqual(expect.arrayContaining(['200', '401', '404', '409']));
     expect(statuses('post', '/v1/envelopes/{id}/void')).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
     expect(statuses('post', '/oauth/token')).toEqual(expect.arrayContaining(['200', '400', '401']));
-    expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '500']);
+    expect(statuses('get', '/v1/openapi.json')).toEqual(['200', '429', '500']); // every route is rate limited
+  });
+
+  it('documents the budget headers on every response, and Idempotency-Key on every POST with a credential', () => {
+    for (const route of routes) {
+      const operation = op(route.method.toLowerCase(), route.path);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const named = '$ref' in response ? doc.components.responses[String(response.$ref).split('/').pop() ?? ''] : response;
+        expect(Object.keys((named as { headers?: object }).headers ?? {}), `${route.operationId} ${status}`).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+      }
+      const key = operation.parameters?.find((p) => p.name === 'Idempotency-Key');
+      const idempotent = route.method === 'POST' && route.auth !== 'none';
+      expect(key ? { in: key.in, required: key.required } : undefined, route.operationId).toEqual(idempotent ? { in: 'header', required: false } : undefined);
+      if (idempotent) expect(Object.keys(operation.responses), route.operationId).toContain('409');
+    }
+    expect(doc.components.headers).toHaveProperty('IdempotentReplayed');
+  });
+
+  it('documents the console: contacts and the usage summary', () => {
+    expect(Object.keys(op('delete', '/v1/console/contacts/{id}').responses)).toEqual(expect.arrayContaining(['204', '401', '404']));
+    expect(op('get', '/v1/console/contacts').parameters?.map((p) => p.name)).toEqual(['search']);
+    expect(doc.components.schemas.Usage).toMatchObject({ required: ['plan', 'periodStart', 'periodEnd', 'envelopesUsed', 'envelopesLimit', 'overageAllowed'] });
+    expect(doc.components.schemas.ContactRequest).toMatchObject({ required: ['name', 'email'] });
   });
 
   it('lists the error statuses of the spec and DECISIONS 12 for the signer-facing endpoints and resend', () => {

@@ -45,9 +45,16 @@ export async function tokenFor(clientId: string, clientSecret: string): Promise<
   return response.body.access_token;
 }
 
+/** Plan and quota of a test application: plan `test` has the small request budget set up in global-setup.ts. */
+export interface AppOptions {
+  plan?: string;
+  envelopesLimit?: number | null;
+  overageAllowed?: boolean;
+}
+
 /** A fresh application with its own token, so test files never see each other's envelopes. */
-export async function newApp(name = 'test app'): Promise<{ appId: string; clientId: string; clientSecret: string; token: string }> {
-  const created = await call<{ appId: string; clientId: string; clientSecret: string }>('POST', '/_local/apps', { json: { name } });
+export async function newApp(name = 'test app', options: AppOptions = {}): Promise<{ appId: string; clientId: string; clientSecret: string; token: string }> {
+  const created = await call<{ appId: string; clientId: string; clientSecret: string }>('POST', '/_local/apps', { json: { name, ...options } });
   if (created.status !== 201) throw new Error(`app creation failed: ${String(created.status)}`);
   return { ...created.body, token: await tokenFor(created.body.clientId, created.body.clientSecret) };
 }
