@@ -11,10 +11,5 @@ export interface Contact {
 /** The identity of a contact within its application. */
 export const contactEmailKey = (email: string) => email.trim().toLowerCase();
 
-/** What a search matches against: name and email, case-folded (spec 4.6). */
+/** What a search matches against: name and email, case-folded; the search term is folded the same way (spec 4.6). */
 export const contactSearchText = (contact: Pick<Contact, 'name' | 'email'>) => `${contact.name}\n${contact.email}`.toLowerCase();
-
-export function matchesSearch(contact: Pick<Contact, 'name' | 'email'>, search: string | null): boolean {
-  const wanted = search?.trim().toLowerCase();
-  return !wanted || contactSearchText(contact).includes(wanted);
-}

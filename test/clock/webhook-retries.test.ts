@@ -29,9 +29,9 @@ describe('webhook retries on the service clock', () => {
     const { receiver, deliveries } = await setup((n) => (n < 4 ? 503 : 200));
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries())[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 });
-    await settle(59);
+    await settle(45); // not yet due (a margin for real time passing on a loaded machine)
     expect(receiver.received).toHaveLength(1);
-    for (const [wait, expected] of [[1, 2], [600, 3], [3600, 4], [21_600, 5]] as const) {
+    for (const [wait, expected] of [[15, 2], [600, 3], [3600, 4], [21_600, 5]] as const) {
       await settle(wait);
       expect(receiver.received, `after waiting ${String(wait)} s`).toHaveLength(expected);
     }

@@ -330,8 +330,9 @@ describe('declining (decline)', () => {
     expect(change.outbox).toMatchObject([
       { kind: 'event', event: 'signer.declined', signerId: signer.id },
       { kind: 'event', event: 'envelope.declined', signerId: signer.id },
+      { kind: 'job', job: { type: 'retention.tag', envelopeId: envelope.id } },
     ]);
-    expect(jobsOf(change.outbox)).toEqual([]);
+    expect(change.after.deletionAt).not.toBeNull(); // the retention window starts when the envelope ends
   });
 
   it('a decline without a reason records null', () => {

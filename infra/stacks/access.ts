@@ -1,0 +1,115 @@
+/**
+ * What each function's code uses, read from its handler and the use cases it calls: the one place grants are
+ * decided. Every handler of the manifest (routes, workers, workflow tasks) needs a row; synth fails without one.
+ *
+ * Every route also runs the traffic control of shared/http/traffic.ts (rate counters and Idempotency-Key records):
+ * routes that do not write the table get writes to those items only (bindTrafficRecords).
+ *
+ * Recurring reasons, so the rows stay short:
+ * - bearer routes verify the JWT (JWT_SECRET) and read the application (table);
+ * - loading an envelope applies a passed deadline (lazy expiry, DECISIONS 14): a commit, whose outbox puts the
+ *   `envelope.expired` event and the retention job on the jobs queue, so those routes write and send jobs;
+ * - signing links and download links are HS256 tokens under LINK_SECRET;
+ * - invitations and OTP codes go out by email (SES) or SMS (SNS) right after the commit that queued them.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { DocumentAccess, SecretName } from '../constructs/bind.ts';
+
+export interface Access {
+  table?: 'read' | 'write';
+  documents?: DocumentAccess;
+  secrets?: readonly SecretName[];
+  /** Sends email through SES. */
+  mail?: boolean;
+  /** Sends SMS through SNS. */
+  sms?: boolean;
+  /** Sends to the jobs queue. */
+  jobs?: boolean;
+  /** Starts executions of these workflows. */
+  starts?: readonly ('seal' | 'webhookRetry')[];
+  /** Signs with the seal key (KMS). */
+  sign?: boolean;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+const bearer = { table: 'read', secrets: ['JWT_SECRET'] } as const satisfies Access;
+const envelopeWrite = { table: 'write', secrets: ['JWT_SECRET'], jobs: true } as const satisfies Access;
+const link = { table: 'write', secrets: ['LINK_SECRET'], jobs: true } as const satisfies Access;
+const invites = { secrets: ['JWT_SECRET', 'LINK_SECRET'], mail: true, sms: true } as const satisfies Access;
+const pdfHandling = { memorySize: 1024, timeout: Duration.seconds(29) } as const satisfies Access;
+
+export const ACCESS: Readonly<Record<string, Access>> = {
+  // Routes
+  'functions/api/oauth-token.ts': { ...bearer },
+  'functions/api/create-envelope.ts': { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+  'functions/api/list-envelopes.ts': { ...bearer },
+  'functions/api/get-envelope.ts': { ...envelopeWrite },
+  'functions/api/send-envelope.ts': { ...envelopeWrite, ...invites },
+  'functions/api/void-envelope.ts': { ...envelopeWrite },
+  'functions/api/get-document.ts': { ...envelopeWrite, documents: { read: ['original/', 'sealed/'] }, ...pdfHandling },
+  'functions/api/upload-document.ts': { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+  'functions/api/add-signer.ts': { ...envelopeWrite },
+  'functions/api/add-field.ts': { ...envelopeWrite },
+  'functions/api/verify-audit.ts': { ...envelopeWrite },
+  'functions/api/resend-signer.ts': { ...envelopeWrite, ...invites },
+  'functions/api/signing-context.ts': { ...link },
+  'functions/api/otp-request.ts': { ...link, mail: true, sms: true },
+  'functions/api/otp-verify.ts': { ...link },
+  'functions/api/consent.ts': { ...link },
+  // The last signature queues sealing (a workflow start); a finished routing group queues the next one.
+  'functions/api/sign.ts': { ...link, documents: { write: ['signatures/'] }, starts: ['seal'] },
+  'functions/api/decline.ts': { ...link },
+  'functions/api/signing-document.ts': { ...link, documents: { read: ['original/'] }, ...pdfHandling },
+  // The portal reads without committing; the download itself is recorded in the audit chain.
+  'functions/api/download-status.ts': { table: 'read', secrets: ['LINK_SECRET'] },
+  'functions/api/download-document.ts': { table: 'write', secrets: ['LINK_SECRET'], documents: { read: ['sealed/'] }, ...pdfHandling },
+  'functions/api/list-webhooks.ts': { ...bearer },
+  // A webhook's own secret is stored sealed under DATA_KEY.
+  'functions/api/create-webhook.ts': { ...bearer, table: 'write', secrets: ['JWT_SECRET', 'DATA_KEY'] },
+  'functions/api/delete-webhook.ts': { ...bearer, table: 'write' },
+  'functions/api/list-deliveries.ts': { ...bearer },
+  // One attempt now: opens the signing secret (DATA_KEY) and POSTs to the endpoint (outbound internet, no VPC).
+  'functions/api/resend-delivery.ts': { ...bearer, table: 'write', secrets: ['JWT_SECRET', 'DATA_KEY'] },
+  'functions/api/get-tenant.ts': { ...bearer },
+  'functions/api/put-tenant.ts': { ...bearer, table: 'write' },
+  'functions/api/list-contacts.ts': { ...bearer },
+  'functions/api/save-contact.ts': { ...bearer, table: 'write' },
+  'functions/api/delete-contact.ts': { ...bearer, table: 'write' },
+  'functions/api/get-usage.ts': { ...bearer },
+  // The document is built from the manifest and the schemas: no data, no secret (only its rate counter).
+  'functions/api/openapi.ts': {},
+
+  // Workers
+  // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag.
+  'functions/workers/jobs.ts': {
+    table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
+    documents: { tag: ['original/', 'sealed/', 'signatures/'] }, timeout: Duration.seconds(120),
+  },
+  'functions/workers/expiry-sweep.ts': { table: 'write', jobs: true, timeout: Duration.seconds(120) },
+  // Whatever a crash left in an outbox: invitations, reminders, jobs, sealing starts, webhook events.
+  'functions/workers/outbox-sweep.ts': {
+    table: 'write', secrets: ['LINK_SECRET'], mail: true, sms: true, jobs: true, starts: ['seal'], timeout: Duration.seconds(120),
+  },
+  'functions/workers/deletion-reminders.ts': { table: 'write', secrets: ['LINK_SECRET'], mail: true, timeout: Duration.seconds(300) },
+  'functions/workers/object-removed.ts': { table: 'write', timeout: Duration.seconds(60) },
+
+  // Workflow tasks
+  // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, writes sealed/.
+  'functions/workers/seal.ts': {
+    table: 'read', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
+    memorySize: 2048, timeout: Duration.minutes(5),
+  },
+  'functions/workers/finalize.ts': { table: 'write', secrets: ['LINK_SECRET'], jobs: true, timeout: Duration.seconds(60) },
+  // Attaches the sealed PDF up to 7 MB, with a download-portal link in every email.
+  'functions/workers/notify.ts': {
+    table: 'write', secrets: ['LINK_SECRET'], mail: true, documents: { read: ['sealed/'] }, memorySize: 1024, timeout: Duration.seconds(120),
+  },
+  'functions/workers/webhook-attempt.ts': { table: 'write', secrets: ['DATA_KEY'], timeout: Duration.seconds(30) },
+};
+
+export function accessOf(handler: string): Access {
+  const access = ACCESS[handler];
+  if (!access) throw new Error(`${handler} has no row in infra/stacks/access.ts: decide what it may use before it is deployed`);
+  return access;
+}

@@ -1,0 +1,239 @@
+/**
+ * The two front doors. The HTTP API gateway (stage, throttling, access logs, CORS) and the signing host
+ * (S3 + CloudFront) live together because each needs the other's address: the distribution forwards
+ * `/v1/signing/*` and `/v1/download/*` to the API, and every function's SIGNING_URL is the distribution's.
+ * In one stack there is no cycle; the api stack then adds one function and one route per manifest row.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime,
+  HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestPolicy, OriginSslPolicy,
+  PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { AwsCustomResource, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
+import { acknowledge, acknowledgeRoleWildcards } from '../constructs/nag.ts';
+import { REPO_ROOT } from '../constructs/service-function.ts';
+import type { ServiceSettings } from './settings.ts';
+
+export interface WebStackProps extends StackProps {
+  settings: ServiceSettings;
+  logRetention: RetentionDays;
+}
+
+/** The same policy the local signing host sends (infra/local/signing-host.ts). */
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
+
+/** Signer-facing API paths, served on the signing host's own origin. */
+export const SIGNING_PATHS = ['/v1/signing/*', '/v1/download/*'] as const;
+
+const CORS: Omit<CorsPreflightOptions, 'allowOrigins'> = {
+  allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+  allowHeaders: ['content-type', 'idempotency-key'],
+  maxAge: Duration.hours(1),
+};
+
+export class WebStack extends Stack {
+  readonly httpApi: HttpApi;
+  /** BASE_URL: the API's own address. */
+  readonly apiUrl: string;
+  /** SIGNING_URL: the signing host (custom domain, else the distribution's domain). */
+  readonly signingUrl: string;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: WebStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    const customOrigin = settings.signingDomain ? `https://${settings.signingDomain}` : null;
+
+    // Every route is public at the gateway: bearer JWTs and signing links are verified in the functions
+    // (HS256 with a deployment secret, which a gateway JWT authorizer cannot check).
+    this.httpApi = new HttpApi(this, 'Api', {
+      apiName: `${settings.prefix}-api`,
+      description: 'e-signature API (routes: infra/routes.ts)',
+      createDefaultStage: false,
+      ...(customOrigin ? { corsPreflight: { ...CORS, allowOrigins: [customOrigin] } } : {}),
+    });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: settings.apiThrottle,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat() },
+    });
+    this.apiUrl = this.httpApi.apiEndpoint;
+
+    this.distribution = this.signingHost(settings, props.logRetention);
+    this.signingUrl = customOrigin ?? `https://${this.distribution.distributionDomainName}`;
+    if (!customOrigin) this.allowSigningOrigin(this.signingUrl, props.logRetention);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'BASE_URL: the API' });
+    new CfnOutput(this, 'SigningUrl', { value: this.signingUrl, description: 'SIGNING_URL: the signing host' });
+    new CfnOutput(this, 'DistributionDomainName', { value: this.distribution.distributionDomainName, description: 'CNAME target for signingDomain' });
+  }
+
+  private signingHost(settings: ServiceSettings, logRetention: RetentionDays): Distribution {
+    const logs = new Bucket(this, 'SiteLogs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED, // CloudFront standard logs are written with an ACL
+      lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(logs, 'S1', 'This is the access-log bucket of the signing host (its pages bucket and distribution); logging it into itself would loop');
+    const site = new Bucket(this, 'Pages', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      serverAccessLogsBucket: logs,
+      serverAccessLogsPrefix: 'pages/',
+      removalPolicy: RemovalPolicy.DESTROY, // holds only the build; the deployment below empties it on delete
+    });
+
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Signing host security headers',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+      },
+    });
+    // SPA fallback for the page routes only (/sign/<token>, /download/<token>): a distribution-wide 404 -> index.html
+    // would also rewrite the API's own 404s on the signing paths.
+    const pageRoutes = new EdgeFunction(this, 'PageRoutes', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Serves index.html for page routes (paths without a file extension)',
+      code: FunctionCode.fromInline("function handler(event) { var r = event.request; if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/index.html'; } return r; }"),
+    });
+    const api: BehaviorOptions = {
+      origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      }),
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: headers,
+    };
+    const distribution = new Distribution(this, 'SigningHost', {
+      comment: `${settings.prefix} signing host`,
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(site),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ function: pageRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: logs,
+      logFilePrefix: 'cloudfront/',
+      ...(settings.signingDomain && settings.certificateArn
+        ? {
+          domainNames: [settings.signingDomain],
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn),
+          minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+        }
+        : {}),
+    });
+    if (!settings.signingDomain) {
+      acknowledge(distribution, 'CFR4', 'No signingDomain configured: the default *.cloudfront.net certificate cannot be limited to TLS 1.2; with signingDomain and certificateArn the distribution requires TLSv1.2_2021');
+    }
+    acknowledge(distribution, 'CFR1', 'Signers are wherever the sender\'s recipients are: no geographic restriction');
+    acknowledge(distribution, 'CFR2', 'No WAF by default (a web ACL costs a monthly fee); the API is throttled at the gateway and per token in the functions. Attach one in front of the distribution as needed');
+
+    this.deployPages(site, distribution, settings.webDistPath, logRetention);
+    return distribution;
+  }
+
+  /** The built pages, when they exist at synth time; otherwise the bucket stays empty until a later deploy. */
+  private deployPages(site: Bucket, distribution: Distribution, webDistPath: string, logRetention: RetentionDays): void {
+    const path = isAbsolute(webDistPath) ? webDistPath : join(REPO_ROOT, webDistPath);
+    if (!existsSync(join(path, 'index.html'))) return;
+    const role = new Role(this, 'PagesDeploymentRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const logs = new LogGroup(this, 'PagesDeploymentLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logs.logGroupArn] }));
+    new BucketDeployment(this, 'DeployPages', {
+      sources: [Source.asset(path)],
+      destinationBucket: site,
+      distribution,
+      distributionPaths: ['/*'],
+      retainOnDelete: false,
+      memoryLimit: 512,
+      role,
+      logGroup: logs,
+    });
+    acknowledgeRoleWildcards(role, 'CDK BucketDeployment: copies the built pages from the CDK asset bucket into the pages bucket and invalidates the distribution; the grants are the construct\'s own, on those two buckets');
+    // The deployment's function is a singleton at stack level.
+    for (const child of this.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+      acknowledge(child, 'L1', 'CDK BucketDeployment function: its runtime (with the AWS CLI layer) is chosen by aws-cdk-lib');
+    }
+  }
+
+  /**
+   * CORS for the signing host's origin when it is the distribution's generated domain: the API's CORS setting
+   * cannot name a distribution that itself names the API, so it is set once both exist. HTTP API CORS applies
+   * API-wide; the bearer endpoints carry no cookies, so allowing the signing origin there grants nothing.
+   */
+  private allowSigningOrigin(origin: string, logRetention: RetentionDays): void {
+    const role = new Role(this, 'CorsRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    const logs = new LogGroup(this, 'CorsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logs.logGroupArn] }));
+    role.addToPrincipalPolicy(new PolicyStatement({
+      actions: ['apigateway:PATCH'],
+      resources: [`arn:${Aws.PARTITION}:apigateway:${Aws.REGION}::/apis/${this.httpApi.apiId}`],
+    }));
+    const call = {
+      service: 'ApiGatewayV2',
+      action: 'UpdateApi',
+      parameters: {
+        ApiId: this.httpApi.apiId,
+        CorsConfiguration: {
+          AllowOrigins: [origin],
+          AllowMethods: CORS.allowMethods?.map(String),
+          AllowHeaders: CORS.allowHeaders,
+          MaxAge: CORS.maxAge?.toSeconds(),
+        },
+      },
+      physicalResourceId: PhysicalResourceId.of(`${this.httpApi.apiId}-cors`),
+    };
+    const cors = new AwsCustomResource(this, 'SigningOriginCors', { onCreate: call, onUpdate: call, role, logGroup: logs, installLatestAwsSdk: false });
+    acknowledge(cors, 'L1', 'CDK AwsCustomResource function: its runtime is chosen by aws-cdk-lib');
+  }
+}
+
+/** JSON access log lines; the route key, not the path, so signing-link tokens stay out of the logs. */
+function accessLogFormat(): AccessLogFormat {
+  return AccessLogFormat.custom(JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+    route: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }));
+}

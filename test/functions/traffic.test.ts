@@ -1,0 +1,202 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { issueAccessToken } from '#shared/auth/bearer.ts';
+import { NotFound, RateLimited } from '#domain/errors.ts';
+import { requestFingerprint } from '#http/fingerprint.ts';
+import { ok, type HttpResult } from '#http/responses.ts';
+import { route } from '#http/route.ts';
+import { withTrafficControl, type TrafficDeps } from '#http/traffic.ts';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, RateLimiter, StoredResponse } from '#ports/traffic.ts';
+import { testConfig } from '#test/support/config.ts';
+
+const NOW = new Date('2026-03-10T12:00:00.000Z');
+const config = testConfig({ RATE_LIMITS: JSON.stringify({ plans: { test: { limit: 2, windowSeconds: 60 } }, perToken: { limit: 3, windowSeconds: 60 }, perIp: { limit: 4, windowSeconds: 30 } }) });
+
+/** Fixed windows in memory, opened by the first hit. */
+function memoryLimiter(): RateLimiter {
+  const windows = new Map<string, { count: number; resetAtMs: number }>();
+  return {
+    hit: (key, windowSeconds, now) => {
+      const open = windows.get(key);
+      const next = open && open.resetAtMs > now.getTime() ? { ...open, count: open.count + 1 } : { count: 1, resetAtMs: now.getTime() + windowSeconds * 1000 };
+      windows.set(key, next);
+      return Promise.resolve(next);
+    },
+  };
+}
+
+function memoryIdempotency(): IdempotencyStore & { records: Map<string, IdempotencyRecord & { owner: string }> } {
+  const records = new Map<string, IdempotencyRecord & { owner: string }>();
+  return {
+    records,
+    claim: (claim: IdempotencyClaim) => {
+      const held = records.get(claim.id);
+      if (held) return Promise.resolve(held);
+      records.set(claim.id, { state: 'in_progress', fingerprint: claim.fingerprint, owner: claim.owner });
+      return Promise.resolve(undefined);
+    },
+    complete: (claim: IdempotencyClaim, response: StoredResponse) => {
+      if (records.get(claim.id)?.owner === claim.owner) records.set(claim.id, { state: 'completed', fingerprint: claim.fingerprint, response, owner: claim.owner });
+      return Promise.resolve();
+    },
+    release: (claim: IdempotencyClaim) => {
+      if (records.get(claim.id)?.owner === claim.owner) records.delete(claim.id);
+      return Promise.resolve();
+    },
+  };
+}
+
+function depsWith(over: Partial<TrafficDeps> = {}) {
+  const idempotency = memoryIdempotency();
+  const deps: TrafficDeps = {
+    config, clock: { now: () => NOW }, rateLimiter: memoryLimiter(), idempotency,
+    applications: { get: (appId) => Promise.resolve(appId === 'app-test' ? { plan: 'test' } as never : { plan: 'standard' } as never) },
+    ...over,
+  };
+  return { deps, idempotency };
+}
+
+let requestSeq = 0;
+function event(method: string, path: string, options: { headers?: Record<string, string>; body?: string; token?: string; ip?: string } = {}): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0', routeKey: `${method} ${path}`, rawPath: path, rawQueryString: '', headers: options.headers ?? {},
+    pathParameters: options.token ? { token: options.token } : undefined, body: options.body, isBase64Encoded: false,
+    requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: options.ip ?? '198.51.100.7', userAgent: 'vitest' }, requestId: `req-${String(++requestSeq)}` },
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+const context = {} as Context;
+const bodyOf = (result: HttpResult) => JSON.parse(result.body ?? '{}') as { error?: string; errors?: unknown };
+const bearer = async (appId: string) => ({ authorization: `Bearer ${await issueAccessToken(config.jwtSecret, { appId, clientId: 'c' }, NOW)}` });
+const counter = () => {
+  let runs = 0;
+  const handler = vi.fn((): Promise<HttpResult> => Promise.resolve(ok({ run: ++runs }, 201)));
+  return handler;
+};
+
+describe('rate limits around a route', () => {
+  it('counts an application against its plan and puts the budget on every answer, errors included', async () => {
+    const { deps } = depsWith();
+    const failing = withTrafficControl(route({}, () => Promise.reject(new NotFound('nothing here'))), deps);
+    const headers = await bearer('app-test');
+    const first = await failing(event('GET', '/v1/x', { headers }), context);
+    expect(first.statusCode).toBe(404);
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(NOW.getTime() / 1000 + 60) });
+    expect((await failing(event('GET', '/v1/x', { headers }), context)).headers['x-ratelimit-remaining']).toBe('0');
+    const limited = await failing(event('GET', '/v1/x', { headers }), context);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers).toMatchObject({ 'retry-after': '60', 'x-ratelimit-remaining': '0', 'x-request-id': expect.stringMatching(/^req-/) as unknown });
+    expect(JSON.parse(limited.body ?? '{}')).toMatchObject({ error: 'rate_limited', status: 429 });
+  });
+
+  it('counts link calls per token and per address and reports the tighter; anything else per address', async () => {
+    const { deps } = depsWith();
+    const handler = withTrafficControl(counter(), deps);
+    const viaToken = await handler(event('GET', '/v1/signing/t1', { token: 't1' }), context);
+    expect(viaToken.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2' });
+    for (const token of ['t2', 't3']) await handler(event('GET', `/v1/signing/${token}`, { token }), context);
+    // the address has spent 3 of its 4 (30 s window); token t4 has 3 left: the address is tighter
+    expect((await handler(event('GET', '/v1/signing/t4', { token: 't4' }), context)).headers).toMatchObject({ 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': '0' });
+    const fromAddress = await handler(event('POST', '/oauth/token', { headers: { authorization: 'Bearer forged' } }), context);
+    expect(fromAddress.statusCode).toBe(429);
+    expect(fromAddress.headers['retry-after']).toBe('30');
+    expect((await handler(event('POST', '/oauth/token', { ip: '198.51.100.8' }), context)).statusCode).toBe(201);
+  });
+
+  it('fails open when the counter store is unavailable', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { deps } = depsWith({ rateLimiter: { hit: () => Promise.reject(new Error('throttled')) } });
+    const result = await withTrafficControl(counter(), deps)(event('GET', '/v1/x', { headers: await bearer('app-1') }), context);
+    expect(result.statusCode).toBe(201);
+    expect(result.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(log).toHaveBeenCalledOnce();
+    log.mockRestore();
+  });
+});
+
+describe('Idempotency-Key around a route', () => {
+  const post = async (key: string | undefined, body = '{"a":1}', appId = 'app-1') =>
+    event('POST', '/v1/things', { headers: { ...(await bearer(appId)), 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) }, body });
+
+  it('runs once and replays the stored answer with Idempotent-Replayed, with fresh budget headers', async () => {
+    const { deps } = depsWith();
+    const inner = counter();
+    const handler = withTrafficControl(inner, deps);
+    const first = await handler(await post('k1'), context);
+    const again = await handler(await post('k1', '{ "a": 1 }'), context);
+    expect(inner).toHaveBeenCalledOnce();
+    expect(again).toMatchObject({ statusCode: 201, body: first.body, headers: { 'idempotent-replayed': 'true', 'x-ratelimit-remaining': '598' } });
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
+  it('answers 409 for another request with the key, and for the key while the first still runs', async () => {
+    const { deps, idempotency } = depsWith();
+    const handler = withTrafficControl(counter(), deps);
+    await handler(await post('k2'), context);
+    const reused = await handler(await post('k2', '{"a":2}'), context);
+    expect([reused.statusCode, bodyOf(reused).error]).toEqual([409, 'idempotency_key_reused']);
+    idempotency.records.set('app-1#k3', { state: 'in_progress', fingerprint: requestFingerprint(await post('k3')), owner: 'other' });
+    const busy = await handler(await post('k3'), context);
+    expect([busy.statusCode, bodyOf(busy).error]).toEqual([409, 'request_in_progress']);
+    expect(busy.headers['x-ratelimit-limit']).toBe('600');
+  });
+
+  it('does not keep a 5xx or a 429, so a retry runs again; keeps a 4xx', async () => {
+    for (const [status, kept] of [[500, false], [429, false], [422, true], [400, true]] as const) {
+      const { deps, idempotency } = depsWith();
+      const inner = vi.fn(() => Promise.resolve(ok({ status }, status)));
+      const handler = withTrafficControl(inner, deps);
+      await handler(await post('k'), context);
+      await handler(await post('k'), context);
+      expect(inner, String(status)).toHaveBeenCalledTimes(kept ? 1 : 2);
+      expect(idempotency.records.has('app-1#k'), String(status)).toBe(kept);
+    }
+    const { deps, idempotency } = depsWith();
+    const throwing = withTrafficControl(() => Promise.reject(new RateLimited('busy', 5)), deps);
+    expect((await throwing(await post('k'), context)).statusCode).toBe(429);
+    expect(idempotency.records.size).toBe(0);
+  });
+
+  it('scopes keys to the application and the link token; ignores them without a scope or on GET; checks their form', async () => {
+    const { deps } = depsWith();
+    const inner = counter();
+    const handler = withTrafficControl(inner, deps);
+    await handler(await post('same', '{}', 'app-1'), context);
+    await handler(await post('same', '{}', 'app-2'), context);
+    await handler(event('POST', '/v1/signing/tok-a/consent', { token: 'tok-a', headers: { 'idempotency-key': 'same' } }), context);
+    await handler(event('POST', '/v1/signing/tok-a/consent', { token: 'tok-a', headers: { 'idempotency-key': 'same' } }), context);
+    await handler(event('POST', '/oauth/token', { headers: { 'idempotency-key': 'same' } }), context);
+    await handler(event('POST', '/oauth/token', { headers: { 'idempotency-key': 'same' } }), context);
+    await handler(event('GET', '/v1/things', { headers: { ...(await bearer('app-1')), 'idempotency-key': 'same' } }), context);
+    expect(inner).toHaveBeenCalledTimes(6);
+    const invalid = await handler(await post('has space'), context);
+    expect([invalid.statusCode, bodyOf(invalid).errors]).toEqual([400, { 'Idempotency-Key': [expect.any(String)] }]);
+  });
+});
+
+describe('request fingerprints', () => {
+  const multipart = (boundary: string) => event('POST', '/v1/envelopes', {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: `--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\n{"tenantId":"a"}\r\n--${boundary}--\r\n`,
+  });
+
+  it('ignores the multipart boundary and JSON formatting, but not the path, method or content', () => {
+    expect(requestFingerprint(multipart('----one'))).toBe(requestFingerprint(multipart('----two')));
+    const json = (body: string, path = '/v1/x') => requestFingerprint(event('POST', path, { headers: { 'content-type': 'application/json' }, body }));
+    expect(json('{"a":1,"b":[1,2]}')).toBe(json('{ "b": [1, 2], "a": 1 }'));
+    expect(json('{"a":1}')).not.toBe(json('{"a":2}'));
+    expect(json('{"a":1}')).not.toBe(json('{"a":1}', '/v1/y'));
+    expect(requestFingerprint(event('POST', '/v1/x'))).not.toBe(requestFingerprint(event('PUT', '/v1/x')));
+  });
+});
+
+describe('RATE_LIMITS configuration', () => {
+  it('merges over the defaults of DECISIONS 19 and refuses a bad value at start', () => {
+    expect(testConfig().rateLimits).toEqual({
+      plans: { standard: { limit: 600, windowSeconds: 60 } }, perToken: { limit: 120, windowSeconds: 60 }, perIp: { limit: 1200, windowSeconds: 60 },
+    });
+    expect(config.rateLimits.plans).toEqual({ standard: { limit: 600, windowSeconds: 60 }, test: { limit: 2, windowSeconds: 60 } });
+    expect(() => testConfig({ RATE_LIMITS: '{not json' })).toThrow(/RATE_LIMITS must be JSON/);
+    expect(() => testConfig({ RATE_LIMITS: '{"perIp":{"limit":0,"windowSeconds":60}}' })).toThrow(/limit must be at least 1/);
+  });
+});
