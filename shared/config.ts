@@ -21,6 +21,7 @@ const EnvSchema = v.object({
   WEBHOOK_RETRY_STATE_MACHINE_ARN: v.optional(v.string(), ''),
   WEBHOOK_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '10000'),
   SEAL_KEY_ID: v.optional(v.string(), ''),
+  ORIGIN_VERIFY_SECRET: v.optional(v.string(), ''),
   SENDER_COPY_EMAIL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.email('SENDER_COPY_EMAIL must be an email address'))]), ''),
   SEAL_CERTIFICATE_CHAIN_PEM: v.optional(v.string(), ''),
   /** JSON overriding parts of DEFAULT_RATE_LIMITS, e.g. `{"plans":{"test":{"limit":5,"windowSeconds":60}}}`. */
@@ -88,6 +89,8 @@ export interface Config {
   /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
   sealKeyId: string;
   sealCertificateChainPem: string;
+  /** Proves a request came through the signing host's CloudFront (whose viewer address is then trusted). */
+  originVerifySecret: string | null;
   /** Also sends the completed, sealed copy here (the sender's address), when set. */
   senderCopyEmail: string | null;
   /** Request budgets (spec 8, DECISIONS 19). */
@@ -119,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sealKeyId: e.SEAL_KEY_ID,
     sealCertificateChainPem: e.SEAL_CERTIFICATE_CHAIN_PEM,
     senderCopyEmail: e.SENDER_COPY_EMAIL || null,
+    originVerifySecret: e.ORIGIN_VERIFY_SECRET || null,
     rateLimits: rateLimitsOf(e.RATE_LIMITS),
   };
 }

@@ -110,7 +110,7 @@ export function bindSigningKey(fn: ServiceFunction, key: IKey, certificateChainP
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [key.keyArn] }));
 }
 
-export type SecretName = 'JWT_SECRET' | 'LINK_SECRET' | 'DATA_KEY';
+export type SecretName = 'JWT_SECRET' | 'LINK_SECRET' | 'DATA_KEY' | 'ORIGIN_VERIFY_SECRET';
 
 /**
  * Secret values as CloudFormation dynamic references: CloudFormation resolves them at deploy and Lambda keeps them

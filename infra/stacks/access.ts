@@ -35,7 +35,8 @@ export interface Access {
 
 const bearer = { table: 'read', secrets: ['JWT_SECRET'] } as const satisfies Access;
 const envelopeWrite = { table: 'write', secrets: ['JWT_SECRET'], jobs: true } as const satisfies Access;
-const link = { table: 'write', secrets: ['LINK_SECRET'], jobs: true } as const satisfies Access;
+/** Signer and portal routes are reached through the signing host: ORIGIN_VERIFY_SECRET lets them trust its viewer address. */
+const link = { table: 'write', secrets: ['LINK_SECRET', 'ORIGIN_VERIFY_SECRET'], jobs: true } as const satisfies Access;
 const invites = { secrets: ['JWT_SECRET', 'LINK_SECRET'], mail: true, sms: true } as const satisfies Access;
 const pdfHandling = { memorySize: 1024, timeout: Duration.seconds(29) } as const satisfies Access;
 
@@ -62,7 +63,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/decline.ts': { ...link },
   'functions/api/signing-document.ts': { ...link, documents: { read: ['original/'] }, ...pdfHandling },
   // The portal reads without committing; the download itself is recorded in the audit chain.
-  'functions/api/download-status.ts': { table: 'read', secrets: ['LINK_SECRET'] },
+  'functions/api/download-status.ts': { table: 'read', secrets: ['LINK_SECRET', 'ORIGIN_VERIFY_SECRET'] },
   'functions/api/download-document.ts': { table: 'write', secrets: ['LINK_SECRET'], documents: { read: ['sealed/'] }, ...pdfHandling },
   'functions/api/list-webhooks.ts': { ...bearer },
   // A webhook's own secret is stored sealed under DATA_KEY.

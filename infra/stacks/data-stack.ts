@@ -52,6 +52,7 @@ export class DataStack extends Stack {
       JWT_SECRET: this.secret('JwtSecret', 'Signs the bearer access tokens (HS256)'),
       LINK_SECRET: this.secret('LinkSecret', 'Signs the signing and download links, keys the OTP hashes'),
       DATA_KEY: this.secret('DataKeySecret', 'Seals client and webhook secrets stored in the table (AES-256-GCM)'),
+      ORIGIN_VERIFY_SECRET: this.secret('OriginVerifySecret', 'Sent by CloudFront to the API: requests that carry it came through the signing host, whose viewer address is then trusted'),
     };
 
     this.table = tableFromSchema(this, 'Table');

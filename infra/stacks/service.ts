@@ -26,7 +26,7 @@ export function createService(app: App, settings: ServiceSettings, env?: Environ
   const logRetention = logRetentionOf(settings.logRetentionDays);
   const common = { ...(env ? { env } : {}), tags: { service: settings.prefix } };
   const data = new DataStack(app, `${settings.prefix}Data`, { ...common, settings, logRetention, description: 'e-signature service: table, documents bucket, keys, secrets' });
-  const web = new WebStack(app, `${settings.prefix}Web`, { ...common, settings, logRetention, description: 'e-signature service: HTTP API gateway and the signing host' });
+  const web = new WebStack(app, `${settings.prefix}Web`, { ...common, settings, logRetention, originVerifySecret: data.secrets.ORIGIN_VERIFY_SECRET, description: 'e-signature service: HTTP API gateway and the signing host' });
   const context: Omit<FunctionContext, 'jobs' | 'stateMachines'> = {
     settings, logRetention, baseUrl: web.apiUrl, signingUrl: web.signingUrl,
     table: data.table, documents: data.documents, secrets: data.secrets, signingKey: data.signingKey,

@@ -6,13 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime,
-  HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestPolicy, OriginSslPolicy,
+  HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior,
+  OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy,
   PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -29,6 +32,8 @@ import type { ServiceSettings } from './settings.ts';
 export interface WebStackProps extends StackProps {
   settings: ServiceSettings;
   logRetention: RetentionDays;
+  /** CloudFront sends it to the API (x-origin-verify), so the functions can trust CloudFront-Viewer-Address. */
+  originVerifySecret: ISecret;
 }
 
 /** The same policy the local signing host sends (infra/local/signing-host.ts). */
@@ -74,7 +79,7 @@ export class WebStack extends Stack {
     });
     this.apiUrl = this.httpApi.apiEndpoint;
 
-    this.distribution = this.signingHost(settings, props.logRetention);
+    this.distribution = this.signingHost(settings, props.logRetention, props.originVerifySecret);
     this.signingUrl = customOrigin ?? `https://${this.distribution.distributionDomainName}`;
     if (!customOrigin) this.allowSigningOrigin(this.signingUrl, props.logRetention);
 
@@ -83,7 +88,7 @@ export class WebStack extends Stack {
     new CfnOutput(this, 'DistributionDomainName', { value: this.distribution.distributionDomainName, description: 'CNAME target for signingDomain' });
   }
 
-  private signingHost(settings: ServiceSettings, logRetention: RetentionDays): Distribution {
+  private signingHost(settings: ServiceSettings, logRetention: RetentionDays, originVerifySecret: ISecret): Distribution {
     const logs = new Bucket(this, 'SiteLogs', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -120,15 +125,23 @@ export class WebStack extends Stack {
       comment: 'Serves index.html for page routes (paths without a file extension)',
       code: FunctionCode.fromInline("function handler(event) { var r = event.request; if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/index.html'; } return r; }"),
     });
+    // The viewer's address (for the audit trail and per-IP limits) and what the API reads; never Host (API Gateway's own).
+    const viewerAddressPolicy = new OriginRequestPolicy(this, 'SignerApiRequests', {
+      comment: 'Signer API: viewer address, user agent and the request headers the API reads',
+      headerBehavior: OriginRequestHeaderBehavior.allowList('CloudFront-Viewer-Address', 'User-Agent', 'Content-Type', 'Idempotency-Key', 'Accept', 'Origin', 'Referer'),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+    });
     const api: BehaviorOptions = {
       origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(originVerifySecret.secretArn).unsafeUnwrap() },
       }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
-      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      originRequestPolicy: viewerAddressPolicy,
       responseHeadersPolicy: headers,
     };
     const distribution = new Distribution(this, 'SigningHost', {

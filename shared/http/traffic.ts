@@ -2,13 +2,14 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { RateLimited } from '#domain/errors.ts';
 import type { Config } from '../config.ts';
 import { callerOf } from './caller.ts';
+import { viewerEvent } from './viewer.ts';
 import { resultForError } from './errors.ts';
 import { idempotency, type IdempotencyDeps } from './idempotency.ts';
 import { budgetHeaders, rateLimits, type Charge, type RateLimitDeps } from './rate-limit.ts';
 import type { HttpResult } from './responses.ts';
 import type { ApiHandler } from './route.ts';
 
-export type TrafficDeps = RateLimitDeps & IdempotencyDeps & { config: Pick<Config, 'jwtSecret' | 'rateLimits'> };
+export type TrafficDeps = RateLimitDeps & IdempotencyDeps & { config: Pick<Config, 'jwtSecret' | 'rateLimits' | 'originVerifySecret'> };
 
 const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext.requestId || 'unknown';
 
@@ -22,7 +23,8 @@ const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext.requ
 export function withTrafficControl(route: ApiHandler, deps: TrafficDeps): ApiHandler {
   const charge = rateLimits(deps);
   const idempotent = idempotency(deps);
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
+  return async (received: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
+    const event = viewerEvent(received, deps.config.originVerifySecret);
     let charged: Charge | undefined;
     let result: HttpResult;
     try {

@@ -1,3 +1,4 @@
+import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 /**
  * The CDK app as a reviewer would read its templates: the manifest becomes exactly its functions and routes, each
  * function holds only what it binds, the stateful resources match the shared tables, and cdk-nag is clean.
@@ -6,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -376,7 +377,7 @@ describe('CDK app: the front doors', () => {
     const domainApp = newApp();
     const web = new WebStack(domainApp, 'Web', {
       settings: { ...DEFAULT_SETTINGS, signingDomain: 'sign.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc', webDistPath: 'test/fixtures/no-such-folder' },
-      logRetention: RetentionDays.ONE_MONTH,
+      logRetention: RetentionDays.ONE_MONTH, originVerifySecret: originSecretIn(domainApp),
     });
     const template = Template.fromStack(web);
     template.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ Aliases: ['sign.example.com'], ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }) }) });
@@ -386,13 +387,18 @@ describe('CDK app: the front doors', () => {
   });
 });
 
+/** A stand-in for the data stack's origin secret, for web stacks built on their own. */
+function originSecretIn(app: App): ISecret {
+  return Secret.fromSecretCompleteArn(new Stack(app, 'Secrets'), 'OriginSecret', 'arn:aws:secretsmanager:us-east-1:111111111111:secret:origin-AbCdEf');
+}
+
 describe('CDK app: the built pages', () => {
   it('are deployed to the pages bucket when they exist at synth, with the deployment\'s own grants acknowledged', () => {
     const pages = mkdtempSync(join(tmpdir(), 'esign-pages-'));
     try {
       writeFileSync(join(pages, 'index.html'), '<!doctype html><title>sign</title>');
       const pagesApp = newApp();
-      const web = new WebStack(pagesApp, 'Web', { settings: { ...DEFAULT_SETTINGS, webDistPath: pages }, logRetention: RetentionDays.ONE_MONTH });
+      const web = new WebStack(pagesApp, 'Web', { settings: { ...DEFAULT_SETTINGS, webDistPath: pages }, logRetention: RetentionDays.ONE_MONTH, originVerifySecret: originSecretIn(pagesApp) });
       const template = Template.fromStack(web);
       template.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/*'], RetainOnDelete: false });
       expect(new AwsSolutionsChecks(pagesApp).validateScope(pagesApp).violations.map((v) => v.ruleName)).toEqual([]);

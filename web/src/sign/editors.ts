@@ -1,0 +1,180 @@
+/** Modal editors for a field: signature or initials (draw or type), and free text. Native <dialog>: focus is trapped, Esc cancels. */
+import { h, notice, uid } from '../dom.ts';
+import { loadFont, SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
+import { SignaturePad, type Strokes } from './signature-pad.ts';
+
+export type MarkValue = { kind: 'drawn'; png: string; strokes: Strokes } | { kind: 'typed'; text: string };
+
+export interface MarkEditorOptions {
+  type: 'signature' | 'initial';
+  page: number;
+  /** What to start from: this field's value, or the signature adopted for an earlier field of the same type. */
+  start: MarkValue | null;
+  suggestedText: string;
+  font: SignatureFont;
+}
+
+function openDialog(labelledBy: string, ...content: Node[]): HTMLDialogElement {
+  const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': labelledBy }, ...content);
+  dialog.addEventListener('close', () => { dialog.remove(); });
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
+}
+
+export const initialsOf = (name: string) =>
+  name.split(/\s+/).filter(Boolean).map((part) => Array.from(part)[0]?.toUpperCase() ?? '').join('').slice(0, 4);
+
+/** Resolves with the adopted value and font, or null when cancelled. */
+export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue; font: SignatureFont } | null> {
+  const { type } = options;
+  const noun = type === 'signature' ? 'signature' : 'initials';
+  const titleId = uid('mark-title');
+  const errorBox = h('div');
+  let mode: 'draw' | 'type' = options.start?.kind === 'typed' ? 'type' : 'draw';
+  let font = options.font;
+  const name = uid('mode');
+
+  const radio = (value: 'draw' | 'type', label: string) => {
+    const id = uid('mode-opt');
+    const input = h('input', { type: 'radio', name, id, value, checked: mode === value });
+    input.addEventListener('change', () => { if (input.checked) setMode(value); });
+    return h('div', { class: 'segment' }, input, h('label', { for: id }, label));
+  };
+
+  // Draw
+  const padHint = uid('pad-hint');
+  const canvas = h('canvas', {
+    class: 'pad', role: 'img', 'aria-label': `Drawing area for your ${noun}`, 'aria-describedby': padHint, 'data-pad': type,
+  });
+  const aspect = type === 'signature' ? 2.2 : 1.6;
+  const padWrap = h('div', { class: `pad-wrap pad-${type}`, style: { aspectRatio: String(aspect) } }, canvas,
+    h('span', { class: 'pad-baseline', 'aria-hidden': 'true' }), h('span', { class: 'pad-x', 'aria-hidden': 'true' }, '×'));
+  const pad = new SignaturePad(canvas, aspect, () => { errorBox.replaceChildren(); });
+  const clear = h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => { pad.clear(); } }, 'Clear');
+  const drawPanel = h('div', { class: 'stack' },
+    padWrap,
+    h('div', { class: 'pad-tools' },
+      h('p', { class: 'hint', id: padHint }, `Draw your ${noun} with a finger, a pen or the mouse. Using a keyboard? Choose Type.`),
+      clear),
+  );
+
+  // Type
+  const textId = uid('typed');
+  const typed = h('input', { id: textId, type: 'text', maxlength: 100, autocomplete: type === 'signature' ? 'name' : 'off', spellcheck: 'false' });
+  typed.value = options.start?.kind === 'typed' ? options.start.text : options.suggestedText;
+  const fontGroup = uid('font');
+  const samples: HTMLElement[] = [];
+  const fontOptions = SIGNATURE_FONTS.map((label) => {
+    const id = uid('font-opt');
+    const input = h('input', { type: 'radio', name: fontGroup, id, value: label, checked: label === font });
+    input.addEventListener('change', () => { if (input.checked) font = label; });
+    const sample = h('span', { class: 'font-sample', style: { fontFamily: `"${label}", cursive` }, 'aria-hidden': 'true' }, typed.value || 'Your name');
+    samples.push(sample);
+    return h('div', { class: 'font-option' }, input, h('label', { for: id }, sample, h('span', { class: 'font-name' }, label)));
+  });
+  typed.addEventListener('input', () => {
+    for (const sample of samples) sample.textContent = typed.value || 'Your name';
+    errorBox.replaceChildren();
+  });
+  const typePanel = h('div', { class: 'stack' },
+    h('div', { class: 'form-row' }, h('label', { for: textId }, type === 'signature' ? 'Your full name' : 'Your initials'), typed),
+    h('fieldset', { class: 'fonts' }, h('legend', null, 'Style'), fontOptions,
+      h('p', { class: 'hint' }, 'The same style is used for all your typed signatures and initials.')),
+  );
+
+  const setMode = (next: 'draw' | 'type') => {
+    mode = next;
+    drawPanel.hidden = mode !== 'draw';
+    typePanel.hidden = mode !== 'type';
+    if (mode === 'draw') pad.resize();
+    else for (const label of SIGNATURE_FONTS) void loadFont(label); // fetched only when typing is chosen
+    errorBox.replaceChildren();
+  };
+
+  const apply = h('button', { type: 'submit', class: 'button button-primary' }, type === 'signature' ? 'Sign' : 'Add initials');
+  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
+  const form = h('form', { method: 'dialog', class: 'stack' },
+    h('h2', { id: titleId }, type === 'signature' ? 'Add your signature' : 'Add your initials'),
+    h('fieldset', { class: 'segments' }, h('legend', { class: 'visually-hidden' }, `How do you want to add your ${noun}?`), radio('draw', 'Draw'), radio('type', 'Type')),
+    drawPanel, typePanel, errorBox,
+    h('p', { class: 'hint' }, `Your ${noun} ${type === 'signature' ? 'is' : 'are'} placed in the field on page ${String(options.page)} exactly as shown.`),
+    h('div', { class: 'dialog-actions' }, cancel, apply),
+  );
+
+  return new Promise((resolve) => {
+    let result: { value: MarkValue; font: SignatureFont } | null = null;
+    const dialog = openDialog(titleId, form);
+    dialog.classList.add('dialog-mark');
+    const onResize = () => { if (mode === 'draw') pad.resize(); };
+    window.addEventListener('resize', onResize);
+    dialog.addEventListener('close', () => {
+      window.removeEventListener('resize', onResize);
+      resolve(result);
+    });
+    cancel.addEventListener('click', () => { dialog.close(); });
+    apply.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (mode === 'draw') {
+        const png = pad.toPng();
+        if (!png) {
+          errorBox.replaceChildren(notice('error', `Draw your ${noun} in the box first, or choose Type.`));
+          return;
+        }
+        result = { value: { kind: 'drawn', png, strokes: pad.value }, font };
+      } else {
+        const text = typed.value.trim();
+        if (!text) {
+          errorBox.replaceChildren(notice('error', `Type your ${type === 'signature' ? 'name' : 'initials'} first.`));
+          typed.focus();
+          return;
+        }
+        result = { value: { kind: 'typed', text }, font };
+      }
+      dialog.close();
+    });
+    setMode(mode);
+    if (options.start?.kind === 'drawn') pad.value = options.start.strokes;
+    (mode === 'type' ? typed : (form.querySelector<HTMLInputElement>('input[type=radio]:checked') ?? apply)).focus();
+  });
+}
+
+/** Free text (at most 1,000 characters); resolves with the text ('' clears it), or null when cancelled. */
+export function editText(page: number, current: string, required: boolean): Promise<string | null> {
+  const titleId = uid('text-title');
+  const areaId = uid('text');
+  const countId = uid('text-count');
+  const area = h('textarea', { id: areaId, rows: 4, maxlength: 1000, 'aria-describedby': countId, required });
+  area.value = current;
+  const count = h('p', { class: 'hint', id: countId });
+  const update = () => { count.textContent = `${String(area.value.length)} of 1,000 characters${required ? ' (required)' : ' (optional)'}`; };
+  update();
+  area.addEventListener('input', update);
+  const errorBox = h('div');
+  const apply = h('button', { type: 'submit', class: 'button button-primary' }, 'Done');
+  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
+  const form = h('form', { method: 'dialog', class: 'stack' },
+    h('h2', { id: titleId }, 'Fill in the text field'),
+    h('div', { class: 'form-row' }, h('label', { for: areaId }, `Text for the field on page ${String(page)}`), area, count),
+    errorBox,
+    h('div', { class: 'dialog-actions' }, cancel, apply),
+  );
+  return new Promise((resolve) => {
+    let result: string | null = null;
+    const dialog = openDialog(titleId, form);
+    dialog.addEventListener('close', () => { resolve(result); });
+    cancel.addEventListener('click', () => { dialog.close(); });
+    apply.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (required && area.value.trim() === '') {
+        errorBox.replaceChildren(notice('error', 'This field is required: type something, or cancel.'));
+        area.setAttribute('aria-invalid', 'true');
+        area.focus();
+        return;
+      }
+      result = area.value;
+      dialog.close();
+    });
+    area.focus();
+  });
+}
