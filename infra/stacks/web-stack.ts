@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
+import { SIGNING_HOST_CSP } from '#http/signing-host-policy.ts';
 import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -37,7 +38,7 @@ export interface WebStackProps extends StackProps {
 }
 
 /** The same policy the local signing host sends (infra/local/signing-host.ts). */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
+const CONTENT_SECURITY_POLICY = SIGNING_HOST_CSP;
 
 /** Signer-facing API paths, served on the signing host's own origin. */
 export const SIGNING_PATHS = ['/v1/signing/*', '/v1/download/*'] as const;
