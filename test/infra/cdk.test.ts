@@ -1,3 +1,4 @@
+import { acknowledge } from '#infra/constructs/nag.ts';
 import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 /**
  * The CDK app as a reviewer would read its templates: the manifest becomes exactly its functions and routes, each
@@ -233,7 +234,7 @@ describe('CDK app: least privilege', () => {
       expect(count).toBeGreaterThan(0);
       expect(count).toBeLessThanOrEqual(MAX_DYNAMIC_REFERENCES);
     }
-    templates.data.resourcePropertiesCountIs('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }, 3);
+    templates.data.resourcePropertiesCountIs('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }, 4);
   });
 });
 
@@ -353,6 +354,16 @@ describe('CDK app: the front doors', () => {
     expect(format).not.toContain('$context.path');
   });
 
+  it('CloudFront proves itself to the API with the origin secret and forwards the viewer address, never Host', () => {
+    const distribution = text(resources(templates.web, 'AWS::CloudFront::Distribution')[0]![1].Properties);
+    expect(distribution).toContain('x-origin-verify');
+    expect(distribution).toContain('resolve:secretsmanager');
+    const policy = resources(templates.web, 'AWS::CloudFront::OriginRequestPolicy')[0]![1].Properties as Json;
+    const headers = text(policy);
+    expect(headers).toContain('CloudFront-Viewer-Address');
+    expect(headers).not.toMatch(/"Host"/);
+  });
+
   it('the signing host serves the pages from S3 through OAC, and the signer paths from the API, with security headers', () => {
     const distribution = resources(templates.web, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig as Json;
     const behaviors = distribution.CacheBehaviors as Json[];
@@ -389,7 +400,9 @@ describe('CDK app: the front doors', () => {
 
 /** A stand-in for the data stack's origin secret, for web stacks built on their own. */
 function originSecretIn(app: App): ISecret {
-  return Secret.fromSecretCompleteArn(new Stack(app, 'Secrets'), 'OriginSecret', 'arn:aws:secretsmanager:us-east-1:111111111111:secret:origin-AbCdEf');
+  const secret = new Secret(new Stack(app, 'Secrets'), 'OriginSecret', { generateSecretString: { excludePunctuation: true } });
+  acknowledge(secret, 'SMG4', 'A test stand-in for the data stack\'s secret');
+  return secret;
 }
 
 describe('CDK app: the built pages', () => {
