@@ -358,7 +358,7 @@ describe('CDK app: the front doors', () => {
     const distribution = text(resources(templates.web, 'AWS::CloudFront::Distribution')[0]![1].Properties);
     expect(distribution).toContain('x-origin-verify');
     expect(distribution).toContain('resolve:secretsmanager');
-    const policy = resources(templates.web, 'AWS::CloudFront::OriginRequestPolicy')[0]![1].Properties as Json;
+    const policy = resources(templates.web, 'AWS::CloudFront::OriginRequestPolicy')[0]![1].Properties;
     const headers = text(policy);
     expect(headers).toContain('CloudFront-Viewer-Address');
     expect(headers).not.toMatch(/"Host"/);
