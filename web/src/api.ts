@@ -1,3 +1,4 @@
+import type { Field, PageGeometry } from '../../shared/domain/model.ts';
 /** Calls to the signer-facing API on the same origin (the signing host proxies /v1/signing and /v1/download). */
 
 export class ApiError extends Error {
@@ -85,23 +86,10 @@ export function linkProblem(error: ApiError): LinkProblem {
   return 'unavailable';
 }
 
-/** The signing context (spec 2.7 and the additions of signingContextView). */
-export interface SigningField {
-  id: string;
-  type: 'signature' | 'initial' | 'date' | 'text' | 'checkbox';
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  required: boolean;
-  origin: 'bottom-left' | 'top-left';
-}
+/** The signing context (spec 2.7 and the additions of signingContextView): a field as placed, without whose it is. */
+export type SigningField = Omit<Field, 'documentId' | 'signerId'>;
 
-export interface PageGeometry {
-  box: { x: number; y: number; width: number; height: number };
-  rotate: 0 | 90 | 180 | 270;
-}
+export type { PageGeometry };
 
 export interface SigningContext {
   envelopeId: string;
