@@ -1,38 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
-import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { recordSignature, signerOf } from '#domain/signing.ts';
+import { createEnvelope } from '#domain/envelope.ts';
 import { finalizeStep, notifyStep, sealStep } from '#domain/use-cases/sealing.ts';
-import { storeOriginal } from '#domain/use-cases/documents.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
-import { makePdf } from '#test/support/pdfs.ts';
+import { fullySigned } from '#test/support/sealing.ts';
 
 let deps: Awaited<ReturnType<typeof functionDeps>>;
 beforeAll(async () => { deps = await functionDeps(); });
 
-/** An envelope whose only signer has signed: ready for the seal workflow. */
-async function fullySigned(): Promise<string> {
-  const ctx = testCtx(new Date());
-  const id = deps.ids.next();
-  const document = await storeOriginal(deps, await makePdf({ pages: 1 }), { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file');
-  const created = createEnvelope({
-    id, appId: 'app', tenantId: 't', subject: 'Seal me', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('s@example.com', 1)],
-    fields: [{ signerIndex: 0, type: 'text', page: 1, x: 50, y: 50, w: 200, h: 20, required: true, origin: 'bottom-left' }], document,
-  }, ctx);
-  await deps.envelopes.commit(created);
-  const sent = sendEnvelope(created.after, null, ctx).change;
-  await deps.envelopes.commit(sent);
-  const signer = signerOf(sent.after, sent.after.signers[0]?.id ?? '');
-  const fieldId = sent.after.fields[0]?.id ?? '';
-  const values = [{ fieldId, type: 'text' as const, kind: 'text' as const, text: 'Agreed' }];
-  await deps.envelopes.commit(recordSignature(sent.after, signer, { envelopeId: id, signerId: signer.id, submittedAt: ctx.now.toISOString(), fontLabel: null, values }, ctx).change);
-  return id;
-}
-
 describe('the seal workflow steps', () => {
   it('a failed seal leaves the envelope in progress; the retry completes it; finalize and notify run once', async () => {
-    const id = await fullySigned();
+    const id = await fullySigned(deps);
     let failures = 1;
     const flaky = { ...deps, documentSigner: { ...deps.documentSigner, algorithm: deps.documentSigner.algorithm, certificateChain: () => deps.documentSigner.certificateChain(),
       signDigest: (digest: Uint8Array) => (failures-- > 0 ? Promise.reject(new Error('KMS throttled')) : deps.documentSigner.signDigest(digest)) } };

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHandler as deletionReminders } from '#functions/workers/deletion-reminders.ts';
+import { createHandler as expirySweep } from '#functions/workers/expiry-sweep.ts';
+import { createHandler as finalize } from '#functions/workers/finalize.ts';
+import { createHandler as jobs } from '#functions/workers/jobs.ts';
+import { createHandler as notify } from '#functions/workers/notify.ts';
+import { createHandler as objectRemoved } from '#functions/workers/object-removed.ts';
+import { createHandler as outboxSweep } from '#functions/workers/outbox-sweep.ts';
+import { createHandler as seal } from '#functions/workers/seal.ts';
+import { createHandler as webhookAttempt } from '#functions/workers/webhook-attempt.ts';
+import { functionDeps } from '#test/support/function-deps.ts';
+import { fullySigned } from '#test/support/sealing.ts';
+
+let deps: Awaited<ReturnType<typeof functionDeps>>;
+beforeAll(async () => { deps = await functionDeps(); });
+
+/** A sample from events/workers with its {{placeholders}} filled in. */
+function sample<T>(name: string, vars: Record<string, string>): T {
+  const text = readFileSync(`events/workers/${name}.json`, 'utf8').replace(/\{\{(\w+)\}\}/g, (_m, key: string) => vars[key] ?? `{{${key}}}`);
+  return JSON.parse(text) as T;
+}
+
+describe('every sample event in events/workers runs through its function', () => {
+  it('seal, finalize and notify (the workflow task inputs), then retention tagging and the S3 deletion event', async () => {
+    const envelopeId = await fullySigned(deps);
+    const sealed = await seal(deps)(sample('seal', { envelopeId }));
+    expect(Object.keys(sealed).sort()).toEqual(Object.keys(sample<object>('finalize', { envelopeId })).sort());
+    await finalize(deps)(sealed);
+    expect(await notify(deps)(sample('notify', { envelopeId }))).toMatchObject({ emails: 1 });
+    expect(await jobs(deps)(sample('jobs-retention-tag', { envelopeId }))).toEqual({ batchItemFailures: [] });
+    await deps.blobs.delete(`sealed/${envelopeId}.pdf`);
+    expect(await objectRemoved(deps)(sample('object-removed', { envelopeId }))).toEqual({ purged: 1 });
+    const envelope = await deps.envelopes.find(envelopeId);
+    expect(envelope?.documents.find((d) => d.kind === 'sealed')?.purgeStatus).toBe('purged');
+  });
+
+  it('the jobs queue message, the schedules and a webhook attempt for a delivery that is gone', async () => {
+    expect(await jobs(deps)(sample('jobs-routing-advance', { envelopeId: deps.ids.next() }))).toEqual({ batchItemFailures: [] });
+    // The scheduled workers take no input: the EventBridge event in events/workers/schedule.json is ignored.
+    expect(sample('schedule', {})).toMatchObject({ 'detail-type': 'Scheduled Event' });
+    expect(await expirySweep(deps)()).toEqual({ expired: 0 });
+    expect(await outboxSweep(deps)()).toMatchObject({ dispatched: expect.any(Number) as unknown });
+    expect(await deletionReminders(deps)()).toMatchObject({ reminders: expect.any(Number) as unknown });
+    const gone = sample('webhook-attempt', { appId: 'app', webhookId: deps.ids.next(), deliveryId: deps.ids.next() });
+    expect(await webhookAttempt(deps)(gone)).toMatchObject({ done: true });
+  });
+});
