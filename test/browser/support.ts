@@ -43,7 +43,7 @@ export async function launch(options: { width: number; height: number; mobile?: 
     locale: 'en-GB',
     timezoneId: 'UTC',
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(30_000); // the whole suite shares 2 cores: a loaded run is slow, not broken
   return {
     context,
     close: async () => {
@@ -156,6 +156,7 @@ export async function drawWithMouse(page: Page, target: Locator): Promise<void> 
     for (const point of rest) await page.mouse.move(...point, { steps: 2 });
     await page.mouse.up();
   }
+  await settleFrames(page);
 }
 
 /** The same with real touch input (DevTools Input.dispatchTouchEvent): pointer events of type touch. */
@@ -171,6 +172,13 @@ export async function drawWithTouch(page: Page, target: Locator): Promise<void> 
   for (const point of rest) await session.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
   await session.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await session.detach();
+  await settleFrames(page);
+}
+
+/** Waits until the page has painted twice: input dispatched before it has been handled by then. */
+export async function settleFrames(page: Page): Promise<void> {
+  // A string: this project's types have no DOM (the function runs in the page).
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null))))');
 }
 
 /** One page of a PDF rendered by poppler as a viewer shows it (pdftoppm -cropbox, turned by /Rotate) as decoded PNG; also saved under `name`. */
