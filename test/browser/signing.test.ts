@@ -38,7 +38,7 @@ afterAll(async () => {
 const norm = (box: Box | null, width: number, height: number) =>
   box && { left: box.left / width, top: box.top / height, right: (box.right + 1) / width, bottom: (box.bottom + 1) / height };
 
-describe('the signing page', () => {
+describe('the signing page', { timeout: 120_000 }, () => {
   it('offers the typed-signature fonts that sealing embeds', () => {
     expect([...WEB_FONTS]).toEqual([...SIGNATURE_FONTS]);
   });
