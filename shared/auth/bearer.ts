@@ -12,6 +12,9 @@ export interface BearerPrincipal {
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
 
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+
 /** An HS256 access token for an application, valid one hour (spec 5.1). */
 export async function issueAccessToken(secret: string, principal: BearerPrincipal, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);

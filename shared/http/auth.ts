@@ -1,13 +1,13 @@
-import { verifyAccessToken, type BearerPrincipal } from '../auth/bearer.ts';
+import { bearerTokenOf, verifyAccessToken, type BearerPrincipal } from '../auth/bearer.ts';
 import { Forbidden, Unauthorized } from '#domain/errors.ts';
 import type { Deps } from '../deps.ts';
 
 /** Bearer authentication for `/v1` endpoints: a valid token of an existing, active application. */
 export function bearerAuth(deps: Pick<Deps, 'config' | 'clock' | 'applications'>) {
   return async (headers: Record<string, string | undefined>): Promise<BearerPrincipal> => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-    if (!match?.[1]) throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
-    const principal = await verifyAccessToken(deps.config.jwtSecret, match[1], deps.clock.now());
+    const token = bearerTokenOf(headers.authorization);
+    if (!token) throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
+    const principal = await verifyAccessToken(deps.config.jwtSecret, token, deps.clock.now());
     const app = await deps.applications.get(principal.appId);
     if (app?.clientId !== principal.clientId) throw new Unauthorized('The access token is not valid');
     if (app.suspended) throw new Forbidden('This application is suspended');

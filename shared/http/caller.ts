@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { verifyAccessToken } from '../auth/bearer.ts';
+import { bearerTokenOf, verifyAccessToken } from '../auth/bearer.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '#ports/services.ts';
 
@@ -17,7 +17,7 @@ export async function callerOf(deps: { config: Pick<Config, 'jwtSecret'>; clock:
   const ip = event.requestContext.http.sourceIp || 'unknown';
   const token = event.pathParameters?.token;
   if (token) return { kind: 'link', tokenHash: createHash('sha256').update(token).digest('hex'), ip };
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(event.headers.authorization ?? '')?.[1];
+  const bearer = bearerTokenOf(event.headers.authorization);
   if (bearer) {
     try {
       // The signature proves the application; whether it still exists is the route's own check (401/403).

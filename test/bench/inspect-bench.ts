@@ -10,22 +10,13 @@
  * makes pdf-lib scan each stream byte by byte for `endstream`.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  PDFDocument,
-  PDFName,
-  PDFNumber,
-  ParseSpeeds,
-  concatTransformationMatrix,
-  drawObject,
-  popGraphicsState,
-  pushGraphicsState,
-} from 'pdf-lib';
+import { PDFDocument, PDFNumber, ParseSpeeds } from 'pdf-lib';
 import { inspectPdf } from '../../shared/pdf/inspect.ts';
+import { addImagePage } from '../support/pdfs.ts';
 
 const PAGES = 500;
 const SIDE = 132; // 132 * 132 * 3 = 52,272 bytes per page -> ~25 MB of image data
@@ -40,17 +31,7 @@ async function buildPdf(variant: Variant): Promise<Uint8Array> {
   // Registered first so it is object 3: "/Length 3 0 R" has the same byte length as "/Length 52272".
   const lengthRef = doc.context.register(PDFNumber.of(IMAGE_BYTES));
   for (let i = 0; i < PAGES; i++) {
-    const image = doc.context.stream(randomBytes(IMAGE_BYTES), {
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: SIDE,
-      Height: SIDE,
-      ColorSpace: 'DeviceRGB',
-      BitsPerComponent: 8,
-    });
-    const page = doc.addPage([595, 842]);
-    page.node.setXObject(PDFName.of('Im0'), doc.context.register(image));
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 400, 97, 221), drawObject('Im0'), popGraphicsState());
+    addImagePage(doc, SIDE);
   }
   const bytes = await doc.save({ useObjectStreams: variant === 'xref-stream' });
   return variant === 'classic-indirect-length' ? withIndirectLengths(bytes, lengthRef.toString()) : bytes;

@@ -10,15 +10,15 @@
  * "hash floor" is one SHA-256 of the input, the least any whole-file signature costs.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, PDFName, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
 import { signPdf } from '../../shared/pdf/pades.ts';
-import { makePdf } from '../support/pdfs.ts';
+import { addImagePage, makePdf } from '../support/pdfs.ts';
 
 const RUNS = 15;
 const SIDE = 132; // 132 * 132 * 3 = 52,272 bytes per page -> ~25 MB of image data over 500 pages
@@ -36,17 +36,7 @@ const FIXTURES: Fixture[] = [
 async function imagePdf(objectStreams: boolean): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (let i = 0; i < 500; i++) {
-    const image = doc.context.stream(randomBytes(SIDE * SIDE * 3), {
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: SIDE,
-      Height: SIDE,
-      ColorSpace: 'DeviceRGB',
-      BitsPerComponent: 8,
-    });
-    const page = doc.addPage([595, 842]);
-    page.node.setXObject(PDFName.of('Im0'), doc.context.register(image));
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 400, 97, 221), drawObject('Im0'), popGraphicsState());
+    addImagePage(doc, SIDE);
   }
   return doc.save({ useObjectStreams: objectStreams });
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { call, newApp, tokenFor } from '#test/support/api.ts';
 import { readyDraft, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
+import { Receiver } from '#test/support/receiver.ts';
 import { settle, signing, tokenOf } from '#test/support/signing.ts';
 
 describe('expiry on the service clock', () => {
   it('the sweep expires sent and in-progress envelopes past their deadline; links die; drafts stay', async () => {
     const app = await newApp('expiry');
+    const receiver = new Receiver();
+    await call('POST', '/v1/webhooks', { token: app.token, json: { url: await receiver.start(), events: ['envelope.expired'] } });
     const sent = await readyDraft(app.token, 'expiry', { expiresInDays: 1, signers: [signer('x@example.com', 1, { authMethod: 'none' })], fields: [sigField(0)] });
     const sentBody = (await call<EnvelopeBody>('POST', `/v1/envelopes/${sent.id}/send`, { token: app.token })).body;
     const link = tokenOf(sentBody.signers[0]?.signingUrl);
@@ -26,6 +29,8 @@ describe('expiry on the service clock', () => {
     expect((await call('POST', `/v1/envelopes/${sent.id}/void`, { token })).status).toBe(400);
     const list = await call<{ total: number }>('GET', '/v1/envelopes?tenantId=expiry&status=expired', { token });
     expect(list.body.total).toBe(1);
+    expect(receiver.received.map((r) => [r.json.event, r.json.envelopeId])).toEqual([['envelope.expired', sent.id]]);
+    await receiver.stop();
   });
 
   it('expires lazily: the first call after the deadline applies it, before any sweep', async () => {

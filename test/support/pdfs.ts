@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
+import { randomBytes } from 'node:crypto';
+import { PDFDocument, PDFName, PDFNumber, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 
 export interface MakePdfOptions {
   /** Number of pages (default 1). */
@@ -125,3 +126,16 @@ export const PNG_1X1 = new Uint8Array(
     'base64',
   ),
 );
+
+/**
+ * Appends a page carrying one incompressible `side` x `side` RGB image (random bytes), for large-file benchmarks:
+ * 500 pages of side 132 make about 25 MB.
+ */
+export function addImagePage(doc: PDFDocument, side: number): void {
+  const image = doc.context.stream(randomBytes(side * side * 3), {
+    Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceRGB', BitsPerComponent: 8,
+  });
+  const page = doc.addPage([595, 842]);
+  page.node.setXObject(PDFName.of('Im0'), doc.context.register(image));
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 400, 97, 221), drawObject('Im0'), popGraphicsState());
+}
