@@ -243,6 +243,47 @@ describe('the signing page', { timeout: 120_000 }, () => {
     await page.locator('[data-problem="declined"]').waitFor();
   });
 
+  it('a Finish repeated after a lost answer is answered from the first request: done, signed once', async () => {
+    const email = unique('lost');
+    const { envelope, links, tokens } = await sendEnvelope(bearer, {
+      tenantId: 'browser', subject: 'Service order', signers: [{ name: 'Dee Moss', email, authMethod: 'none' }], fields: [sigField(0)],
+    }, await contractPdf({ pages: 1 }));
+    await passGates(tokens[0] ?? '', null);
+    await page.goto(links[0] ?? '');
+    await page.locator(`[data-field-id="${envelope.fields[0]?.id ?? ''}"]`).click();
+    const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+    await dialog.getByText('Type', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+
+    // The first answer never reaches the page: the service signed, the connection dropped on the way back
+    const keys: (string | undefined)[] = [];
+    const replayed: (string | null)[] = [];
+    await page.route('**/sign', async (route) => {
+      keys.push(route.request().headers()['idempotency-key']);
+      if (keys.length > 1) {
+        const response = await route.fetch();
+        replayed.push(response.headers()['idempotent-replayed'] ?? null);
+        await route.fulfill({ response });
+        return;
+      }
+      expect((await route.fetch()).status()).toBe(200);
+      await route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your entries are kept: select Finish to try again.' }).waitFor();
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await page.locator('[data-done="signed"]').waitFor();
+    await page.unrouteAll();
+
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(replayed).toEqual(['true']);
+    const after = await call<EnvelopeBody>('GET', `/v1/envelopes/${envelope.id}`, { token: bearer });
+    expect(after.body.auditLog?.filter((e) => e.event === 'signer.signed')).toHaveLength(1);
+    expect(errors.splice(0)).toEqual(['Failed to load resource: net::ERR_CONNECTION_RESET']); // the dropped answer, and nothing else
+  });
+
   it('explains voided, expired, invalid and unknown links', async () => {
     const email = unique('void');
     const { envelope, links, tokens } = await sendEnvelope(bearer, {
@@ -340,6 +381,8 @@ describe('the signing page', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab'); // Done
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
+    // Focus is back on the field by the time the dialog is gone, so the next key cannot be pulled away from its target
+    expect(await focusedField(page)).toBe(text);
 
     const sent: unknown[] = [];
     page.on('request', (request) => { if (request.url().endsWith('/sign')) sent.push(request.postDataJSON()); });

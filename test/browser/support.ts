@@ -74,7 +74,10 @@ export async function failureReport(page: Page, name: string): Promise<void> {
   const file = `FAILED-${name.replace(/[^\w-]+/g, '-').slice(0, 60)}`;
   try {
     await page.screenshot({ path: join(ARTIFACTS, `${file}.png`), fullPage: true });
-    writeFileSync(join(ARTIFACTS, `${file}.txt`), `${page.url()}\n\n${await page.locator('body').innerText()}\n`);
+    const text = `${page.url()}\n\n${await page.locator('body').innerText()}\n`;
+    writeFileSync(join(ARTIFACTS, `${file}.txt`), text);
+    // CI keeps only the console: say what the page showed when the test failed
+    console.error(`page at failure (${name}):\n${text.slice(0, 4000)}`);
   } catch {
     // the page may be gone
   }

@@ -16,12 +16,33 @@ export class ApiError extends Error {
 
 interface ErrorBody { error?: unknown; message?: unknown; errors?: unknown }
 
-export async function api<T>(method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
+/**
+ * Keys for one kind of POST (DECISIONS 24): the same request sent again, after an answer was lost, reuses its key
+ * and is answered from the service's record instead of running twice; a changed request gets a new key.
+ * Built from getRandomValues, which, unlike randomUUID, also works on a plain-HTTP local host opened from a phone.
+ */
+export function idempotencyKeys(): (json: unknown) => string {
+  let last: { body: string; key: string } | null = null;
+  return (json) => {
+    const body = JSON.stringify(json ?? null);
+    if (last?.body !== body) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      last = { body, key: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('') };
+    }
+    return last.key;
+  };
+}
+
+export async function api<T>(method: 'GET' | 'POST', path: string, json?: unknown, idempotencyKey?: string): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: { accept: 'application/json', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        accept: 'application/json',
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body: json === undefined ? null : JSON.stringify(json),
       credentials: 'omit',
       cache: 'no-store',

@@ -2,7 +2,7 @@
  * The signing page, /sign/{token}: the gates in the API's order (spec 3.3) — one-time code, consent —
  * then the document with this signer's fields; a done screen; a screen for every kind of unusable link.
  */
-import { api, ApiError, linkProblem, signingPath, type LinkProblem, type OtpRequestAnswer, type SigningContext } from '../api.ts';
+import { api, ApiError, idempotencyKeys, linkProblem, signingPath, type LinkProblem, type OtpRequestAnswer, type SigningContext } from '../api.ts';
 import { announce, busy, h, notice, showScreen, uid } from '../dom.ts';
 import { showDocument } from './document.ts';
 
@@ -283,6 +283,9 @@ function consentScreen(session: Session, next: () => void): void {
 }
 
 /** Decline with an optional reason (spec 4.3 decline); a modal dialog, so it works from any step after the code. */
+/** Declining again after a lost answer (the same reason) is answered from the first request's record. */
+const declineKey = idempotencyKeys();
+
 function declineDialog(session: Session): void {
   const reasonId = uid('reason');
   const countId = uid('count');
@@ -306,7 +309,8 @@ function declineDialog(session: Session): void {
     event.preventDefault();
     busy(confirm, 'Declining…');
     const text = reason.value.trim();
-    void api<{ envelopeStatus?: string }>('POST', signingPath(session.token, '/decline'), { reason: text || null }).then(() => {
+    const body = { reason: text || null };
+    void api<{ envelopeStatus?: string }>('POST', signingPath(session.token, '/decline'), body, declineKey(body)).then(() => {
       dialog.close();
       session.done('declined');
     }, (error: unknown) => {

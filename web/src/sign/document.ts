@@ -7,7 +7,7 @@
  * percent of the shown page: the same mapping sealing uses (shared/domain/placement.ts).
  */
 import { displayedSize } from '../../../shared/domain/placement.ts';
-import { api, ApiError, fetchBytes, signingPath, type FieldSubmission, type PageGeometry, type SignAnswer, type SigningField } from '../api.ts';
+import { api, ApiError, fetchBytes, idempotencyKeys, signingPath, type FieldSubmission, type PageGeometry, type SignAnswer, type SigningField } from '../api.ts';
 import { announce, busy, h, notice, prefersReducedMotion, showScreen } from '../dom.ts';
 import type { Session } from './app.ts';
 import { editMark, editText, initialsOf, type MarkValue } from './editors.ts';
@@ -266,6 +266,7 @@ export function showDocument(session: Session): void {
   });
 
   // ---- submit
+  const signKey = idempotencyKeys(); // Finish again after a lost answer shows the done screen, not "already signed"
   const submit = async () => {
     barError.replaceChildren();
     const todo = required().filter((s) => !isDone(s));
@@ -293,7 +294,8 @@ export function showDocument(session: Session): void {
     busy(finish, 'Signing…');
     nextButton.disabled = true;
     try {
-      const answer = await api<SignAnswer>('POST', signingPath(token, '/sign'), { fields: payload, ...(typedUsed ? { fontLabel: font } : {}) });
+      const body = { fields: payload, ...(typedUsed ? { fontLabel: font } : {}) };
+      const answer = await api<SignAnswer>('POST', signingPath(token, '/sign'), body, signKey(body));
       session.done('signed', answer.envelopeStatus);
     } catch (error) {
       busy(finish, null);

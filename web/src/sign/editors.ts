@@ -14,12 +14,31 @@ export interface MarkEditorOptions {
   font: SignatureFont;
 }
 
-function openDialog(labelledBy: string, ...content: Node[]): HTMLDialogElement {
-  const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': labelledBy }, ...content);
-  dialog.addEventListener('close', () => { dialog.remove(); });
-  document.body.append(dialog);
-  dialog.showModal();
-  return dialog;
+/**
+ * A modal editor on a native <dialog>. `finish` gives the answer and takes the dialog off the page in the same task,
+ * whether it comes from a button or from Esc. Waiting for the 'close' event (a later task) would let a fast next key
+ * or tap reach the page before focus is back on the field, and the field's focus() would then pull focus away from
+ * wherever that input went.
+ */
+function openEditor<T>(
+  labelledBy: string, form: HTMLElement, wire: (finish: (value: T | null) => void, dialog: HTMLDialogElement) => void,
+): Promise<T | null> {
+  return new Promise((resolve) => {
+    const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': labelledBy }, form);
+    const finish = (value: T | null) => {
+      resolve(value); // the first answer wins
+      dialog.close();
+      dialog.remove();
+    };
+    dialog.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      finish(null);
+    });
+    dialog.addEventListener('close', () => { finish(null); });
+    document.body.append(dialog);
+    dialog.showModal();
+    wire(finish, dialog);
+  });
 }
 
 export const initialsOf = (name: string) =>
@@ -102,17 +121,12 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
     h('div', { class: 'dialog-actions' }, cancel, apply),
   );
 
-  return new Promise((resolve) => {
-    let result: { value: MarkValue; font: SignatureFont } | null = null;
-    const dialog = openDialog(titleId, form);
+  return openEditor<{ value: MarkValue; font: SignatureFont }>(titleId, form, (finish, dialog) => {
     dialog.classList.add('dialog-mark');
     const onResize = () => { if (mode === 'draw') pad.resize(); };
     window.addEventListener('resize', onResize);
-    dialog.addEventListener('close', () => {
-      window.removeEventListener('resize', onResize);
-      resolve(result);
-    });
-    cancel.addEventListener('click', () => { dialog.close(); });
+    dialog.addEventListener('close', () => { window.removeEventListener('resize', onResize); });
+    cancel.addEventListener('click', () => { finish(null); });
     apply.addEventListener('click', (event) => {
       event.preventDefault();
       if (mode === 'draw') {
@@ -121,7 +135,7 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
           errorBox.replaceChildren(notice('error', `Draw your ${noun} in the box first, or choose Type.`));
           return;
         }
-        result = { value: { kind: 'drawn', png, strokes: pad.value }, font };
+        finish({ value: { kind: 'drawn', png, strokes: pad.value }, font });
       } else {
         const text = typed.value.trim();
         if (!text) {
@@ -129,9 +143,8 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
           typed.focus();
           return;
         }
-        result = { value: { kind: 'typed', text }, font };
+        finish({ value: { kind: 'typed', text }, font });
       }
-      dialog.close();
     });
     setMode(mode);
     if (options.start?.kind === 'drawn') pad.value = options.start.strokes;
@@ -159,11 +172,8 @@ export function editText(page: number, current: string, required: boolean): Prom
     errorBox,
     h('div', { class: 'dialog-actions' }, cancel, apply),
   );
-  return new Promise((resolve) => {
-    let result: string | null = null;
-    const dialog = openDialog(titleId, form);
-    dialog.addEventListener('close', () => { resolve(result); });
-    cancel.addEventListener('click', () => { dialog.close(); });
+  return openEditor<string>(titleId, form, (finish) => {
+    cancel.addEventListener('click', () => { finish(null); });
     apply.addEventListener('click', (event) => {
       event.preventDefault();
       if (required && area.value.trim() === '') {
@@ -172,8 +182,7 @@ export function editText(page: number, current: string, required: boolean): Prom
         area.focus();
         return;
       }
-      result = area.value;
-      dialog.close();
+      finish(area.value);
     });
     area.focus();
   });
