@@ -9,6 +9,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on pages and background work; a loaded CI machine needs far more than the 1 s default
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

@@ -50,16 +50,24 @@ describe('local workflow executions', () => {
   it('are named after the envelope: a second start while running or after success is a no-op; a failed one can rerun', async () => {
     const workflows = new LocalWorkflows();
     const runs: object[] = [];
-    let fail = true;
-    workflows.useRunner('seal-envelope', async (input) => { runs.push(input); await new Promise((r) => setTimeout(r, 10)); if (fail) throw new Error('boom'); });
+    const endings: ((error?: Error) => void)[] = [];
+    workflows.useRunner('seal-envelope', (input) => {
+      runs.push(input);
+      return new Promise<void>((resolve, reject) => { endings.push((error) => { if (error) reject(error); else resolve(); }); });
+    });
+    // The promise chain after an execution ends is microtasks only: one macrotask turn sees it through.
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+
     await workflows.startSealing('e1');
-    await workflows.startSealing('e1');
-    await new Promise((r) => setTimeout(r, 50));
+    await workflows.startSealing('e1'); // running: a no-op
     expect(runs).toHaveLength(1);
-    fail = false;
-    await workflows.startSealing('e1');
-    await new Promise((r) => setTimeout(r, 50));
-    await workflows.startSealing('e1');
+    endings[0]?.(new Error('boom'));
+    await settled();
+    await workflows.startSealing('e1'); // failed: runs again
+    expect(runs).toHaveLength(2);
+    endings[1]?.();
+    await settled();
+    await workflows.startSealing('e1'); // succeeded: a no-op
     expect(runs).toHaveLength(2);
   });
 });

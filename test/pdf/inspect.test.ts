@@ -151,15 +151,13 @@ describe('inspectPdf: valid PDFs', () => {
     ]);
   });
 
-  it('inspects 500 pages quickly', { timeout: 10_000 }, async () => {
+  // How fast, and in how much memory, is measured by `npm run bench` (test/bench/inspect-bench.ts), not here.
+  it('inspects all 500 pages of a 500-page document', async () => {
     const pdf = await makePdf({ pages: 500, size: [612, 792] });
-    const start = performance.now();
     const info = await accepted(pdf);
-    const elapsed = performance.now() - start;
     expect(info.pageCount).toBe(500);
     expect(info.pages).toHaveLength(500);
     expect(info.pages[499]).toEqual({ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 });
-    expect(elapsed).toBeLessThan(1000);
   });
 
   it('tolerates a few hundred bytes of trailing whitespace or garbage after %%EOF', async () => {

