@@ -243,6 +243,60 @@ describe('the signing page', { timeout: 120_000 }, () => {
     await page.locator('[data-problem="declined"]').waitFor();
   });
 
+  it('keeps what the signer entered across a reload of the tab, without the link token, until they sign', async () => {
+    const email = unique('reload');
+    const { envelope, links, tokens } = await sendEnvelope(bearer, {
+      tenantId: 'browser', subject: 'Rental form', signers: [{ name: 'Ida Holm', email, authMethod: 'none' }],
+      fields: [
+        { signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 },
+        { signerIndex: 0, type: 'text', page: 1, x: 72, y: 500, w: 260, h: 22 },
+        { signerIndex: 0, type: 'checkbox', page: 1, x: 72, y: 460, w: 14, h: 14 },
+      ],
+    }, await contractPdf({ pages: 1 }));
+    const [sig, text, box] = envelope.fields.map((f) => f.id ?? '');
+    const token = tokens[0] ?? '';
+    await passGates(token, null);
+    await page.goto(links[0] ?? '');
+    await page.locator(`[data-field-id="${text ?? ''}"]`).click();
+    const textDialog = page.getByRole('dialog', { name: 'Fill in the text field' });
+    await textDialog.getByLabel('Text for the field on page 1').fill('Unit 4B');
+    await textDialog.getByRole('button', { name: 'Done' }).click();
+    await page.locator(`input[data-field-id="${box ?? ''}"]`).focus();
+    await page.keyboard.press('Space');
+    await page.locator(`[data-field-id="${sig ?? ''}"]`).click();
+    const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+    await drawWithMouse(page, dialog.locator('canvas.pad'));
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+    const allDone = 'All required fields are done. Select Finish to sign.';
+    await expect.poll(() => page.locator('#progress').textContent()).toBe(allDone);
+
+    await page.reload();
+    await page.locator('.sheet.is-rendered').waitFor();
+    expect(await page.locator('#progress').textContent()).toBe(allDone);
+    expect(await page.locator(`[data-field-id="${text ?? ''}"]`).textContent()).toContain('Unit 4B');
+    expect(await page.locator(`input[data-field-id="${box ?? ''}"]`).isChecked()).toBe(true);
+    await page.locator(`[data-field-id="${sig ?? ''}"] img.mark-image`).waitFor();
+    expect(await page.evaluate<string>('JSON.stringify(Object.entries(sessionStorage))')).not.toContain(token);
+    // The drawing itself came back, not only its picture: the editor opens on the strokes, so Sign takes them as they are
+    await page.locator(`[data-field-id="${sig ?? ''}"]`).click();
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const sent: unknown[] = [];
+    page.on('request', (request) => { if (request.url().endsWith('/sign')) sent.push(request.postDataJSON()); });
+    await page.getByRole('button', { name: 'Finish' }).click();
+    await page.locator('[data-done="signed"]').waitFor();
+    expect(sent[0]).toMatchObject({
+      fields: expect.arrayContaining([
+        { fieldId: sig, signatureImageBase64: expect.stringMatching(/^iVBORw0KGgo/) as unknown },
+        { fieldId: text, textValue: 'Unit 4B' },
+        { fieldId: box, textValue: 'true' },
+      ]) as unknown,
+    });
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('a Finish repeated after a lost answer is answered from the first request: done, signed once', async () => {
     const email = unique('lost');
     const { envelope, links, tokens } = await sendEnvelope(bearer, {

@@ -5,6 +5,7 @@
 import { api, ApiError, idempotencyKeys, linkProblem, signingPath, type LinkProblem, type OtpRequestAnswer, type SigningContext } from '../api.ts';
 import { announce, busy, h, notice, showScreen, uid } from '../dom.ts';
 import { showDocument } from './document.ts';
+import { clearDraft } from './draft.ts';
 
 export interface Session {
   token: string;
@@ -311,6 +312,7 @@ function declineDialog(session: Session): void {
     const text = reason.value.trim();
     const body = { reason: text || null };
     void api<{ envelopeStatus?: string }>('POST', signingPath(session.token, '/decline'), body, declineKey(body)).then(() => {
+      clearDraft(session.context);
       dialog.close();
       session.done('declined');
     }, (error: unknown) => {

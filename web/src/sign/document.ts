@@ -10,11 +10,10 @@ import { displayedSize } from '../../../shared/domain/placement.ts';
 import { api, ApiError, fetchBytes, idempotencyKeys, signingPath, type FieldSubmission, type PageGeometry, type SignAnswer, type SigningField } from '../api.ts';
 import { announce, busy, h, notice, prefersReducedMotion, showScreen } from '../dom.ts';
 import type { Session } from './app.ts';
+import { clearDraft, fits, loadDraft, saveDraft, type Value } from './draft.ts';
 import { editMark, editText, initialsOf, type MarkValue } from './editors.ts';
 import { drawTypedSignature, INK, paddingOf, SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
 import { loadPdfjs, openPdf, renderPage, type PDFDocumentProxy } from './pdf.ts';
-
-type Value = MarkValue | { kind: 'text'; text: string } | { kind: 'checkbox'; checked: boolean };
 
 interface Slot {
   field: SigningField;
@@ -195,6 +194,7 @@ export function showDocument(session: Session): void {
       for (const other of slots) if (other !== slot && other.field.type === field.type && other.value === null) { other.value = result.value; renderPreview(other); }
       renderPreview(slot);
       if (fontChanged) redrawTyped();
+      remember();
       announce(`${TYPE_NAMES[field.type]} added.`);
     } else if (field.type === 'text') {
       const text = await editText(field.page, slot.value?.kind === 'text' ? slot.value.text : '', field.required);
@@ -202,6 +202,7 @@ export function showDocument(session: Session): void {
       if (text === null) return;
       slot.value = text === '' ? null : { kind: 'text', text };
       renderPreview(slot);
+      remember();
     }
     slot.box.classList.remove('is-invalid');
     refresh();
@@ -255,6 +256,7 @@ export function showDocument(session: Session): void {
         box.classList.toggle('is-checked', input.checked);
         box.classList.remove('is-invalid');
         refresh();
+        remember();
       });
     } else if (field.type !== 'date') {
       control.addEventListener('click', () => { void editSlot(slot); });
@@ -264,6 +266,31 @@ export function showDocument(session: Session): void {
     layer.append(box);
     slots.push(slot);
   });
+
+  // ---- the draft: what was entered before a reload comes back (draft.ts)
+  const owner = { envelopeId: context.envelopeId, signerId: context.signerId };
+  const remember = () => {
+    const values: Record<string, Value> = {};
+    for (const s of slots) if (s.value && s.field.type !== 'date') values[s.field.id] = s.value;
+    saveDraft(owner, { font, values });
+  };
+  const draft = loadDraft(owner);
+  if (draft) {
+    font = draft.font;
+    for (const slot of slots) {
+      const value = draft.values[slot.field.id];
+      if (!fits(slot.field.type, value)) continue;
+      slot.value = value;
+      if (value.kind === 'checkbox') {
+        (slot.control as HTMLInputElement).checked = value.checked;
+        slot.box.classList.toggle('is-checked', value.checked);
+      } else {
+        if ((value.kind === 'drawn' || value.kind === 'typed') && (slot.field.type === 'signature' || slot.field.type === 'initial')) adopted[slot.field.type] ??= value;
+        renderPreview(slot);
+      }
+      slot.control.setAttribute('aria-label', describe(slot));
+    }
+  }
 
   // ---- submit
   const signKey = idempotencyKeys(); // Finish again after a lost answer shows the done screen, not "already signed"
@@ -296,6 +323,7 @@ export function showDocument(session: Session): void {
     try {
       const body = { fields: payload, ...(typedUsed ? { fontLabel: font } : {}) };
       const answer = await api<SignAnswer>('POST', signingPath(token, '/sign'), body, signKey(body));
+      clearDraft(owner);
       session.done('signed', answer.envelopeStatus);
     } catch (error) {
       busy(finish, null);
