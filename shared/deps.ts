@@ -14,6 +14,7 @@ import { KmsDocumentSigner } from '#adapters/aws/kms-signer.ts';
 import { SesMailer } from '#adapters/aws/ses-mailer.ts';
 import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
 import { SnsSms } from '#adapters/aws/sns-sms.ts';
+import { resolveSecrets } from '#adapters/aws/secrets.ts';
 import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
@@ -95,10 +96,16 @@ function lazySigner(create: () => DocumentSigner): DocumentSigner {
   };
 }
 
-let production: Deps | undefined;
+let production: Promise<Deps> | undefined;
 
-/** The deployed wiring, built once per container on first use. */
-export function productionDeps(): Deps {
-  production ??= buildDeps(loadConfig());
+/**
+ * The deployed wiring, built once per container on first use, after the secrets are read (resolveSecrets). A failed
+ * attempt is not kept: the next invocation tries again rather than the container staying broken.
+ */
+export function productionDeps(): Promise<Deps> {
+  production ??= resolveSecrets(process.env).then((env) => buildDeps(loadConfig(env))).catch((error: unknown) => {
+    production = undefined;
+    throw error;
+  });
   return production;
 }

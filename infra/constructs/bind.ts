@@ -2,12 +2,13 @@
  * Bind helpers: each sets the configuration a function reads (shared/config.ts) and grants exactly what that
  * configuration lets the code do, in one call. A function starts with nothing (service-function.ts).
  */
-import { Aws, SecretValue, Stack } from 'aws-cdk-lib';
+import { Aws, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { secretArnVariable, type SecretName } from '#adapters/aws/secrets.ts';
 import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
 import { acknowledge, acknowledgeWildcard } from './nag.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -110,36 +111,27 @@ export function bindSigningKey(fn: ServiceFunction, key: IKey, certificateChainP
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [key.keyArn] }));
 }
 
-export type SecretName = 'JWT_SECRET' | 'LINK_SECRET' | 'DATA_KEY' | 'ORIGIN_VERIFY_SECRET';
+export type { SecretName };
 
 /**
- * Secret values as CloudFormation dynamic references: CloudFormation resolves them at deploy and Lambda keeps them
- * in the function's (encrypted) configuration. The functions read them from the environment (shared/config.ts),
- * so no run-time permission on Secrets Manager is granted.
+ * The secret's ARN in `<NAME>_ARN` and read access to that secret only (GetSecretValue, and Decrypt on its key
+ * through Secrets Manager). The function reads the value at cold start (shared/adapters/aws/secrets.ts): it never
+ * appears in the template or the function's configuration, and a rotated value reaches new containers without a
+ * redeploy. `<NAME>` itself holds a marker too short to pass as a secret, so a function that skipped the read would
+ * fail its configuration check instead of running with a wrong key.
  */
 export function bindSecrets(fn: ServiceFunction, secrets: Partial<Record<SecretName, ISecret>>): void {
-  for (const [name, secret] of Object.entries(secrets)) {
-    fn.addEnvironment(name, SecretValue.secretsManager(secret.secretArn).unsafeUnwrap());
-    countDynamicReference(Stack.of(fn));
+  for (const [name, secret] of Object.entries(secrets) as [SecretName, ISecret][]) {
+    fn.addEnvironment(secretArnVariable(name), secret.secretArn);
+    fn.addEnvironment(name, 'in-secrets-manager');
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    if (secret.encryptionKey) {
+      fn.addToRolePolicy(new PolicyStatement({
+        actions: ['kms:Decrypt'], resources: [secret.encryptionKey.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `secretsmanager.${Aws.REGION}.amazonaws.com` } },
+      }));
+    }
   }
-}
-
-/** CloudFormation resolves at most 60 dynamic references per template: synth fails before a deploy would. */
-export const MAX_DYNAMIC_REFERENCES = 60;
-const dynamicReferences = new WeakMap<Stack, number>();
-
-function countDynamicReference(stack: Stack): void {
-  const count = (dynamicReferences.get(stack) ?? 0) + 1;
-  dynamicReferences.set(stack, count);
-  if (count > 1) return;
-  stack.node.addValidation({
-    validate: () => {
-      const total = dynamicReferences.get(stack) ?? 0;
-      return total > MAX_DYNAMIC_REFERENCES
-        ? [`${String(total)} secret dynamic references in one template; CloudFormation allows ${String(MAX_DYNAMIC_REFERENCES)}: split the stack or read the secrets at run time`]
-        : [];
-    },
-  });
 }
 
 /** MAIL_FROM and SES SendEmail from that identity (the address, or its domain when the domain is the verified identity). */

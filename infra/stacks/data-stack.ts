@@ -118,7 +118,7 @@ export class DataStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledge(secret, 'SMG4', 'Read by the functions at deploy (dynamic reference), so a rotation needs a redeploy; rotating the link key voids the links already sent and DATA_KEY has no key versions yet');
+    acknowledge(secret, 'SMG4', 'No automatic rotation: the functions read the value at cold start, so a manual rotation needs no redeploy, but rotating the link key voids the links already sent, the JWT key the access tokens issued, and DATA_KEY has no key versions yet');
     return secret;
   }
 }

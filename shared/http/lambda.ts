@@ -12,8 +12,8 @@ export function serveRoute(createHandler: (deps: Deps) => ApiHandler, deps: Deps
 /** The deployed entry point: wires production dependencies on the first invocation of a container. */
 export function lambda(createHandler: (deps: Deps) => ApiHandler): ApiHandler {
   let wired: ApiHandler | undefined;
-  return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
-    wired ??= serveRoute(createHandler, productionDeps());
+  return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
+    wired ??= serveRoute(createHandler, await productionDeps());
     return wired(event, context);
   };
 }
@@ -21,8 +21,8 @@ export function lambda(createHandler: (deps: Deps) => ApiHandler): ApiHandler {
 /** The same lazy wiring for workers (SQS, schedules, workflow tasks), whatever their event type. */
 export function worker<E, R>(createHandler: (deps: Deps) => (event: E) => Promise<R>): (event: E) => Promise<R> {
   let wired: ((event: E) => Promise<R>) | undefined;
-  return (event: E) => {
-    wired ??= createHandler(productionDeps());
+  return async (event: E) => {
+    wired ??= createHandler(await productionDeps());
     return wired(event);
   };
 }

@@ -253,7 +253,7 @@ describe('the signing page', { timeout: 120_000 }, () => {
         { signerIndex: 0, type: 'checkbox', page: 1, x: 72, y: 460, w: 14, h: 14 },
       ],
     }, await contractPdf({ pages: 1 }));
-    const [sig, text, box] = envelope.fields.map((f) => f.id ?? '');
+    const [sig, text, box] = envelope.fields.map((f) => f.id);
     const token = tokens[0] ?? '';
     await passGates(token, null);
     await page.goto(links[0] ?? '');

@@ -16,7 +16,8 @@ import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { LIFECYCLE_RULES } from '#domain/retention.ts';
 import { ACCESS } from '#infra/stacks/access.ts';
 import { routes, workers, workflows } from '#infra/routes.ts';
-import { MAX_DYNAMIC_REFERENCES, TRAFFIC_KEY_PREFIXES } from '#infra/constructs/bind.ts';
+import { TRAFFIC_KEY_PREFIXES } from '#infra/constructs/bind.ts';
+import { SECRET_NAMES, secretArnVariable } from '#adapters/aws/secrets.ts';
 import { REPO_ROOT, UNBOUND } from '#infra/constructs/service-function.ts';
 import { createService, type Service } from '#infra/stacks/service.ts';
 import { DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
@@ -112,7 +113,9 @@ describe('CDK app: the manifest, exactly', () => {
 
 describe('CDK app: least privilege', () => {
   /** The traffic-control statement every route has: item writes limited to the rate counter and idempotency partitions. */
-  const isTraffic = (s: Statement) => text(s).includes('dynamodb:LeadingKeys');
+  /** GetSecretValue on a deployment secret, or Decrypt on its key through Secrets Manager: how a function reads a secret. */
+const isSecretRead = (st: Statement) => actionsOf([st]).includes('secretsmanager:GetSecretValue') || text(st).includes('kms:ViaService');
+const isTraffic = (s: Statement) => text(s).includes('dynamodb:LeadingKeys');
   const expectTraffic = (statements: Statement[]) => {
     const traffic = statements.filter(isTraffic);
     expect(traffic).toHaveLength(1);
@@ -140,14 +143,21 @@ describe('CDK app: least privilege', () => {
     const fn = functionByDescription(templates.api, 'POST /oauth/token');
     const statements = statementsOf(templates.api, fn).filter((s) => !actionsOf([s]).every((a) => a.startsWith('logs:')));
     expectTraffic(statements);
-    const reads = statements.filter((s) => !isTraffic(s));
+    const reads = statements.filter((s) => !isTraffic(s) && !isSecretRead(s));
     expect(actionsOf(reads)).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query']);
     for (const statement of reads) expect(text(statement.Resource)).toContain('Table');
     const indexes = [reads[1]!.Resource].flat().map(text);
     expect(indexes).toHaveLength(createTableInput('t').GlobalSecondaryIndexes!.length);
     for (const index of indexes) expect(index).toMatch(/\/index\/GSI\d"/);
+    const secretReads = statements.filter(isSecretRead);
+    expect(secretReads.map((st) => [actionsOf([st]), text(st.Resource)])).toEqual([
+      [['secretsmanager:GetSecretValue'], expect.stringContaining('JwtSecret')],
+      [['kms:Decrypt'], expect.stringContaining('DataKey')],
+    ]);
+    expect(text(secretReads[1])).toContain('kms:ViaService');
     const env = envOf(fn);
-    expect(text(env.JWT_SECRET)).toMatch(/\{\{resolve:secretsmanager:.*JwtSecret.*:SecretString:::\}\}/);
+    expect(env.JWT_SECRET).toBe('in-secrets-manager'); // the value is read at cold start, never in the configuration
+    expect(text(env.JWT_SECRET_ARN)).toContain('JwtSecret');
     expect(String(env.LINK_SECRET)).toMatch(new RegExp(`^${UNBOUND}:`));
     expect(String(env.DATA_KEY)).toMatch(new RegExp(`^${UNBOUND}:`));
     expect(env.BUCKET_NAME).toBe(UNBOUND);
@@ -192,7 +202,7 @@ describe('CDK app: least privilege', () => {
     expect(actions).not.toContain('s3:GetObject');
     expect(actions).not.toContain('ses:SendEmail');
     const env = envOf(fn);
-    expect(text(env.LINK_SECRET)).toContain('LinkSecret');
+    expect(text(env.LINK_SECRET_ARN)).toContain('LinkSecret');
     expect(String(env.JWT_SECRET)).toMatch(new RegExp(`^${UNBOUND}:`));
   });
 
@@ -209,7 +219,7 @@ describe('CDK app: least privilege', () => {
   it('webhook delivery functions hold DATA_KEY and run outside any VPC', () => {
     for (const [template, description] of [[templates.workflows, 'worker: jobs'], [templates.workflows, 'webhook-retry: Attempt'], [templates.api, 'POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend']] as const) {
       const fn = functionByDescription(template, description);
-      expect(text(envOf(fn).DATA_KEY), description).toContain('DataKeySecret');
+      expect(text(envOf(fn).DATA_KEY_ARN), description).toContain('DataKeySecret');
       expect(fn.props.VpcConfig, description).toBeUndefined();
     }
   });
@@ -228,11 +238,19 @@ describe('CDK app: least privilege', () => {
     }
   });
 
-  it('passes secrets as dynamic references, within CloudFormation\'s limit per template', () => {
+  it('functions read their secrets at run time: no secret value or reference in a template, and only the secrets each binds', () => {
     for (const name of ['api', 'workflows'] as const) {
-      const count = text(templates[name].toJSON()).split('{{resolve:secretsmanager:').length - 1;
-      expect(count).toBeGreaterThan(0);
-      expect(count).toBeLessThanOrEqual(MAX_DYNAMIC_REFERENCES);
+      expect(text(templates[name].toJSON())).not.toContain('resolve:secretsmanager');
+      for (const [, resource] of resources(templates[name], 'AWS::Lambda::Function')) {
+        const fn = { props: resource.Properties };
+        const env = envOf(fn);
+        const bound = SECRET_NAMES.filter((secret) => env[secretArnVariable(secret)] !== undefined);
+        const readable = statementsOf(templates[name], fn).filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'));
+        const description = String(resource.Properties.Description);
+        expect(readable.flatMap((st) => [st.Resource].flat().map(text)).sort(), description).toEqual(bound.map((secret) => text(env[secretArnVariable(secret)])).sort());
+        const route = routes.find((r) => `${r.method} ${r.path}` === description);
+        if (route) expect([...bound].sort(), description).toEqual([...(ACCESS[route.handler]?.secrets ?? [])].sort());
+      }
     }
     templates.data.resourcePropertiesCountIs('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) }, 4);
   });
