@@ -38,6 +38,19 @@ afterAll(async () => {
 const norm = (box: Box | null, width: number, height: number) =>
   box && { left: box.left / width, top: box.top / height, right: (box.right + 1) / width, bottom: (box.bottom + 1) / height };
 
+const SIGNATURE = { signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 };
+const TEXT = { signerIndex: 0, type: 'text', page: 1, x: 72, y: 500, w: 260, h: 22 };
+
+/** One signer without a code who has consented already: their link opens on the document. */
+async function atTheDocument(subject: string, name: string, fields: object[]) {
+  const { envelope, links, tokens } = await sendEnvelope(bearer, {
+    tenantId: 'browser', subject, signers: [{ name, email: unique('doc'), authMethod: 'none' }], fields,
+  }, await contractPdf({ pages: 1 }));
+  const token = tokens[0] ?? '';
+  await passGates(token, null);
+  return { envelope, link: links[0] ?? '', token, ids: envelope.fields.map((f) => f.id) };
+}
+
 describe('the signing page', { timeout: 120_000 }, () => {
   it('offers the typed-signature fonts that sealing embeds', () => {
     expect([...WEB_FONTS]).toEqual([...SIGNATURE_FONTS]);
@@ -244,19 +257,10 @@ describe('the signing page', { timeout: 120_000 }, () => {
   });
 
   it('keeps what the signer entered across a reload of the tab, without the link token, until they sign', async () => {
-    const email = unique('reload');
-    const { envelope, links, tokens } = await sendEnvelope(bearer, {
-      tenantId: 'browser', subject: 'Rental form', signers: [{ name: 'Ida Holm', email, authMethod: 'none' }],
-      fields: [
-        { signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 },
-        { signerIndex: 0, type: 'text', page: 1, x: 72, y: 500, w: 260, h: 22 },
-        { signerIndex: 0, type: 'checkbox', page: 1, x: 72, y: 460, w: 14, h: 14 },
-      ],
-    }, await contractPdf({ pages: 1 }));
-    const [sig, text, box] = envelope.fields.map((f) => f.id);
-    const token = tokens[0] ?? '';
-    await passGates(token, null);
-    await page.goto(links[0] ?? '');
+    const { link, token, ids: [sig, text, box] } = await atTheDocument('Rental form', 'Ida Holm', [
+      SIGNATURE, TEXT, { signerIndex: 0, type: 'checkbox', page: 1, x: 72, y: 460, w: 14, h: 14 },
+    ]);
+    await page.goto(link);
     await page.locator(`[data-field-id="${text ?? ''}"]`).click();
     const textDialog = page.getByRole('dialog', { name: 'Fill in the text field' });
     await textDialog.getByLabel('Text for the field on page 1').fill('Unit 4B');
@@ -298,13 +302,9 @@ describe('the signing page', { timeout: 120_000 }, () => {
   });
 
   it('a Finish repeated after a lost answer is answered from the first request: done, signed once', async () => {
-    const email = unique('lost');
-    const { envelope, links, tokens } = await sendEnvelope(bearer, {
-      tenantId: 'browser', subject: 'Service order', signers: [{ name: 'Dee Moss', email, authMethod: 'none' }], fields: [sigField(0)],
-    }, await contractPdf({ pages: 1 }));
-    await passGates(tokens[0] ?? '', null);
-    await page.goto(links[0] ?? '');
-    await page.locator(`[data-field-id="${envelope.fields[0]?.id ?? ''}"]`).click();
+    const { envelope, link, ids: [sig] } = await atTheDocument('Service order', 'Dee Moss', [SIGNATURE]);
+    await page.goto(link);
+    await page.locator(`[data-field-id="${sig ?? ''}"]`).click();
     const dialog = page.getByRole('dialog', { name: 'Add your signature' });
     await dialog.getByText('Type', { exact: true }).click();
     await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
@@ -372,24 +372,16 @@ describe('the signing page', { timeout: 120_000 }, () => {
   });
 
   it('can be done with the keyboard alone, in reading order', async () => {
-    const email = unique('keyboard');
-    const { envelope, links, tokens } = await sendEnvelope(bearer, {
-      tenantId: 'browser', subject: 'Keyboard lease', signers: [{ name: 'Eva Lind', email, authMethod: 'none' }],
-      fields: [
-        { signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 },
-        { signerIndex: 0, type: 'date', page: 1, x: 330, y: 130, w: 120, h: 20 },
-        { signerIndex: 0, type: 'text', page: 1, x: 72, y: 500, w: 260, h: 22 },
-      ],
-    }, await contractPdf({ pages: 1 }));
-    const [sig, , text] = envelope.fields.map((f) => f.id);
-    await passGates(tokens[0] ?? '', null);
+    const { link, token, ids: [sig, , text] } = await atTheDocument('Keyboard lease', 'Eva Lind', [
+      SIGNATURE, { signerIndex: 0, type: 'date', page: 1, x: 330, y: 130, w: 120, h: 20 }, TEXT,
+    ]);
 
     // The loading screen, held for a moment
-    await page.route(`**/v1/signing/${tokens[0] ?? ''}`, async (route) => {
+    await page.route(`**/v1/signing/${token}`, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();
     });
-    await page.goto(links[0] ?? '');
+    await page.goto(link);
     await page.getByText('Opening your document…').first().waitFor();
     await screenshot(page, '00-loading');
     await page.getByRole('heading', { level: 1, name: 'Keyboard lease' }).waitFor();
