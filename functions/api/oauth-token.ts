@@ -6,6 +6,15 @@ import { parseWith } from '#http/validation.ts';
 import { TokenRequest } from '#schemas/auth.ts';
 import type { Deps } from '#shared/deps.ts';
 
+/** RFC 6749 2.3.1 form-encodes the id and secret inside Basic; many clients do not, so a part that does not decode is taken as sent. */
+function formDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** Client credentials from the form, or from HTTP Basic as RFC 6749 also allows. */
 function basicCredentials(header: string | undefined): Record<string, string> {
   const match = /^Basic\s+(\S+)$/i.exec(header ?? '');
@@ -13,7 +22,7 @@ function basicCredentials(header: string | undefined): Record<string, string> {
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return {};
-  return { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  return { client_id: formDecoded(decoded.slice(0, colon)), client_secret: formDecoded(decoded.slice(colon + 1)) };
 }
 
 const formBody: BodyRule<Record<string, string>> = {

@@ -249,6 +249,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     timer.unref();
     stopHooks.push(async () => {
       clearInterval(timer);
+      localWorkflows.stop();
+      clock.stop();
       await Promise.all(pollers.map((p) => p.stop()));
     });
     const devApp = await ensureApplication(deps, {

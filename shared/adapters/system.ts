@@ -8,7 +8,8 @@ export const uuidV7Ids: Ids = { next: () => uuidv7() };
 /** The service clock locally: real time plus an offset that `POST /_local/clock` moves forward. */
 export class OffsetClock implements Clock {
   private offsetMs = 0;
-  private waiters: { at: number; wake: () => void }[] = [];
+  private waiters: { at: number; wake: () => void; cancel: (error: Error) => void }[] = [];
+  private stopped = false;
 
   now(): Date {
     return new Date(Date.now() + this.offsetMs);
@@ -22,12 +23,21 @@ export class OffsetClock implements Clock {
 
   /** Resolves once service time reaches `iso`, by the clock moving forward or by real time passing. */
   until(iso: string): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the local stack is stopping'));
     const at = Date.parse(iso);
     if (this.now().getTime() >= at) return Promise.resolve();
-    return new Promise((wake) => {
-      this.waiters.push({ at, wake });
+    return new Promise((wake, cancel) => {
+      this.waiters.push({ at, wake, cancel });
       setTimeout(() => { this.wakeDue(); }, Math.min(at - this.now().getTime(), 2 ** 31 - 1)).unref();
     });
+  }
+
+  /** Ends every wait with an error, so nothing (a workflow's task timer, say) outlives the local stack. */
+  stop(): void {
+    this.stopped = true;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) waiter.cancel(new Error('the local stack is stopping'));
   }
 
   private wakeDue(): void {

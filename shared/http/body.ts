@@ -59,8 +59,12 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Parsed
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => { failure ??= new PayloadTooLarge('The uploaded file is larger than 25 MB'); });
       files.push(new Promise((done) => {
-        stream.on('end', () => {
-          done({ field, filename: info.filename ?? 'upload', contentType: info.mimeType, bytes: Buffer.concat(chunks) });
+        const settle = () => { done({ field, filename: info.filename ?? 'upload', contentType: info.mimeType, bytes: Buffer.concat(chunks) }); };
+        stream.on('end', settle);
+        // A body cut short inside a file: the part errors (an unhandled 'error' would crash the process)
+        stream.on('error', () => {
+          failure ??= ValidationError.at('body', 'is not a valid multipart/form-data body (it ends inside a part)');
+          settle();
         });
       }));
     });

@@ -56,6 +56,8 @@ function rawBody(event: APIGatewayProxyEventV2): Buffer {
   return raw;
 }
 
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext.requestId || 'unknown';
 
 function metaOf(event: APIGatewayProxyEventV2): RequestMeta {
@@ -71,6 +73,10 @@ async function readRequest<P, Q, B, A>(event: APIGatewayProxyEventV2, options: R
   if (options.body) {
     const parsed = await parseBody(rawBody(event), headers['content-type'], options.body.accepts);
     body = await options.body.read(parsed);
+  } else if (BODY_METHODS.has(event.requestContext.http.method)) {
+    // A route that takes no input still answers what it is sent: `{}` and the like pass, malformed JSON is a 400
+    // (DECISIONS 7) and any other kind of body a 415, rather than being ignored.
+    await parseBody(rawBody(event), headers['content-type'], ['empty', 'json']);
   }
   return { params, query, body, principal, headers, meta: metaOf(event), requestId: requestIdOf(event) };
 }

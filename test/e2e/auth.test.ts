@@ -23,6 +23,15 @@ describe('POST /oauth/token', () => {
     expect(res.status).toBe(200);
   });
 
+  it('takes Basic credentials form-encoded (RFC 6749) or as sent, and answers 401, not 500, for ones that do not decode', async () => {
+    const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+    const encoded = await call('POST', '/oauth/token', { form: form({ grant_type: 'client_credentials' }), headers: basic(encodeURIComponent(app.clientId), encodeURIComponent(app.clientSecret)) });
+    expect(encoded.status).toBe(200);
+    const broken = await call('POST', '/oauth/token', { form: form({ grant_type: 'client_credentials' }), headers: basic('a%ZZ', '%E0%A4%A') });
+    expect(broken.status).toBe(401);
+    expectErrorShape(broken.body, 'unauthorized', 401);
+  });
+
   it('answers 401 for a wrong secret or an unknown client, with the error body', async () => {
     for (const [id, secret] of [[app.clientId, 'wrong'], ['nobody', app.clientSecret]] as const) {
       const res = await call('POST', '/oauth/token', { form: form({ grant_type: 'client_credentials', client_id: id, client_secret: secret }) });

@@ -11,10 +11,16 @@ export class LocalWorkflows implements Workflows {
   private readonly running = new Map<string, Promise<void>>();
   private readonly succeeded = new Set<string>();
   private readonly runners = new Map<string, ExecutionRunner>();
+  private stopped = false;
 
   /** Wires a state machine once the dependencies it runs on exist. */
   useRunner(stateMachine: string, runner: ExecutionRunner): void {
     this.runners.set(stateMachine, runner);
+  }
+
+  /** The local stack is stopping: no new executions, and the running ones may end in errors nobody needs to read. */
+  stop(): void {
+    this.stopped = true;
   }
 
   startSealing(envelopeId: string): Promise<void> {
@@ -28,10 +34,11 @@ export class LocalWorkflows implements Workflows {
   private start(stateMachine: string, name: string, input: object): Promise<void> {
     const key = `${stateMachine}/${name}`;
     const runner = this.runners.get(stateMachine);
-    if (!runner || this.running.has(key) || this.succeeded.has(key)) return Promise.resolve();
+    if (!runner || this.stopped || this.running.has(key) || this.succeeded.has(key)) return Promise.resolve();
     const execution = runner(input).then(
       () => { this.succeeded.add(key); },
       (error: unknown) => {
+        if (this.stopped) return;
         console.error(JSON.stringify({ level: 'error', msg: 'workflow execution failed', stateMachine, name, error: (error as Error).message }));
       },
     ).finally(() => this.running.delete(key));
