@@ -21,7 +21,8 @@ const EnvSchema = v.object({
   WEBHOOK_RETRY_STATE_MACHINE_ARN: v.optional(v.string(), ''),
   WEBHOOK_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)), '10000'),
   SEAL_KEY_ID: v.optional(v.string(), ''),
-  ORIGIN_VERIFY_SECRET: v.optional(v.string(), ''),
+  /** Optional (no signing host in front: the viewer address is the source IP); when set, a secret like the others. */
+  ORIGIN_VERIFY_SECRET: v.optional(v.union([v.literal(''), secret('ORIGIN_VERIFY_SECRET')], 'ORIGIN_VERIFY_SECRET must be at least 32 characters'), ''),
   SENDER_COPY_EMAIL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.email('SENDER_COPY_EMAIL must be an email address'))]), ''),
   SEAL_CERTIFICATE_CHAIN_PEM: v.optional(v.string(), ''),
   /** JSON overriding parts of DEFAULT_RATE_LIMITS, e.g. `{"plans":{"test":{"limit":5,"windowSeconds":60}}}`. */

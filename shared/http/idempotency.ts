@@ -21,7 +21,12 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** Completed 2xx and 4xx answers are replayed (DECISIONS 24); a 5xx or a 429 is not, so a retry runs again. */
-const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429);
+/**
+ * Kept for replay: 2xx, and the 4xx that are final for this request. Not a 429 (try later), nor a 409: it says the
+ * envelope's state did not allow the request now (a concurrent change, already done), so nothing was done and a
+ * retry with the same key must run again rather than be told "retry" for 24 hours.
+ */
+const storable = (status: number) => (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429 && status !== 409);
 
 /** (application, key) for bearer calls, (link token, key) for signer calls; none for calls that carry neither. */
 function scopeOf(caller: Caller): string | undefined {

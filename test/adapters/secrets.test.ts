@@ -56,6 +56,11 @@ describe('resolveSecrets', () => {
 
   it('without the read, the marker fails the configuration check instead of becoming a key', () => {
     expect(() => loadConfig(deployedEnv)).toThrow(/JWT_SECRET must be at least 32 characters/);
+    // The origin secret is optional, but the marker is not a value it may take either
+    const resolved = { ...deployedEnv, JWT_SECRET: JWT, LINK_SECRET: LINK };
+    expect(() => loadConfig({ ...resolved, ORIGIN_VERIFY_SECRET: 'in-secrets-manager' })).toThrow(/ORIGIN_VERIFY_SECRET must be at least 32 characters/);
+    expect(loadConfig(resolved).originVerifySecret).toBeNull();
+    expect(loadConfig({ ...resolved, ORIGIN_VERIFY_SECRET: 'o'.repeat(64) }).originVerifySecret).toBe('o'.repeat(64));
   });
 });
 

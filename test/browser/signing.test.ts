@@ -301,6 +301,21 @@ describe('the signing page', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('drops the entries kept for a link once the link is finished for good (here: voided)', async () => {
+    const { envelope, link, ids: [, text] } = await atTheDocument('Withdrawn form', 'Ola Nordmann', [SIGNATURE, TEXT]);
+    const key = `esign.draft.${envelope.id}.${envelope.signers[0]?.id ?? ''}`;
+    await page.goto(link);
+    await page.locator(`[data-field-id="${text ?? ''}"]`).click();
+    const textDialog = page.getByRole('dialog', { name: 'Fill in the text field' });
+    await textDialog.getByLabel('Text for the field on page 1').fill('Kept for a moment');
+    await textDialog.getByRole('button', { name: 'Done' }).click();
+    expect(await page.evaluate<string | null>(`sessionStorage.getItem(${JSON.stringify(key)})`)).toContain('Kept for a moment');
+    expect((await call('POST', `/v1/envelopes/${envelope.id}/void`, { token: bearer, json: { reason: 'Superseded' } })).status).toBe(200);
+    await page.reload();
+    await page.locator('[data-problem="voided"]').waitFor();
+    expect(await page.evaluate<string | null>(`sessionStorage.getItem(${JSON.stringify(key)})`)).toBeNull();
+  });
+
   it('a Finish repeated after a lost answer is answered from the first request: done, signed once', async () => {
     const { envelope, link, ids: [sig] } = await atTheDocument('Service order', 'Dee Moss', [SIGNATURE]);
     await page.goto(link);

@@ -141,8 +141,8 @@ describe('Idempotency-Key around a route', () => {
     expect(busy.headers['x-ratelimit-limit']).toBe('600');
   });
 
-  it('does not keep a 5xx or a 429, so a retry runs again; keeps a 4xx', async () => {
-    for (const [status, kept] of [[500, false], [429, false], [422, true], [400, true]] as const) {
+  it('does not keep a 5xx, a 429 or a 409, so a retry runs again; keeps the other 4xx', async () => {
+    for (const [status, kept] of [[500, false], [429, false], [409, false], [422, true], [400, true], [404, true]] as const) {
       const { deps, idempotency } = depsWith();
       const inner = vi.fn(() => Promise.resolve(ok({ status }, status)));
       const handler = withTrafficControl(inner, deps);

@@ -5,7 +5,7 @@
 import { api, ApiError, idempotencyKeys, linkProblem, signingPath, type LinkProblem, type OtpRequestAnswer, type SigningContext } from '../api.ts';
 import { announce, busy, h, notice, showScreen, uid } from '../dom.ts';
 import { showDocument } from './document.ts';
-import { clearDraft } from './draft.ts';
+import { clearDraft, ownerOfToken } from './draft.ts';
 
 export interface Session {
   token: string;
@@ -63,6 +63,11 @@ function problemScreen(token: string, error: ApiError): void {
   const kind = linkProblem(error);
   const p = PROBLEMS[kind];
   const retryable = kind === 'network' || kind === 'unavailable';
+  // The link is finished for good: entries kept for it would only linger (a replaced link's signer keeps theirs
+  // for the new link, which has the same envelope and signer)
+  const finished = kind === 'signed' || kind === 'declined' || kind === 'voided' || kind === 'expired' || kind === 'closed';
+  const owner = finished ? ownerOfToken(token) : null;
+  if (owner) clearDraft(owner);
   showScreen(p.title,
     h('div', { class: `problem problem-${kind}`, 'data-problem': kind },
       h('h1', null, p.heading),

@@ -61,6 +61,20 @@ export function saveDraft(owner: Owner, draft: Draft): void {
   }
 }
 
+/**
+ * Whose draft a link is about, from the link token's claims (`env`, `sub`), read without verifying: it only picks
+ * which entry to delete when the link turns out finished before a context could be read.
+ */
+export function ownerOfToken(token: string): Owner | null {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { env?: unknown; sub?: unknown };
+    return typeof claims.env === 'string' && typeof claims.sub === 'string' ? { envelopeId: claims.env, signerId: claims.sub } : null;
+  } catch {
+    return null;
+  }
+}
+
 export function clearDraft(owner: Owner): void {
   try {
     window.sessionStorage.removeItem(keyOf(owner));
