@@ -13,6 +13,7 @@
  */
 import { Buffer } from 'node:buffer';
 import {
+  PDFArray,
   PDFContext,
   PDFDict,
   PDFName,
@@ -20,6 +21,7 @@ import {
   PDFObjectParser,
   PDFRawStream,
   PDFRef,
+  PDFStream,
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
@@ -73,10 +75,27 @@ export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTrac
   if (doc.isEncrypted) throw new Error('Cannot append an incremental update to an encrypted PDF');
   const previous = readPreviousXref(original);
   const { context } = doc;
-  context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1);
+  context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1, largestReference(context));
   const snapshot = new Map<PDFRef, Fingerprint>();
   for (const [ref, object] of context.enumerateIndirectObjects()) snapshot.set(ref, fingerprint(object));
   return { original, previous, snapshot };
+}
+
+/**
+ * The largest object number any object refers to. A damaged file may refer to objects it does not have (a page's
+ * /Parent, a font in /Resources); a new object given that number would silently become what the reference means,
+ * changing how the original renders in the sealed file. So new numbers start above every reference.
+ */
+function largestReference(context: PDFContext): number {
+  let largest = 0;
+  const visit = (object: PDFObject | undefined): void => {
+    if (object instanceof PDFRef) largest = Math.max(largest, object.objectNumber);
+    else if (object instanceof PDFDict) for (const value of object.values()) visit(value);
+    else if (object instanceof PDFArray) for (let i = 0; i < object.size(); i++) visit(object.get(i));
+    else if (object instanceof PDFStream) visit(object.dict);
+  };
+  for (const [, object] of context.enumerateIndirectObjects()) visit(object);
+  return largest;
 }
 
 /** The indirect objects that are new or differ from the snapshot, in ascending object number. */

@@ -9,6 +9,7 @@
  * and the /Count cross-check exist to catch exactly that.
  */
 import { createHash } from 'node:crypto';
+import { readPreviousXref } from './incremental.ts';
 import {
   PDFArray,
   PDFDict,
@@ -94,6 +95,13 @@ async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
   const doc = await loadPdf(bytes);
   // Checked here, not by pdf-lib: its EncryptedPDFError is a plain Error that fails instanceof.
   if (doc.isEncrypted) throw rejected.encrypted();
+  // Sealing appends an incremental update after the original's last cross-reference section: a file whose
+  // section it cannot read would be accepted here and then fail at the seal, after everyone had signed.
+  try {
+    readPreviousXref(bytes);
+  } catch {
+    throw rejected.damaged('its last cross-reference section or trailer cannot be read, so it could not be sealed; save it again with a PDF tool');
+  }
   const pages = readPages(doc);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };

@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import {
   appendIncrementalUpdate,
@@ -8,7 +8,7 @@ import {
   trackChanges,
 } from '../../shared/pdf/incremental.ts';
 import { loadPdf } from '../../shared/pdf/inspect.ts';
-import { encryptedFixture, lastXrefOffset, makePdf } from '../support/pdfs.ts';
+import { assemblePdf, encryptedFixture, lastXrefOffset, makePdf } from '../support/pdfs.ts';
 import { qpdfCheck, startsWith } from './signature-tools.ts';
 
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1');
@@ -103,6 +103,21 @@ describe('appendIncrementalUpdate', () => {
     expect(readPreviousXref(updated)).toMatchObject({ kind: 'stream', size: size + 2 });
     expectQpdfClean(updated);
     expect((await loadPdf(updated)).getTitle()).toBe('Hello');
+  });
+
+  it('numbers new objects above every reference, so a dangling one never comes to mean a new object', async () => {
+    // The page names font 9 0 R, which the file does not have: a new object numbered 9 would become that font.
+    const original = assemblePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 9 0 R >> >> >>',
+    ]);
+    const { doc, tracker } = await openForUpdate(original);
+    const added = doc.context.register(doc.context.obj({ Title: PDFHexString.fromText('New') }));
+    expect(added.objectNumber).toBeGreaterThan(9);
+    const updated = appendIncrementalUpdate(original, doc, tracker);
+    expect(readPreviousXref(updated).size).toBe(added.objectNumber + 1);
+    expect((await loadPdf(updated)).context.lookup(PDFRef.of(9))).toBeUndefined();
   });
 
   it('chains updates: each /Prev points at the previous section and the file stays valid', async () => {
