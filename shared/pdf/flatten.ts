@@ -224,24 +224,41 @@ function drawCheckbox(page: PDFPage, checked: boolean, frame: Frame): void {
  * (poppler: "Can't get Fields array"), and the signing step creates its own.
  */
 async function flattenAcroForm(doc: PDFDocument, fonts: FontSet): Promise<void> {
-  const acroForm = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
-  if (!acroForm) return;
+  const entry = doc.catalog.lookup(PDFName.of('AcroForm')); // no typed lookup: a damaged entry must not throw
+  if (entry === undefined) return;
+  let flattened = false;
+  if (entry instanceof PDFDict) {
+    try {
+      await flattenForm(doc, entry, fonts);
+      flattened = true;
+    } catch {
+      // A form pdf-lib cannot read as a whole (an upload that passed inspection must still seal): its widgets
+      // stay on their pages as annotations, drawn from their own appearances.
+    }
+  }
+  pruneAnnotations(doc, { widgets: flattened });
+  doc.catalog.delete(PDFName.of('AcroForm'));
+}
+
+async function flattenForm(doc: PDFDocument, acroForm: PDFDict, fonts: FontSet): Promise<void> {
   // Not doc.getForm(): its cached form would outlive the AcroForm removed below, and it warns about XFA.
   const form = PDFForm.of(PDFAcroForm.fromDict(acroForm), doc);
   let blankRef: PDFRef | undefined;
   const blank = () => (blankRef ??= doc.context.register(doc.context.formXObject([], { BBox: [0, 0, 1, 1] })));
   const pageOf = widgetPages(doc);
   for (const field of form.getFields()) {
-    if (field.needsAppearancesUpdate()) await updateAppearances(form, field, fonts);
-    prepareWidgets(form, field, { blank, pageOf, firstPage: doc.getPage(0).ref });
+    try {
+      if (field.needsAppearancesUpdate()) await updateAppearances(form, field, fonts);
+      prepareWidgets(form, field, { blank, pageOf, firstPage: doc.getPage(0).ref });
+    } catch {
+      // A field pdf-lib cannot read: flatten() skips or drops it, and its widgets go with the pruning.
+    }
   }
   try {
     form.flatten({ updateFieldAppearances: false });
   } catch {
-    // A field pdf-lib cannot flatten is dropped: its widgets go with the pruning below.
+    // A field pdf-lib cannot flatten is dropped: its widgets go with the pruning.
   }
-  pruneWidgets(doc);
-  doc.catalog.delete(PDFName.of('AcroForm'));
 }
 
 interface FieldFixes {
@@ -302,16 +319,16 @@ function widgetPages(doc: PDFDocument): Map<PDFRef, PDFRef> {
   return pages;
 }
 
-/** Removes /Annots entries that point at deleted objects, and any widget left over. */
-function pruneWidgets(doc: PDFDocument): void {
+/** Removes /Annots entries that point at deleted objects and, once the form is flattened, any widget left over. */
+function pruneAnnotations(doc: PDFDocument, options: { widgets: boolean }): void {
   for (const page of doc.getPages()) {
-    const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
-    if (!annots) continue;
+    const annots = page.node.lookup(PDFName.of('Annots'));
+    if (!(annots instanceof PDFArray)) continue;
     for (let i = annots.size() - 1; i >= 0; i--) {
       const entry = annots.get(i);
       const annot = entry instanceof PDFRef ? doc.context.lookup(entry) : entry;
       const isWidget = annot instanceof PDFDict && annot.get(PDFName.of('Subtype')) === PDFName.of('Widget');
-      if (annot === undefined || isWidget) annots.remove(i);
+      if (annot === undefined || (options.widgets && isWidget)) annots.remove(i);
     }
   }
 }

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRef, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, type PDFPage } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { toPdfRect } from '#domain/placement.ts';
@@ -235,6 +235,26 @@ describe('flattenFields: the original AcroForm', () => {
     expect(words(pdf, 1).map((w) => w.text).join(' ')).toContain('Prefilled Name');
     expect(words(pdf, 2).map((w) => w.text).join(' ')).toContain('Prefilled Name');
     expect(words(pdf, 1).map((w) => w.text)).toContain('Greece');
+  });
+
+  it('seals a damaged form too: an /AcroForm that is not a dictionary, or whose /Fields names missing objects', async () => {
+    const original = await pdfWithForm();
+    for (const damage of [
+      (doc: PDFDocument) => { doc.catalog.set(PDFName.of('AcroForm'), PDFNumber.of(7)); },
+      (doc: PDFDocument) => { doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).set(PDFName.of('Fields'), doc.context.obj([PDFRef.of(9999)])); },
+    ]) {
+      const doc = await PDFDocument.load(original);
+      damage(doc);
+      const pdf = await flattened(await doc.save(), [{ page: 1, rect: { x: 300, y: 300, width: 200, height: 20 }, rotate: 0, value: { kind: 'text', text: 'STILLSEALED' } }]);
+      expect(spawnSync('qpdf', ['--check', tempFile(pdf)]).status).toBe(0);
+      expect(words(pdf, 1).map((w) => w.text)).toContain('STILLSEALED');
+      const sealed = await PDFDocument.load(pdf);
+      expect(sealed.catalog.get(PDFName.of('AcroForm'))).toBeUndefined();
+      // The widgets it could not flatten stay on the page as annotations, shown from their own appearances
+      const annots = sealed.getPage(0).node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? [];
+      expect(annots.filter((a) => a instanceof PDFRef && sealed.context.lookup(a) === undefined)).toEqual([]);
+      expect(annots.length).toBeGreaterThan(0);
+    }
   });
 
   it("pdf-lib's own flatten() leaves dangling /Annots entries (issue 1267), which is why they are pruned", async () => {

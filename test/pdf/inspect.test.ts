@@ -342,7 +342,11 @@ describe('inspectPdf: rejections', () => {
 
 describe('inspectPdf accepts only what sealing can seal', () => {
   const sealInput = async (pageCount: number) => ({
-    items: [{ page: 1, rect: { x: 50, y: 50, width: 200, height: 20 }, rotate: 0 as const, value: { kind: 'text' as const, text: 'Agreed' } }],
+    items: [
+      { page: 1, rect: { x: 50, y: 50, width: 200, height: 20 }, rotate: 0 as const, value: { kind: 'text' as const, text: 'Agreed' } },
+      { page: 1, rect: { x: 50, y: 80, width: 120, height: 40 }, rotate: 0 as const, value: { kind: 'image' as const, png: PNG_1X1 } },
+      { page: 1, rect: { x: 50, y: 130, width: 14, height: 14 }, rotate: 0 as const, value: { kind: 'checkbox' as const, checked: true } },
+    ],
     certificate: {
       envelopeId: 'e', subject: 'Fuzz', originalSha256: '0'.repeat(64), originalPageCount: pageCount, createdAt: new Date(0).toISOString(),
       completedAt: new Date(0).toISOString(), chainHead: '0'.repeat(64), signers: [], events: [],
@@ -363,7 +367,22 @@ describe('inspectPdf accepts only what sealing can seal', () => {
   });
 
   it('seals every file it accepts, keeping the original as the prefix (seeded structural mutations)', async () => {
-    const originals = [await makePdf({ pages: 2 }), await makePdf({ pages: 2, objectStreams: false }), await makePdf({ pages: 1, rotate: 90, cropBox: [10, 10, 400, 500] })];
+    const withForm = await makePdf({
+      pages: 2,
+      edit: (doc) => {
+        const form = doc.getForm();
+        const name = form.createTextField('name');
+        name.setText('Prefilled');
+        name.addToPage(doc.getPage(0), { x: 50, y: 700, width: 200, height: 24 });
+        name.addToPage(doc.getPage(1), { x: 50, y: 700, width: 200, height: 24 });
+        const agree = form.createCheckBox('agree');
+        agree.addToPage(doc.getPage(0), { x: 50, y: 650, width: 16, height: 16 });
+        agree.check();
+      },
+    });
+    const originals = [
+      await makePdf({ pages: 2 }), await makePdf({ pages: 2, objectStreams: false }), await makePdf({ pages: 1, rotate: 90, cropBox: [10, 10, 400, 500] }), withForm,
+    ];
     const next = prng(7);
     const int = (n: number) => Math.floor(next() * n);
     const KEYWORDS = ['/Pages', '/Kids', '/Count', '/Type', '/Page', '/MediaBox', '/Length', '/Root', '/Size', '/Prev', '/Rotate', '/CropBox'];
