@@ -235,6 +235,9 @@ export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx
 export function expireIfDue(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {
   const live = envelope.status === 'sent' || envelope.status === 'in_progress';
   if (!live || Date.parse(envelope.expiresAt) > ctx.now.getTime()) return null;
+  // Everyone signed in time and only the seal is outstanding (it may be running, or retrying): the deadline was
+  // for signing, so it no longer applies; completing is up to the seal workflow.
+  if (envelope.signers.every((s) => s.status === 'signed')) return null;
   const after: Envelope = startRetention({ ...envelope, status: 'expired' }, ctx.now);
   const drafts = [{ ...system('envelope.expired', { ip: null, userAgent: null }, { expiresAt: envelope.expiresAt }) }];
   return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx), retentionJob(after, ctx)], ctx);

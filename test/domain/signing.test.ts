@@ -60,6 +60,17 @@ function thrown(fn: () => unknown): unknown {
   throw new Error('expected an error');
 }
 
+describe('the deadline', () => {
+  it('does not expire an envelope everyone signed in time while its seal is outstanding; one signature short, it does', () => {
+    const both = sign(sign(sent([1, 1]), 0).change.after, 1).change.after;
+    expect(both.signers.map((s) => s.status)).toEqual(['signed', 'signed']);
+    expect(both.status).toBe('in_progress');
+    expect(expireIfDue(both, testCtx(at(8 * 86_400)))).toBeNull();
+    const one = sign(sent([1, 1]), 0).change.after;
+    expect(expireIfDue(one, testCtx(at(8 * 86_400)))?.after.status).toBe('expired');
+  });
+});
+
 describe('the signing gates (assertGate)', () => {
   const cleared = { otpVerifiedAt: T0.toISOString(), consentedAt: T0.toISOString() };
 
