@@ -57,12 +57,15 @@ function decodePng(raw: string): { bytes: Buffer; width: number; height: number 
   if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE || size.width * size.height > MAX_IMAGE_PIXELS) {
     return `the image is too large (at most ${String(MAX_IMAGE_SIDE)} pixels a side and 8 megapixels)`;
   }
+  let png: PNG;
   try {
-    const png = PNG.sync.read(bytes);
-    return { bytes, width: png.width, height: png.height };
+    png = PNG.sync.read(bytes);
   } catch {
     return 'is not a PNG image';
   }
+  // Kept as decoded, re-encoded as plain 8-bit RGBA: the seal (pdf-lib) then embeds exactly what was checked here,
+  // never a file one decoder accepts and the other refuses after everyone has signed; metadata chunks go too.
+  return { bytes: PNG.sync.write(png, { colorType: 6, bitDepth: 8, inputColorType: 6, inputHasAlpha: true }), width: png.width, height: png.height };
 }
 
 function checkSignature(field: Field, input: SubmittedField, fontLabel: string | null): CheckedValue | string {

@@ -1,3 +1,6 @@
+import { crc32 } from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { createEnvelope, type NewEnvelopeInput } from '#domain/envelope.ts';
 import { ValidationError } from '#domain/errors.ts';
@@ -74,10 +77,39 @@ describe('a complete submission', () => {
       [idOf(0), 'png'], [idOf(1), 'typed'], [idOf(3), 'text'], [idOf(5), 'checkbox'], [idOf(2), 'date'],
     ]);
     expect(valueOf(values, 0)).toMatchObject({ type: 'signature', kind: 'png', width: 1, height: 1 });
-    expect(Buffer.compare((valueOf(values, 0) as { bytes: Buffer }).bytes, Buffer.from(PNG_1X1))).toBe(0);
+    // Stored as decoded: the same pixels, as a plain 8-bit RGBA PNG (IHDR bit depth 8, colour type 6)
+    const stored = (valueOf(values, 0) as { bytes: Buffer }).bytes;
+    expect([stored[24], stored[25]]).toEqual([8, 6]);
+    expect(PNG.sync.read(stored).data).toEqual(PNG.sync.read(Buffer.from(PNG_1X1)).data);
     expect(valueOf(values, 1)).toEqual({ fieldId: idOf(1), type: 'initial', kind: 'typed', text: 'AB', fontLabel: 'Caveat' });
     expect(valueOf(values, 3)).toEqual({ fieldId: idOf(3), type: 'text', kind: 'text', text: 'ACME Corp.' });
     expect(valueOf(values, 5)).toEqual({ fieldId: idOf(5), type: 'checkbox', kind: 'checkbox', checked: true });
+  });
+});
+
+/** A PNG tEXt chunk, CRC included. */
+function textChunk(key: string, value: string): Buffer {
+  const data = Buffer.from(`${key}\0${value}`, 'latin1');
+  const typeAndData = Buffer.concat([Buffer.from('tEXt'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typeAndData));
+  return Buffer.concat([length, typeAndData, crc]);
+}
+
+describe('drawn signatures are kept as decoded', () => {
+  it('re-encodes any PNG the check accepts as 8-bit RGBA without its metadata, which the seal embeds as it is', async () => {
+    const source = new PNG({ width: 3, height: 2 });
+    for (let i = 0; i < source.data.length; i++) source.data[i] = (i * 37) % 256;
+    const sixteenBitGreyAlpha = PNG.sync.write(source, { colorType: 4, bitDepth: 16 } as never);
+    const withText = Buffer.concat([sixteenBitGreyAlpha.subarray(0, 33), textChunk('Author', 'someone@example.com'), sixteenBitGreyAlpha.subarray(33)]);
+    const stored = valueOf(check({ 0: { signatureImageBase64: withText.toString('base64') } }), 0) as { bytes: Buffer; width: number; height: number };
+    expect([stored.width, stored.height, stored.bytes[24], stored.bytes[25]]).toEqual([3, 2, 8, 6]);
+    expect(stored.bytes.includes(Buffer.from('someone@example.com'))).toBe(false);
+    const doc = await PDFDocument.create();
+    doc.addPage().drawImage(await doc.embedPng(stored.bytes), { x: 0, y: 0, width: 30, height: 20 });
+    expect((await doc.save()).length).toBeGreaterThan(0);
   });
 });
 
