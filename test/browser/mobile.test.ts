@@ -6,33 +6,20 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, newApp, outboxFor } from '#test/support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { call, outboxFor } from '#test/support/api.ts';
 import type { EnvelopeBody } from '#test/support/envelopes.ts';
 import { settle } from '#test/support/signing.ts';
 import {
-  axe, contractPdf, failureReport, drawWithTouch, inkBox, launch, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, watchErrors, type Launched,
+  axe, contractPdf, drawWithTouch, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, useBrowser,
 } from './support.ts';
 
-let browser: Launched;
 let bearer: string;
 let page: Page;
 let errors: string[];
 let completed: { envelope: EnvelopeBody; email: string; link: string } | null = null;
 
-beforeAll(async () => {
-  [browser, bearer] = await Promise.all([launch({ width: 360, height: 740, mobile: true }), newApp('browser mobile').then((a) => a.token)]);
-  page = await browser.context.newPage();
-  errors = watchErrors(page);
-}, 120_000);
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await failureReport(page, task.name);
-});
-
-afterAll(async () => {
-  await browser.close();
-});
+useBrowser({ width: 360, height: 740, mobile: true }, 'browser mobile', (session) => { ({ page, bearer, errors } = session); });
 
 /** The horizontal scroll width must not exceed the viewport: nothing to pan sideways at 360 px. */
 const overflows = (p: Page) => p.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');

@@ -4,36 +4,23 @@
  */
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, newApp } from '#test/support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '#test/support/api.ts';
 import { sigField } from '#test/support/envelopes.ts';
 import type { EnvelopeBody } from '#test/support/envelopes.ts';
 import { latestCode, passGates, settle, signing } from '#test/support/signing.ts';
 import { SIGNATURE_FONTS } from '#pdf/fonts.ts';
 import { SIGNATURE_FONTS as WEB_FONTS } from '../../web/src/sign/font-labels.ts';
 import {
-  axe, contractPdf, failureReport, drawWithMouse, focusedField, inkBox, launch, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, watchErrors,
-  type Box, type Launched,
+  axe, contractPdf, drawWithMouse, focusedField, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique,
+  type Box, useBrowser,
 } from './support.ts';
 
-let browser: Launched;
 let bearer: string;
 let page: Page;
 let errors: string[];
 
-beforeAll(async () => {
-  [browser, bearer] = await Promise.all([launch({ width: 1024, height: 800 }), newApp('browser signing').then((a) => a.token)]);
-  page = await browser.context.newPage();
-  errors = watchErrors(page);
-}, 120_000);
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await failureReport(page, task.name);
-});
-
-afterAll(async () => {
-  await browser.close();
-});
+useBrowser({ width: 1024, height: 800 }, 'browser signing', (session) => { ({ page, bearer, errors } = session); });
 
 const norm = (box: Box | null, width: number, height: number) =>
   box && { left: box.left / width, top: box.top / height, right: (box.right + 1) / width, bottom: (box.bottom + 1) / height };

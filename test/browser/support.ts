@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { degrees, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { buildWeb } from '../../web/build.ts';
-import { call } from '../support/api.ts';
+import { call, newApp } from '../support/api.ts';
 import { createMultipart, type EnvelopeBody, type Json } from '../support/envelopes.ts';
 import { tokenOf } from '../support/signing.ts';
 
@@ -51,6 +51,35 @@ export async function launch(options: { width: number; height: number; mobile?: 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export interface BrowserSession {
+  page: Page;
+  /** A bearer token of the test file's own application. */
+  bearer: string;
+  /** Console errors and page exceptions so far (watchErrors). */
+  errors: string[];
+}
+
+/**
+ * The hooks every browser test file needs: Chromium and an application before the tests, a report of what the page
+ * showed after a failed test, Chromium closed after all. `ready` hands the page, token and error list to the file.
+ */
+export function useBrowser(viewport: Parameters<typeof launch>[0], appName: string, ready: (session: BrowserSession) => void): void {
+  let launched: Launched | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    const [browser, app] = await Promise.all([launch(viewport), newApp(appName)]);
+    launched = browser;
+    page = await browser.context.newPage();
+    ready({ page, bearer: app.token, errors: watchErrors(page) });
+  }, 120_000);
+  afterEach(async ({ task }) => {
+    if (page && task.result?.state === 'fail') await failureReport(page, task.name);
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
 }
 
 /** Console errors and uncaught exceptions, except the browser's own line for an expected 4xx answer. */
