@@ -35,12 +35,12 @@ export async function verifyAccessToken(secret: string, token: string, now: Date
       algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'],
     });
     if (payload.typ !== 'access' || typeof payload.client_id !== 'string' || !payload.sub) {
-      throw new Unauthorized('The access token is not valid');
+      throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
     }
     return { appId: payload.sub, clientId: payload.client_id };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The access token has expired');
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The access token has expired', {}, 'token_expired');
     if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('The access token is not valid');
+    throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
   }
 }

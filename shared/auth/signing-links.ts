@@ -34,13 +34,13 @@ export async function verifySigningToken(secret: string, token: string, now: Dat
       algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub', 'jti'],
     });
     if (payload.typ !== 'signing' || typeof payload.env !== 'string' || typeof payload.ver !== 'number' || !payload.sub) {
-      throw new Unauthorized('This signing link is not valid');
+      throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
     }
     return { envelopeId: payload.env, signerId: payload.sub, version: payload.ver };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This signing link has expired');
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This signing link has expired', {}, 'link_expired');
     if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('This signing link is not valid');
+    throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
   }
 }
 
@@ -73,12 +73,12 @@ export async function mintDownloadToken(secret: string, claims: DownloadClaims):
 export async function verifyDownloadToken(secret: string, token: string, now: Date): Promise<{ envelopeId: string; linkId: string }> {
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
-    if (payload.typ !== 'download' || typeof payload.env !== 'string' || !payload.sub) throw new Unauthorized('This download link is not valid');
+    if (payload.typ !== 'download' || typeof payload.env !== 'string' || !payload.sub) throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
     return { envelopeId: payload.env, linkId: payload.sub };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This download link has expired');
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This download link has expired', {}, 'link_expired');
     if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('This download link is not valid');
+    throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
   }
 }
 

@@ -16,17 +16,31 @@ export type ErrorCode =
   | 'request_in_progress'
   | 'internal_error';
 
+/**
+ * Why, more precisely than the code, for clients that must tell two errors of one code apart (the signing page
+ * picks its screen by it; no client reads meaning out of the English message).
+ */
+export const ERROR_REASONS = [
+  'link_invalid', 'link_expired', 'link_replaced', 'link_not_yet_valid',
+  'envelope_voided', 'envelope_expired', 'envelope_declined', 'envelope_completed', 'envelope_sealing',
+  'already_signed', 'already_declined', 'otp_required', 'consent_required', 'consent_given',
+  'code_incorrect', 'code_expired', 'code_burnt', 'document_purged', 'token_invalid', 'token_expired',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 /** Field path (`signers[0].email`) to the messages about it. */
 export type FieldErrors = Record<string, string[]>;
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
   readonly errors: FieldErrors;
+  readonly reason: ErrorReason | null;
 
-  constructor(message: string, errors: FieldErrors = {}) {
+  constructor(message: string, errors: FieldErrors = {}, reason: ErrorReason | null = null) {
     super(message);
     this.name = new.target.name;
     this.errors = errors;
+    this.reason = reason;
   }
 }
 
@@ -34,8 +48,8 @@ export class ValidationError extends DomainError {
   readonly code = 'validation_error';
 
   /** One offending field: `ValidationError.at('subject', 'must be at most 255 characters')`. */
-  static at(path: string, message: string): ValidationError {
-    return new ValidationError(`${path}: ${message}`, { [path]: [message] });
+  static at(path: string, message: string, reason: ErrorReason | null = null): ValidationError {
+    return new ValidationError(`${path}: ${message}`, { [path]: [message] }, reason);
   }
 }
 export class InvalidState extends DomainError { readonly code = 'invalid_state'; }

@@ -32,20 +32,21 @@ export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otp
  * closes the other links (401); then OTP (where required) and consent gate the later steps (401).
  */
 export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep): void {
-  if (envelope.status === 'voided') throw new Unauthorized('This signing link is no longer valid: the envelope was voided');
-  if (envelope.status === 'expired') throw new Unauthorized('This signing link has expired: the signing deadline passed');
+  if (envelope.status === 'voided') throw new Unauthorized('This signing link is no longer valid: the envelope was voided', {}, 'envelope_voided');
+  if (envelope.status === 'expired') throw new Unauthorized('This signing link has expired: the signing deadline passed', {}, 'envelope_expired');
   if (signer.status === 'signed' || signer.status === 'declined') {
     const what = signer.status === 'signed' ? 'signed' : 'declined';
-    if (step === 'sign' || step === 'decline') throw new Conflict(`You have already ${what} this document`);
-    throw new Gone(`This signing link has been used: you already ${what}`);
+    const reason = signer.status === 'signed' ? 'already_signed' : 'already_declined';
+    if (step === 'sign' || step === 'decline') throw new Conflict(`You have already ${what} this document`, {}, reason);
+    throw new Gone(`This signing link has been used: you already ${what}`, {}, reason);
   }
   if (envelope.status !== 'sent' && envelope.status !== 'in_progress') {
-    throw new Unauthorized(`This signing link is no longer valid: the envelope is ${envelope.status}`);
+    throw new Unauthorized(`This signing link is no longer valid: the envelope is ${envelope.status}`, {}, envelope.status === 'declined' ? 'envelope_declined' : 'envelope_completed');
   }
-  if (signer.status === 'pending') throw new Unauthorized('This signing link is not valid yet');
+  if (signer.status === 'pending') throw new Unauthorized('This signing link is not valid yet', {}, 'link_not_yet_valid');
   const needsOtp = step === 'consent' || step === 'sign' || step === 'decline' || step === 'document';
-  if (needsOtp && !otpCleared(signer)) throw new Unauthorized('Verify the one-time code first');
-  if (step === 'sign' && signer.consentedAt === null) throw new Unauthorized('Give consent to sign electronically first');
+  if (needsOtp && !otpCleared(signer)) throw new Unauthorized('Verify the one-time code first', {}, 'otp_required');
+  if (step === 'sign' && signer.consentedAt === null) throw new Unauthorized('Give consent to sign electronically first', {}, 'consent_required');
 }
 
 const signerActor = (signer: Signer, ctx: Ctx, event: AuditDraft['event'], detail: AuditDraft['detail'] = null): AuditDraft => ({
@@ -66,7 +67,7 @@ export function updateSigner(envelope: Envelope, signerId: string, patch: Partia
 
 export function signerOf(envelope: Envelope, signerId: string): Signer {
   const signer = envelope.signers.find((s) => s.id === signerId);
-  if (!signer) throw new Unauthorized('This signing link is not valid');
+  if (!signer) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
   return signer;
 }
 
@@ -119,7 +120,7 @@ export function verifyOtp(envelope: Envelope, signer: Signer, matches: (codeHash
 }
 
 export function giveConsent(envelope: Envelope, signer: Signer, ctx: Ctx): EnvelopeChange {
-  if (signer.consentedAt !== null) throw new Conflict('Consent has already been given');
+  if (signer.consentedAt !== null) throw new Conflict('Consent has already been given', {}, 'consent_given');
   const after = updateSigner(envelope, signer.id, { consentedAt: ctx.now.toISOString() });
   const drafts = [signerActor(signer, ctx, 'signer.consented', { disclosureVersion: CONSENT_DISCLOSURE.version })];
   return changeOf(envelope, after, drafts, [], ctx);

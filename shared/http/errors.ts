@@ -1,4 +1,4 @@
-import { DomainError, RateLimited, type ErrorCode, type FieldErrors } from '#domain/errors.ts';
+import { DomainError, RateLimited, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -37,11 +37,11 @@ const TITLE: Record<ErrorCode, string> = {
   internal_error: 'Internal error',
 };
 
-/** The one error body that is both published shapes (DECISIONS 7). */
-export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string): HttpResult {
+/** The one error body that is both published shapes (DECISIONS 7), plus a `reason` where one code has several causes. */
+export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string, reason: ErrorReason | null = null): HttpResult {
   const status = STATUS[code];
   const hasDetails = Object.keys(errors).length > 0;
-  const body = { error: code, message, details: hasDetails ? errors : null, type: code, title: TITLE[code], status, errors, requestId };
+  const body = { error: code, reason, message, details: hasDetails ? errors : null, type: code, title: TITLE[code], status, errors, requestId };
   const headers: Record<string, string> = code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
   return ok(body, status, headers);
 }
@@ -49,10 +49,10 @@ export function errorResult(code: ErrorCode, message: string, errors: FieldError
 /** Maps any thrown value to a response; anything that is not a DomainError is a 500 with no internals. */
 export function resultForError(error: unknown, requestId: string): HttpResult {
   if (error instanceof RateLimited) {
-    const result = errorResult(error.code, error.message, error.errors, requestId);
+    const result = errorResult(error.code, error.message, error.errors, requestId, error.reason);
     return { ...result, headers: { ...result.headers, 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } };
   }
-  if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId);
+  if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId, error.reason);
   console.error(JSON.stringify({
     level: 'error', requestId, name: (error as Error | undefined)?.name, message: (error as Error | undefined)?.message,
     stack: (error as Error | undefined)?.stack,

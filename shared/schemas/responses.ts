@@ -1,5 +1,6 @@
 import { RETENTION_DAYS } from '#domain/retention.ts';
 import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { ERROR_REASONS } from '#domain/errors.ts';
 /**
  * The response bodies of the API functions, as valibot schemas for the OpenAPI document only: nothing
  * parses responses with them. The shapes follow `shared/http/views.ts` and `shared/http/errors.ts`.
@@ -133,6 +134,7 @@ export const TokenResponse = v.object({
 /** One body that is both published error shapes (DECISIONS 7). */
 export const ErrorResponse = v.object({
   error: v.pipe(v.string(), v.description('Machine code'), v.examples(['validation_error', 'invalid_state', 'not_found'])),
+  reason: v.pipe(v.nullable(v.picklist(ERROR_REASONS)), v.description('Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`.')),
   message: v.string(),
   details: v.pipe(v.nullable(fieldErrors), v.description('Same map as `errors`, or null when it is empty')),
   type: v.pipe(v.string(), v.description('Same machine code as `error`')),

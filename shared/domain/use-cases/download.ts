@@ -19,8 +19,8 @@ async function openDownload(deps: DownloadDeps, token: string): Promise<Opened> 
   const envelope = await deps.envelopes.find(claims.envelopeId);
   const link = envelope?.downloadLinks?.find((l) => l.id === claims.linkId);
   const sealed = envelope?.documents.find((d) => d.kind === 'sealed');
-  if (!envelope || !link || !sealed || !sameDigest(link.tokenHash, sha256Hex(token))) throw new Unauthorized('This download link is not valid');
-  if (sealed.purgeStatus === 'purged') throw new Gone('The document was deleted at the end of its retention period');
+  if (!envelope || !link || !sealed || !sameDigest(link.tokenHash, sha256Hex(token))) throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
+  if (sealed.purgeStatus === 'purged') throw new Gone('The document was deleted at the end of its retention period', {}, 'document_purged');
   return { envelope, link, sealed };
 }
 

@@ -25,11 +25,11 @@ interface Session { envelope: Envelope; signer: Signer }
 async function openLink(deps: SigningDeps, token: string): Promise<Session> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
   const found = await deps.envelopes.find(link.envelopeId);
-  if (!found) throw new Unauthorized('This signing link is not valid');
+  if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
   const envelope = await applyDueExpiry(deps, found, async () => (await openLink(deps, token)).envelope);
   const signer = signerOf(envelope, link.signerId);
   const current = signer.linkHash !== null && sameDigest(signer.linkHash, sha256Hex(token)) && signer.tokenVersion === link.version;
-  if (!current) throw new Unauthorized('This signing link has been replaced by a newer one or is not valid');
+  if (!current) throw new Unauthorized('This signing link has been replaced by a newer one or is not valid', {}, 'link_replaced');
   return { envelope, signer };
 }
 
@@ -84,9 +84,9 @@ export async function verifyCode(deps: SigningDeps, token: string, code: string,
     return { change: verdict.change, result: verdict.outcome };
   });
   if (outcome === 'verified' || outcome === 'already_verified') return { verified: true };
-  if (outcome === 'no_code') throw ValidationError.at('code', 'has expired or was never requested; request a new code');
-  if (outcome === 'burnt') throw ValidationError.at('code', `is incorrect; after ${String(OTP_MAX_FAILURES)} wrong attempts the code is void, request a new one`);
-  throw ValidationError.at('code', 'is incorrect');
+  if (outcome === 'no_code') throw ValidationError.at('code', 'has expired or was never requested; request a new code', 'code_expired');
+  if (outcome === 'burnt') throw ValidationError.at('code', `is incorrect; after ${String(OTP_MAX_FAILURES)} wrong attempts the code is void, request a new one`, 'code_burnt');
+  throw ValidationError.at('code', 'is incorrect', 'code_incorrect');
 }
 
 export async function consentToSign(deps: SigningDeps, token: string, meta: RequestMeta) {
