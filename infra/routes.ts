@@ -50,6 +50,9 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/v1/openapi.json', handler: 'functions/api/openapi.ts', auth: 'none', operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document', tag: 'Meta' },
 ];
 
+/** Every request no route takes: 404 or 405 in the error shape, through traffic control (the HTTP API's `$default` route). */
+export const fallbackRoute = { handler: 'functions/api/no-route.ts', operationId: 'noRoute' } as const;
+
 /** Background functions: what triggers each. CDK and the local runtime both read this list. */
 export interface WorkerDef {
   name: string;
@@ -61,6 +64,8 @@ export const workers: readonly WorkerDef[] = [
   { name: 'jobs', handler: 'functions/workers/jobs.ts', trigger: { kind: 'queue', queue: 'jobs' } },
   { name: 'expiry-sweep', handler: 'functions/workers/expiry-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
   { name: 'outbox-sweep', handler: 'functions/workers/outbox-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
+  { name: 'seal-sweep', handler: 'functions/workers/seal-sweep.ts', trigger: { kind: 'schedule', everySeconds: 60 } },
+  { name: 'blob-sweep', handler: 'functions/workers/blob-sweep.ts', trigger: { kind: 'schedule', everySeconds: 3600 } },
   { name: 'deletion-reminders', handler: 'functions/workers/deletion-reminders.ts', trigger: { kind: 'schedule', everySeconds: 86_400 } },
   { name: 'object-removed', handler: 'functions/workers/object-removed.ts', trigger: { kind: 'objectRemoved', prefixes: ['original/', 'sealed/'] } },
 ];
@@ -80,7 +85,7 @@ export const workflows: readonly WorkflowDef[] = [
     tasks: {
       Seal: { variable: 'SealFunctionArn', handler: 'functions/workers/seal.ts' },
       Finalize: { variable: 'FinalizeFunctionArn', handler: 'functions/workers/finalize.ts' },
-      Notify: { variable: 'NotifyFunctionArn', handler: 'functions/workers/notify.ts' },
+      RecordFailure: { variable: 'SealFailedFunctionArn', handler: 'functions/workers/seal-failed.ts' },
     },
   },
   {

@@ -17,7 +17,7 @@ import { SnsSms } from '#adapters/aws/sns-sms.ts';
 import { resolveSecrets } from '#adapters/aws/secrets.ts';
 import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import type { ApplicationRepository, EnvelopeRepository, TenantRepository, WebhookRepository } from '#ports/repositories.ts';
 import { DynamoWebhookRepository } from '#adapters/aws/dynamo-webhook-repository.ts';
 import { DynamoContactRepository } from '#adapters/aws/dynamo-contact-repository.ts';
@@ -26,7 +26,7 @@ import { DynamoRateLimiter } from '#adapters/aws/dynamo-rate-limiter.ts';
 import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
 import type { ContactRepository, UsageRepository } from '#ports/repositories.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
-import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
+import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -49,6 +49,7 @@ export interface Deps {
   usage: UsageRepository;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
+  logger: Logger;
 }
 
 /** Client settings per AWS service; locally they point the same adapters at the local engines. */
@@ -81,6 +82,7 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     usage: new DynamoUsageRepository(db, config.tableName),
     rateLimiter: new DynamoRateLimiter(db, config.tableName),
     idempotency: new DynamoIdempotencyStore(db, config.tableName),
+    logger: jsonLogger(),
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
 import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
+import { deleteBlobs } from '#domain/use-cases/blobs.ts';
 import { worker } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
 
@@ -15,11 +16,13 @@ const JobMessage = v.variant('type', [
   v.object({ type: v.literal('routing.advance'), envelopeId: v.string(), routingOrder: v.number() }),
   v.object({ type: v.literal('webhook.event'), event: EventItem }),
   v.object({ type: v.literal('retention.tag'), envelopeId: v.string() }),
+  v.object({ type: v.literal('blobs.delete'), envelopeId: v.string(), keys: v.array(v.string()) }),
 ]);
 
 async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<void> {
   if (job.type === 'routing.advance') await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
   else if (job.type === 'retention.tag') await tagRetention(deps, job.envelopeId);
+  else if (job.type === 'blobs.delete') await deleteBlobs(deps, job.keys);
   else await dispatchEvent(deps, job.event);
 }
 

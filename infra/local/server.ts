@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { PayloadTooLarge } from '#domain/errors.ts';
-import { errorResult, resultForError } from '#http/errors.ts';
+import { resultForError } from '#http/errors.ts';
+import type { ApiHandler } from '#http/route.ts';
 import type { HttpResult } from '#http/responses.ts';
 import { MAX_UPLOAD_BYTES } from '#shared/config.ts';
 import { toApiEvent } from './api-event.ts';
@@ -37,8 +38,11 @@ function send(res: ServerResponse, result: HttpResult): void {
 
 const lambdaContext = (requestId: string) => ({ awsRequestId: requestId, functionName: 'local' }) as unknown as Context;
 
-/** Routes a request through the manifest to its function, as API Gateway would; `/_local/*` goes to the dev handlers. */
-export function apiListener(routes: () => readonly BoundRoute[], dev: Record<string, DevHandler>) {
+/**
+ * Routes a request through the manifest to its function, as API Gateway would; `/_local/*` goes to the dev handlers,
+ * and anything no route takes to `fallback` (the `$default` route's function: 404 or 405 with the rate-limit headers).
+ */
+export function apiListener(routes: () => readonly BoundRoute[], dev: Record<string, DevHandler>, fallback: () => ApiHandler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
@@ -49,17 +53,11 @@ export function apiListener(routes: () => readonly BoundRoute[], dev: Record<str
         return;
       }
       const match = matchRoute(routes(), req.method ?? 'GET', url.pathname);
-      if (match.kind === 'not_found') {
-        send(res, errorResult('not_found', `No route for ${req.method ?? 'GET'} ${url.pathname}`, {}, 'local'));
-        return;
-      }
-      if (match.kind === 'method_not_allowed') {
-        const result = errorResult('method_not_allowed', `${req.method ?? 'GET'} is not supported on ${url.pathname}; use ${match.allowed.join(', ')}`, {}, 'local');
-        send(res, { ...result, headers: { ...result.headers, allow: match.allowed.join(', ') } });
-        return;
-      }
-      const event = toApiEvent(req, url, body, { key: `${match.route.def.method} ${match.route.def.path}`, params: match.params });
-      send(res, await match.route.handler(event, lambdaContext(event.requestContext.requestId)));
+      const event = match.kind === 'found'
+        ? toApiEvent(req, url, body, { key: `${match.route.def.method} ${match.route.def.path}`, params: match.params })
+        : toApiEvent(req, url, body, { key: '$default', params: {} });
+      const handler = match.kind === 'found' ? match.route.handler : fallback();
+      send(res, await handler(event, lambdaContext(event.requestContext.requestId)));
     } catch (error) {
       send(res, resultForError(error, 'local'));
     }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { BoundRoute } from './router.ts';
+import type { ApiHandler } from '#http/route.ts';
 import { apiListener } from './server.ts';
 
 const TYPES: Record<string, string> = {
@@ -36,8 +37,8 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse):
 }
 
 /** The signing host (DESIGN 7): the signer-facing API paths go to the API, everything else is the web app. */
-export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string) {
-  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {});
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler) {
+  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/v1/signing/') || url.pathname.startsWith('/v1/download/')) return api(req, res);

@@ -59,7 +59,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/otp-verify.ts': { ...link },
   'functions/api/consent.ts': { ...link },
   // The last signature queues sealing (a workflow start); a finished routing group queues the next one.
-  'functions/api/sign.ts': { ...link, documents: { write: ['signatures/'] }, starts: ['seal'] },
+  // Drawn signatures are staged before the commit; a refused or lost request deletes its own (DECISIONS 31).
+  'functions/api/sign.ts': { ...link, documents: { write: ['signatures/'], delete: ['signatures/'] }, starts: ['seal'] },
   'functions/api/decline.ts': { ...link },
   'functions/api/signing-document.ts': { ...link, documents: { read: ['original/'] }, ...pdfHandling },
   // The portal reads without committing; the download itself is recorded in the audit chain.
@@ -82,30 +83,41 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/openapi.ts': {},
 
   // Workers
-  // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag.
+  // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
+  // blobs.delete (a replaced draft document).
   'functions/workers/jobs.ts': {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
-    documents: { tag: ['original/', 'sealed/', 'signatures/'] }, timeout: Duration.seconds(120),
+    documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeout: Duration.seconds(120),
   },
   'functions/workers/expiry-sweep.ts': { table: 'write', jobs: true, timeout: Duration.seconds(120) },
-  // Whatever a crash left in an outbox: invitations, reminders, jobs, sealing starts, webhook events.
+  // Whatever a crash left in an outbox, or whose backoff ran out: invitations, completion emails (the sealed copy
+  // attached), reminders, jobs, sealing starts, webhook events.
   'functions/workers/outbox-sweep.ts': {
-    table: 'write', secrets: ['LINK_SECRET'], mail: true, sms: true, jobs: true, starts: ['seal'], timeout: Duration.seconds(120),
+    table: 'write', secrets: ['LINK_SECRET'], mail: true, sms: true, jobs: true, starts: ['seal'], documents: { read: ['sealed/'] },
+    memorySize: 1024, timeout: Duration.seconds(120),
   },
+  // A fully signed envelope still not completed gets its next seal round (a new execution).
+  'functions/workers/seal-sweep.ts': { table: 'write', jobs: true, starts: ['seal'], timeout: Duration.seconds(120) },
+  // Blobs staged for a commit that never came are deleted a day later.
+  'functions/workers/blob-sweep.ts': { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/'] }, timeout: Duration.seconds(300) },
   'functions/workers/deletion-reminders.ts': { table: 'write', secrets: ['LINK_SECRET'], mail: true, timeout: Duration.seconds(300) },
   'functions/workers/object-removed.ts': { table: 'write', timeout: Duration.seconds(60) },
 
   // Workflow tasks
-  // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, writes sealed/.
+  // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, stages sealed/ (a stage
+  // record in the table names it until finalize's commit does).
   'functions/workers/seal.ts': {
-    table: 'read', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
+    table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
     memorySize: 2048, timeout: Duration.minutes(5),
   },
-  'functions/workers/finalize.ts': { table: 'write', secrets: ['LINK_SECRET'], jobs: true, timeout: Duration.seconds(60) },
-  // Attaches the sealed PDF up to 7 MB, with a download-portal link in every email.
-  'functions/workers/notify.ts': {
-    table: 'write', secrets: ['LINK_SECRET'], mail: true, documents: { read: ['sealed/'] }, memorySize: 1024, timeout: Duration.seconds(120),
+  // Completes the envelope; its outbox emails every party the sealed copy (attached up to 7 MB) and a portal link.
+  // A round that lost to a completed envelope deletes its own file.
+  'functions/workers/finalize.ts': {
+    table: 'write', secrets: ['LINK_SECRET'], jobs: true, mail: true, documents: { read: ['sealed/'], delete: ['sealed/'] },
+    memorySize: 1024, timeout: Duration.seconds(120),
   },
+  // The seal workflow's catch: records why a round failed.
+  'functions/workers/seal-failed.ts': { table: 'write', jobs: true, timeout: Duration.seconds(30) },
   'functions/workers/webhook-attempt.ts': { table: 'write', secrets: ['DATA_KEY'], timeout: Duration.seconds(30) },
 };
 

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Clock, Ids } from '#ports/services.ts';
+import type { Clock, Ids, Logger } from '#ports/services.ts';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -46,4 +46,19 @@ export class OffsetClock implements Clock {
     this.waiters = this.waiters.filter((w) => w.at > now);
     for (const waiter of due) waiter.wake();
   }
+}
+
+/** One JSON line per entry on stdout/stderr (CloudWatch Logs on Lambda), with a level and a timestamp. */
+export function jsonLogger(base: Record<string, unknown> = {}): Logger {
+  const write = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) => {
+    const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...base, ...fields });
+    if (level === 'error') console.error(line);
+    else if (level === 'warn') console.warn(line);
+    else console.log(line);
+  };
+  return {
+    info: (message, fields) => { write('info', message, fields); },
+    warn: (message, fields) => { write('warn', message, fields); },
+    error: (message, fields) => { write('error', message, fields); },
+  };
 }

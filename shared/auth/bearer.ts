@@ -28,13 +28,17 @@ export async function issueAccessToken(secret: string, principal: BearerPrincipa
     .sign(keyOf(secret));
 }
 
-/** Verifies algorithm (HS256 only, so `none` and RS/ES confusion fail), signature, issuer, audience and expiry. */
+const MAX_CLOCK_SKEW_SECONDS = 60;
+
+/** Verifies algorithm (HS256 only, so `none` and RS/ES confusion fail), signature, issuer, audience, expiry and issue time. */
 export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<BearerPrincipal> {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
-      algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'],
+      algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub', 'iat'],
     });
-    if (payload.typ !== 'access' || typeof payload.client_id !== 'string' || !payload.sub) {
+    // Issued in the future beyond clock skew: not a token this service issued as it says (or a clock gone wrong).
+    const issuedInFuture = (payload.iat ?? 0) > now.getTime() / 1000 + MAX_CLOCK_SKEW_SECONDS;
+    if (payload.typ !== 'access' || typeof payload.client_id !== 'string' || !payload.sub || issuedInFuture) {
       throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
     }
     return { appId: payload.sub, clientId: payload.client_id };

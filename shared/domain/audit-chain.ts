@@ -24,7 +24,12 @@ export type AuditEventName =
   | 'envelope.completed'
   | 'document.downloaded'
   | 'document.purge_reminder_sent'
-  | 'document.purged';
+  | 'document.purged'
+  | 'signer.invitation_failed'
+  | 'notification.failed'
+  | 'envelope.seal_failed'
+  | 'envelope.seal_retried'
+  | 'envelope.seal_stalled';
 
 /** What happened, before it is placed in the chain. */
 export interface AuditDraft {

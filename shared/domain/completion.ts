@@ -2,9 +2,12 @@ import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
 import { startRetention } from './retention.ts';
 import { InvalidState } from './errors.ts';
-import type { Document, DownloadLink, Envelope, RequestMeta } from './model.ts';
+import type { Document, DownloadLink, Envelope, RequestMeta, SealingState } from './model.ts';
+import type { CompletionOutboxItem, JobOutboxItem } from './outbox.ts';
 
 export interface SealedFile {
+  /** The stage that wrote it (shared/domain/staging.ts): completing releases it. */
+  stageId: string;
   blobKey: string;
   sha256: string;
   pageCount: number;
@@ -31,8 +34,8 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFile, links: 
     blobKey: sealed.blobKey, createdAt: completedAt, retentionUntil: null, purgeStatus: 'active', pages: [],
   };
   const after: Envelope = startRetention({
-    ...envelope, status: 'completed', completedAt, documentHashFinal: sealed.sha256, downloadLinks: links, completionNotifiedAt: null,
-    documents: [...envelope.documents, sealedDocument],
+    ...envelope, status: 'completed', completedAt, documentHashFinal: sealed.sha256, downloadLinks: links,
+    documents: [...envelope.documents, sealedDocument], sealing: envelope.sealing ? { ...envelope.sealing, nextCheckAt: null } : null,
   }, ctx.now);
   const retentionUntil = sealedDocument.retentionUntil ?? after.documents.at(-1)?.retentionUntil ?? null;
   const system = (event: AuditDraft['event'], detail: AuditDraft['detail']): AuditDraft => ({ event, actor: 'system', ip: null, userAgent: null, detail });
@@ -41,13 +44,12 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFile, links: 
     system('envelope.completed', { completedAt, retentionUntil }),
   ];
   const event = { kind: 'event' as const, id: ctx.nextId(), envelopeId: envelope.id, event: 'envelope.completed' as const, createdAt: completedAt, signerId: null };
-  return changeOf(envelope, after, drafts, [event, retentionJob(after, ctx)], ctx);
+  const emails: CompletionOutboxItem = {
+    kind: 'notify', template: 'completion', id: ctx.nextId(), envelopeId: envelope.id, createdAt: completedAt, linkIds: links.map((l) => l.id),
+  };
+  return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId] };
 }
 
-export function markNotified(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {
-  if (envelope.completionNotifiedAt) return null;
-  return changeOf(envelope, { ...envelope, completionNotifiedAt: ctx.now.toISOString() }, [], [], ctx);
-}
 
 /** A recorded download through the portal (spec 4.4): it stops the deletion reminders for that link. */
 export function recordDownload(envelope: Envelope, link: DownloadLink, meta: RequestMeta, ctx: Ctx): EnvelopeChange {
@@ -56,4 +58,53 @@ export function recordDownload(envelope: Envelope, link: DownloadLink, meta: Req
   const actor = link.signerId ? `signer:${link.signerId}` : 'system';
   const draft: AuditDraft = { event: 'document.downloaded', actor, ip: meta.ip, userAgent: meta.userAgent, detail: { linkId: link.id, email: link.email, kind: 'sealed' } };
   return changeOf(envelope, { ...envelope, downloadLinks }, [draft], [], ctx);
+}
+
+/** Rounds of sealing (workflow executions) before the sweep stops restarting and alarms: then it is an operator's. */
+export const MAX_SEAL_ROUNDS = 4;
+/** Minutes after a round starts before the sweep checks on it: a seal takes seconds, retries within it minutes. */
+const SEAL_CHECK_MINUTES = [10, 30, 120, 360] as const;
+
+const minutesAfter = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
+const checkAfterRound = (round: number) => SEAL_CHECK_MINUTES[Math.min(round, SEAL_CHECK_MINUTES.length) - 1] ?? 360;
+
+/** Every signer signed: sealing round 1 starts (the seal workflow), and the sweep will look in on it. */
+export function beginSealing(envelope: Envelope, ctx: Ctx): { envelope: Envelope; job: JobOutboxItem } {
+  const sealing: SealingState = { rounds: 1, startedAt: ctx.now.toISOString(), nextCheckAt: minutesAfter(ctx.now, checkAfterRound(1)), lastError: null };
+  return { envelope: { ...envelope, sealing }, job: sealJob(envelope, 1, ctx) };
+}
+
+const sealJob = (envelope: Envelope, round: number, ctx: Ctx): JobOutboxItem => ({
+  kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'seal', envelopeId: envelope.id, round },
+});
+
+const awaitingSeal = (envelope: Envelope) =>
+  (envelope.status === 'sent' || envelope.status === 'in_progress') && envelope.signers.every((s) => s.status === 'signed');
+
+/**
+ * The seal sweep's look at a fully signed envelope that is still not completed when its check falls due: start the
+ * next round (a new execution: the failed one keeps its name), or, after MAX_SEAL_ROUNDS, record that it stalled and
+ * stop (null `nextCheckAt`) so an operator is alarmed rather than the sweep retrying forever. Null: nothing to do.
+ */
+export function checkSeal(envelope: Envelope, ctx: Ctx): { change: EnvelopeChange; stalled: boolean } | null {
+  const sealing = envelope.sealing;
+  if (!awaitingSeal(envelope) || !sealing?.nextCheckAt || Date.parse(sealing.nextCheckAt) > ctx.now.getTime()) return null;
+  const system = (event: AuditDraft['event'], detail: AuditDraft['detail']): AuditDraft => ({ event, actor: 'system', ip: null, userAgent: null, detail });
+  if (sealing.rounds >= MAX_SEAL_ROUNDS) {
+    const after = { ...envelope, sealing: { ...sealing, nextCheckAt: null } };
+    return { change: changeOf(envelope, after, [system('envelope.seal_stalled', { rounds: sealing.rounds, lastError: sealing.lastError })], [], ctx), stalled: true };
+  }
+  const round = sealing.rounds + 1;
+  const after = { ...envelope, sealing: { ...sealing, rounds: round, startedAt: ctx.now.toISOString(), nextCheckAt: minutesAfter(ctx.now, checkAfterRound(round)) } };
+  const draft = system('envelope.seal_retried', { round, lastError: sealing.lastError });
+  return { change: changeOf(envelope, after, [draft], [sealJob(envelope, round, ctx)], ctx), stalled: false };
+}
+
+/** A seal round failed (the workflow's catch): why is kept on the envelope and in its audit trail. */
+export function recordSealFailure(envelope: Envelope, round: number, error: string, ctx: Ctx): EnvelopeChange | null {
+  const sealing = envelope.sealing;
+  if (!awaitingSeal(envelope) || !sealing) return null;
+  const after = { ...envelope, sealing: { ...sealing, lastError: error } };
+  const draft: AuditDraft = { event: 'envelope.seal_failed', actor: 'system', ip: null, userAgent: null, detail: { round, error } };
+  return changeOf(envelope, after, [draft], [], ctx);
 }

@@ -27,6 +27,8 @@ export interface EnvelopeChange {
   submission?: Submission;
   /** A send counts against the application's monthly quota in the same transaction (DECISIONS 17). */
   usage?: UsageIncrement;
+  /** Stages whose blobs this change names: released in the same transaction (shared/domain/staging.ts). */
+  releases?: string[];
 }
 
 export interface SignerInput {
@@ -172,8 +174,11 @@ function rebase(errors: FieldErrors): FieldErrors {
   return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.replace(/^\./, ''), v]));
 }
 
-/** Attaches (or, while draft and unreferenced, replaces) the original document; existing fields must fit it. */
-export function attachOriginal(envelope: Envelope, document: Document, ctx: Ctx): { change: EnvelopeChange; replaced: Document | null } {
+/**
+ * Attaches (or, while draft, replaces) the original document; existing fields must fit it. A replaced document's blob
+ * is deleted by a job once the change stands, so no stored PDF outlives the record that named it.
+ */
+export function attachOriginal(envelope: Envelope, document: Document, ctx: Ctx): EnvelopeChange {
   requireDraft(envelope, 'upload the document');
   const replaced = originalDocument(envelope) ?? null;
   const fields = envelope.fields.map((f) => ({ ...f, documentId: document.id }));
@@ -184,7 +189,10 @@ export function attachOriginal(envelope: Envelope, document: Document, ctx: Ctx)
   const drafts = [system('document.uploaded', ctx.meta, {
     documentId: document.id, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes, replaced: replaced?.id ?? null,
   })];
-  return { change: changeOf(envelope, after, drafts, [], ctx), replaced };
+  const cleanup: JobOutboxItem[] = replaced
+    ? [{ kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'blobs.delete', envelopeId: envelope.id, keys: [replaced.blobKey] } }]
+    : [];
+  return changeOf(envelope, after, drafts, cleanup, ctx);
 }
 
 /** The signers invited together first: the lowest routing order. */
@@ -225,6 +233,10 @@ export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ct
 
 export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx): EnvelopeChange {
   if (isTerminal(envelope.status)) throw new InvalidState(`Cannot void: the envelope is already ${envelope.status}`);
+  // DECISIONS 30: the last signature completes the envelope (sealing is part of that step), so it is no longer voidable.
+  if (envelope.status !== 'draft' && envelope.signers.every((s) => s.status === 'signed')) {
+    throw new InvalidState('Cannot void: every signer has signed; the envelope is being sealed', {}, 'envelope_sealing');
+  }
   const voidedAt = ctx.now.toISOString();
   const after: Envelope = startRetention({ ...envelope, status: 'voided', voidedAt, voidReason: reason }, ctx.now);
   const drafts = [system('envelope.voided', ctx.meta, { reason, previousStatus: envelope.status })];

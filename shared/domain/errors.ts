@@ -56,6 +56,14 @@ export class InvalidState extends DomainError { readonly code = 'invalid_state';
 export class NotFound extends DomainError { readonly code = 'not_found'; }
 export class Unauthorized extends DomainError { readonly code = 'unauthorized'; }
 export class Forbidden extends DomainError { readonly code = 'forbidden'; }
+/** The path exists with other methods (DECISIONS 32); `allowed` becomes the Allow header. */
+export class MethodNotAllowed extends DomainError {
+  readonly code = 'method_not_allowed';
+
+  constructor(message: string, readonly allowed: readonly string[]) {
+    super(message);
+  }
+}
 export class Conflict extends DomainError { readonly code = 'conflict'; }
 export class Gone extends DomainError { readonly code = 'gone'; }
 export class PayloadTooLarge extends DomainError { readonly code = 'payload_too_large'; }

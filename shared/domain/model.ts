@@ -108,7 +108,19 @@ export interface Envelope {
   auditHead: ChainHead;
   /** Download-portal links of the sealed copy, one per recipient (created at completion). */
   downloadLinks?: DownloadLink[];
-  completionNotifiedAt?: string | null;
+  /** Set when every signer has signed: how the seal is going, for the seal sweep (DESIGN 5, seal recovery). */
+  sealing?: SealingState | null;
+}
+
+/** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */
+export interface SealingState {
+  /** Executions started so far (the first by the last signature). */
+  rounds: number;
+  startedAt: string;
+  /** When the sweep looks again if the envelope is still not completed; null once it gave up (an operator's turn). */
+  nextCheckAt: string | null;
+  /** Why the last round failed, as the workflow reported it. */
+  lastError: string | null;
 }
 
 export interface DownloadLink {

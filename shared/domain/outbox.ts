@@ -13,8 +13,22 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * How an outbox item's delivery went so far. An item is dispatched right after its commit; one that failed (or that
+ * a crash left behind) is retried by the outbox sweep with backoff, and a message that keeps failing is dead-lettered
+ * (kept with `deadAt`, out of the sweep) with an audit event on its envelope.
+ */
+export interface OutboxDelivery {
+  /** Failed dispatches so far. */
+  attempts?: number;
+  /** When the sweep may try again (ISO); absent: a minute after `createdAt`. */
+  nextAttemptAt?: string;
+  lastError?: string | null;
+  deadAt?: string | null;
+}
+
 /** A webhook event, written in the same transaction as the change that raised it. */
-export interface EventOutboxItem {
+export interface EventOutboxItem extends OutboxDelivery {
   kind: 'event';
   id: string;
   envelopeId: string;
@@ -39,7 +53,7 @@ export interface Invitation {
 }
 
 /** Invitations to a routing group, sent after the commit; the item shrinks as each is sent and goes when empty. */
-export interface InvitationOutboxItem {
+export interface InvitationOutboxItem extends OutboxDelivery {
   kind: 'notify';
   id: string;
   envelopeId: string;
@@ -48,14 +62,26 @@ export interface InvitationOutboxItem {
   invitations: Invitation[];
 }
 
+/** The completion email (sealed copy attached, or a portal link) to each download-link recipient; shrinks likewise. */
+export interface CompletionOutboxItem extends OutboxDelivery {
+  kind: 'notify';
+  id: string;
+  envelopeId: string;
+  template: 'completion';
+  createdAt: string;
+  linkIds: string[];
+}
+
 /** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
 export type Job =
   | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
-  | { type: 'seal'; envelopeId: string }
+  | { type: 'seal'; envelopeId: string; round?: number }
   | { type: 'webhook.event'; event: EventOutboxItem }
-  | { type: 'retention.tag'; envelopeId: string };
+  | { type: 'retention.tag'; envelopeId: string }
+  /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
+  | { type: 'blobs.delete'; envelopeId: string; keys: string[] };
 
-export interface JobOutboxItem {
+export interface JobOutboxItem extends OutboxDelivery {
   kind: 'job';
   id: string;
   envelopeId: string;
@@ -64,7 +90,7 @@ export interface JobOutboxItem {
 }
 
 /** A deletion reminder to one download-link recipient (spec 3.4). */
-export interface ReminderOutboxItem {
+export interface ReminderOutboxItem extends OutboxDelivery {
   kind: 'reminder';
   id: string;
   envelopeId: string;
@@ -73,4 +99,12 @@ export interface ReminderOutboxItem {
   daysBefore: number;
 }
 
-export type OutboxItem = EventOutboxItem | InvitationOutboxItem | JobOutboxItem | ReminderOutboxItem;
+export type OutboxItem = EventOutboxItem | InvitationOutboxItem | CompletionOutboxItem | JobOutboxItem | ReminderOutboxItem;
+
+/** Emails and texts: after this many failed dispatches the item is dead-lettered (jobs and events keep retrying). */
+export const MAX_MESSAGE_ATTEMPTS = 6;
+
+/** Minutes before the sweep retries after the n-th failure (1-based); the last value repeats. */
+export const OUTBOX_BACKOFF_MINUTES = [1, 5, 30, 120, 480] as const;
+
+export const isMessage = (item: OutboxItem) => item.kind === 'notify' || item.kind === 'reminder';

@@ -3,6 +3,7 @@ import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelop
 import { startRetention } from './retention.ts';
 import { Conflict, Gone, InvalidState, RateLimited, Unauthorized } from './errors.ts';
 import type { Envelope, Signer } from './model.ts';
+import { beginSealing } from './completion.ts';
 import type { EventOutboxItem, JobOutboxItem, WebhookEventName } from './outbox.ts';
 import type { Submission } from './submission.ts';
 
@@ -157,7 +158,11 @@ export function recordSignature(envelope: Envelope, signer: Signer, submission: 
   const allSigned = after.signers.every((s) => s.status === 'signed');
   const nextGroup = groupDone && !allSigned ? nextRoutingGroup(after) : [];
   const jobs: JobOutboxItem[] = [];
-  if (allSigned) jobs.push(jobItem(after, { type: 'seal', envelopeId: after.id }, ctx));
+  if (allSigned) {
+    const sealing = beginSealing(after, ctx);
+    after = sealing.envelope;
+    jobs.push(sealing.job);
+  }
   const nextOrder = nextGroup[0]?.routingOrder;
   if (nextOrder !== undefined) jobs.push(jobItem(after, { type: 'routing.advance', envelopeId: after.id, routingOrder: nextOrder }, ctx));
   const detail = {

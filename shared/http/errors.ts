@@ -1,4 +1,4 @@
-import { DomainError, RateLimited, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
+import { DomainError, MethodNotAllowed, RateLimited, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -51,6 +51,10 @@ export function resultForError(error: unknown, requestId: string): HttpResult {
   if (error instanceof RateLimited) {
     const result = errorResult(error.code, error.message, error.errors, requestId, error.reason);
     return { ...result, headers: { ...result.headers, 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } };
+  }
+  if (error instanceof MethodNotAllowed) {
+    const result = errorResult(error.code, error.message, error.errors, requestId, error.reason);
+    return { ...result, headers: { ...result.headers, allow: error.allowed.join(', ') } };
   }
   if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId, error.reason);
   console.error(JSON.stringify({

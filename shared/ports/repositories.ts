@@ -3,6 +3,7 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
+import type { BlobStage } from '#domain/staging.ts';
 import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
 import type { Contact } from '#domain/contacts.ts';
 
@@ -22,18 +23,32 @@ export interface EnvelopePage {
 export interface EnvelopeRepository {
   /** The envelope if it exists and belongs to `appId`; another application's envelope is undefined. */
   get(appId: string, id: string): Promise<Envelope | undefined>;
+  /** get() with the envelope's audit log, in one read. */
+  getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined>;
   /** Any application's envelope: for signer links and workers, which are not scoped by a bearer token. */
   find(id: string): Promise<Envelope | undefined>;
   submissions(envelopeId: string): Promise<Submission[]>;
-  dueForExpiry(now: Date, limit: number): Promise<string[]>;
-  staleOutbox(before: Date, limit: number): Promise<OutboxItem[]>;
-  retainedUntil(until: Date, limit: number): Promise<string[]>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
-  /** One transaction: envelope (optimistic lock), audit entries, outbox, links, tenant counters. Throws ConcurrentModification. */
+  /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
+  /** Ids of live envelopes whose deadline has passed by `now`. */
+  dueForExpiry(now: Date, limit: number): Promise<string[]>;
+  /** Ids of fully signed envelopes whose seal the sweep should look in on by `now`. */
+  dueForSealCheck(now: Date, limit: number): Promise<string[]>;
+  /** Ids of ended envelopes with stored PDFs whose deletion comes before `until`. */
+  retainedUntil(until: Date, limit: number): Promise<string[]>;
   pendingOutbox(envelopeId: string): Promise<OutboxItem[]>;
+  /** Outbox items due by `now`: never dispatched a minute after their commit, or waiting out a failure's backoff. */
+  staleOutbox(now: Date, limit: number): Promise<OutboxItem[]>;
+  /** Stores an outbox item's delivery state after a failed dispatch (attempts, next try, or dead-lettered). */
+  saveOutbox(item: OutboxItem): Promise<void>;
   removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void>;
+  /** Names blobs about to be written before the commit that will name them (shared/domain/staging.ts). */
+  stageBlobs(stage: BlobStage): Promise<void>;
+  /** Stages written before `before` and never released by a commit. */
+  abandonedStages(before: Date, limit: number): Promise<BlobStage[]>;
+  removeStage(id: string): Promise<void>;
 }
 
 export interface TenantRepository {

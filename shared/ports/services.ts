@@ -56,8 +56,8 @@ export interface JobQueue {
 
 /** Long-running workflows (Step Functions on AWS). */
 export interface Workflows {
-  /** Starts sealing the envelope; a second start for the same envelope is a no-op. */
-  startSealing(envelopeId: string): Promise<void>;
+  /** Starts sealing round `round` of the envelope (one execution per round); a second start of a round is a no-op. */
+  startSealing(envelopeId: string, round: number): Promise<void>;
   /** Starts the retry schedule of a failed webhook delivery; one execution per (delivery, attempt). */
   startWebhookRetry(input: WebhookRetryStart): Promise<void>;
 }
@@ -68,9 +68,8 @@ export interface WebhookRetryStart {
   deliveryId: string;
   /** The attempt number this execution starts with (2..5). */
   attempt: number;
+  /** How long the execution's Wait state waits before the attempt (locally on the service clock). */
   waitSeconds: number;
-  /** When the attempt is due (ISO); locally the runner waits for the service clock to reach it. */
-  notBefore: string;
 }
 
 /** One key holder for the seal: a local key file, or a KMS asymmetric key. */
@@ -81,4 +80,12 @@ export interface DocumentSigner {
   certificateChain(): Promise<Uint8Array[]>;
   /** The signature over a SHA-256 digest computed by the caller. */
   signDigest(digest: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Structured log lines: a message and fields (ids, counts, errors); never secrets or tokens. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  /** `alarm: true` among the fields marks a line the deployment alarms on. */
+  error(message: string, fields?: Record<string, unknown>): void;
 }

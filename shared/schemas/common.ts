@@ -26,3 +26,9 @@ export const finiteNumber = v.pipe(v.number('must be a number'), v.finite('must 
 
 /** Path parameters carry raw strings; the use case resolves (or 404s) the id. */
 export const IdParams = v.object({ id: v.string() });
+
+/**
+ * A tenant identifier (spec 2.2): trimmed, 1 to 128 characters on every route, so it always fits the keys it becomes
+ * part of (DECISIONS 32).
+ */
+export const TenantId = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(128, 'must be at most 128 characters'));

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#domain/model.ts';
-import { finiteNumber, idOf, queryInt } from './common.ts';
+import { finiteNumber, idOf, queryInt, TenantId } from './common.ts';
 
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty('is required'));
@@ -48,7 +48,7 @@ export const CreateFieldRequest = v.pipe(
 );
 
 export const CreateEnvelopeRequest = v.object({
-  tenantId: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(128, 'must be at most 128 characters')),
+  tenantId: TenantId,
   subject: v.optional(v.nullable(text(255)), null),
   createdBy: v.optional(v.nullable(text(255)), null),
   signers: v.pipe(v.array(CreateSignerRequest, 'must be an array of signers'), v.minLength(1, 'at least one signer is required')),
@@ -73,7 +73,7 @@ export const VoidRequest = v.object({
 });
 
 export const ListEnvelopesQuery = v.object({
-  tenantId: v.pipe(v.string('is required'), v.nonEmpty('is required')),
+  tenantId: TenantId,
   status: v.optional(v.picklist(ENVELOPE_STATUSES, `must be one of ${ENVELOPE_STATUSES.join(', ')}`)),
   page: queryInt(1, 1_000_000, 1),
   pageSize: queryInt(1, 100, 20),

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { FIELD_ORIGINS } from '#domain/model.ts';
 import { RETENTION_DAYS } from '#domain/retention.ts';
+import { TenantId } from './common.ts';
 
-export const TenantParams = v.object({ tenantId: v.pipe(v.string(), v.minLength(1), v.maxLength(128, 'must be at most 128 characters')) });
+export const TenantParams = v.object({ tenantId: TenantId });
 
 /** Tenant settings (DECISIONS 15); each omitted field keeps its current value. */
 export const TenantSettingsRequest = v.object({

@@ -287,18 +287,19 @@ describe('SfnWorkflows', () => {
   };
   const workflows = () => new SfnWorkflows(new SFNClient(REGION), ARNS);
   const retry: WebhookRetryStart = {
-    appId: 'app-1', webhookId: 'wh-1', deliveryId: 'd-42', attempt: 3, waitSeconds: 120, notBefore: '2030-01-02T03:06:05.000Z',
+    appId: 'app-1', webhookId: 'wh-1', deliveryId: 'd-42', attempt: 3, waitSeconds: 120,
   };
   const alreadyExists = () => new ExecutionAlreadyExists({ message: 'Execution Already Exists', $metadata });
 
-  it('starts sealing on the seal state machine, named after the envelope', async () => {
+  it('starts sealing on the seal state machine: round 1 named after the envelope, later rounds with their number', async () => {
     sfnMock.on(StartExecutionCommand).resolves({ executionArn: 'x', startDate: new Date() });
-    await workflows().startSealing('env-1');
+    await workflows().startSealing('env-1', 1);
+    await workflows().startSealing('env-1', 3);
     const calls = sfnMock.commandCalls(StartExecutionCommand);
-    expect(calls).toHaveLength(1);
-    const input = calls[0]!.args[0].input;
-    expect(input).toEqual({ stateMachineArn: ARNS.seal, name: 'env-1', input: JSON.stringify({ envelopeId: 'env-1' }) });
-    expect(JSON.parse(input.input!)).toEqual({ envelopeId: 'env-1' });
+    expect(calls.map((c) => c.args[0].input)).toEqual([
+      { stateMachineArn: ARNS.seal, name: 'env-1', input: JSON.stringify({ envelopeId: 'env-1', round: 1 }) },
+      { stateMachineArn: ARNS.seal, name: 'env-1-3', input: JSON.stringify({ envelopeId: 'env-1', round: 3 }) },
+    ]);
   });
 
   it('starts a webhook retry on its state machine, named <deliveryId>-<attempt>', async () => {
@@ -312,8 +313,8 @@ describe('SfnWorkflows', () => {
   it('treats a second sealing start as a no-op (ExecutionAlreadyExists is swallowed)', async () => {
     sfnMock.on(StartExecutionCommand).resolvesOnce({}).rejects(alreadyExists());
     const sfn = workflows();
-    await sfn.startSealing('env-1');
-    await expect(sfn.startSealing('env-1')).resolves.toBeUndefined();
+    await sfn.startSealing('env-1', 1);
+    await expect(sfn.startSealing('env-1', 1)).resolves.toBeUndefined();
     expect(sfnMock.commandCalls(StartExecutionCommand).map((c) => c.args[0].input.name)).toEqual(['env-1', 'env-1']);
   });
 
@@ -325,13 +326,13 @@ describe('SfnWorkflows', () => {
   it('propagates other errors', async () => {
     const error = new StateMachineDoesNotExist({ message: 'no such machine', $metadata });
     sfnMock.on(StartExecutionCommand).rejects(error);
-    await expect(workflows().startSealing('env-1')).rejects.toBe(error);
+    await expect(workflows().startSealing('env-1', 1)).rejects.toBe(error);
     await expect(workflows().startWebhookRetry(retry)).rejects.toBe(error);
   });
 
   it('propagates a plain error named like ExecutionAlreadyExists (only the SDK class is swallowed)', async () => {
     sfnMock.on(StartExecutionCommand).rejects(Object.assign(new Error('lookalike'), { name: 'ExecutionAlreadyExists' }));
-    await expect(workflows().startSealing('env-1')).rejects.toThrow('lookalike');
+    await expect(workflows().startSealing('env-1', 1)).rejects.toThrow('lookalike');
   });
 });
 

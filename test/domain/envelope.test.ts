@@ -55,7 +55,7 @@ describe('creating an envelope', () => {
     const noDoc = draft({ document: null, fields: [field(0, { page: 2 })] });
     expect(noDoc.fields[0]?.documentId).toBeNull();
     expect(errorsOf(() => attachOriginal(noDoc, letterDocument(1), testCtx()))).toHaveProperty(['fields[0].page']);
-    const attached = attachOriginal(noDoc, letterDocument(2), testCtx()).change.after;
+    const attached = attachOriginal(noDoc, letterDocument(2), testCtx()).after;
     expect(attached.fields[0]?.documentId).toBe(attached.documents[0]?.id);
     expect(attached.documentHashOriginal).toBe('a'.repeat(64));
   });

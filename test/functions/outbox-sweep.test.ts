@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { sweepOutbox } from '#domain/use-cases/notifications.ts';
+import { sweepOutbox } from '#domain/use-cases/context.ts';
 import { withNewLinks } from '#domain/use-cases/routing.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
 import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';

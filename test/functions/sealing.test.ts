@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { createEnvelope } from '#domain/envelope.ts';
-import { finalizeStep, notifyStep, sealStep } from '#domain/use-cases/sealing.ts';
+import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
 import { fullySigned } from '#test/support/sealing.ts';
@@ -10,7 +10,7 @@ let deps: Awaited<ReturnType<typeof functionDeps>>;
 beforeAll(async () => { deps = await functionDeps(); });
 
 describe('the seal workflow steps', () => {
-  it('a failed seal leaves the envelope in progress; the retry completes it; finalize and notify run once', async () => {
+  it('a failed seal leaves the envelope in progress; the retry completes it; a repeated finalize changes nothing and keeps the file', async () => {
     const id = await fullySigned(deps);
     let failures = 1;
     const flaky = { ...deps, documentSigner: { ...deps.documentSigner, algorithm: deps.documentSigner.algorithm, certificateChain: () => deps.documentSigner.certificateChain(),
@@ -19,7 +19,7 @@ describe('the seal workflow steps', () => {
     expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
 
     const sealed = await sealStep(flaky, id);
-    expect(sealed).toMatchObject({ envelopeId: id, blobKey: `sealed/${id}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    expect(sealed).toMatchObject({ envelopeId: id, blobKey: `sealed/${id}/${sealed.stageId}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
     expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
     await finalizeStep(deps, sealed);
     const completed = await deps.envelopes.find(id);
@@ -27,13 +27,22 @@ describe('the seal workflow steps', () => {
     const events = (await deps.envelopes.auditLog(id)).length;
     await finalizeStep(deps, sealed);
     expect((await deps.envelopes.auditLog(id)).length).toBe(events);
-    expect(await sealStep(deps, id)).toMatchObject({ sha256: sealed.sha256 });
+    expect(await deps.blobs.get(sealed.blobKey)).toBeDefined();
 
-    await notifyStep(deps, id);
-    await notifyStep(deps, id);
     const mails = deps.sent.emails.filter((m) => m.to === 's@example.com' && m.subject.startsWith('Completed'));
     expect(mails).toHaveLength(1);
     expect(mails[0]?.attachments?.[0]).toMatchObject({ filename: 'Seal me.pdf', contentType: 'application/pdf' });
+  });
+
+  it('a second round that lost to a completed envelope deletes its own file, never the recorded one', async () => {
+    const id = await fullySigned(deps);
+    const [first, second] = [await sealStep(deps, id), await sealStep(deps, id)];
+    expect(first.blobKey).not.toBe(second.blobKey);
+    await finalizeStep(deps, first);
+    await finalizeStep(deps, second);
+    expect((await deps.envelopes.find(id))?.documentHashFinal).toBe(first.sha256);
+    expect(await deps.blobs.get(first.blobKey)).toBeDefined();
+    expect(await deps.blobs.get(second.blobKey)).toBeUndefined();
   });
 
   it('refuses to seal an envelope that is not fully signed, without retrying', async () => {
@@ -47,7 +56,7 @@ describe('the seal workflow steps', () => {
 });
 
 describe('local workflow executions', () => {
-  it('are named after the envelope: a second start while running or after success is a no-op; a failed one can rerun', async () => {
+  it('use a name once, as Step Functions does: a second start, running or finished, failed or not, is a no-op; the next round has its own name', async () => {
     const workflows = new LocalWorkflows();
     const runs: object[] = [];
     const endings: ((error?: Error) => void)[] = [];
@@ -58,16 +67,14 @@ describe('local workflow executions', () => {
     // The promise chain after an execution ends is microtasks only: one macrotask turn sees it through.
     const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-    await workflows.startSealing('e1');
-    await workflows.startSealing('e1'); // running: a no-op
+    await workflows.startSealing('e1', 1);
+    await workflows.startSealing('e1', 1); // running: a no-op
     expect(runs).toHaveLength(1);
     endings[0]?.(new Error('boom'));
     await settled();
-    await workflows.startSealing('e1'); // failed: runs again
-    expect(runs).toHaveLength(2);
-    endings[1]?.();
-    await settled();
-    await workflows.startSealing('e1'); // succeeded: a no-op
-    expect(runs).toHaveLength(2);
+    await workflows.startSealing('e1', 1); // failed: the name is used
+    expect(runs).toHaveLength(1);
+    await workflows.startSealing('e1', 2); // the sweep's next round
+    expect(runs).toEqual([{ envelopeId: 'e1', round: 1 }, { envelopeId: 'e1', round: 2 }]);
   });
 });

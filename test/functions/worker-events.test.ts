@@ -4,10 +4,12 @@ import { createHandler as deletionReminders } from '#functions/workers/deletion-
 import { createHandler as expirySweep } from '#functions/workers/expiry-sweep.ts';
 import { createHandler as finalize } from '#functions/workers/finalize.ts';
 import { createHandler as jobs } from '#functions/workers/jobs.ts';
-import { createHandler as notify } from '#functions/workers/notify.ts';
 import { createHandler as objectRemoved } from '#functions/workers/object-removed.ts';
 import { createHandler as outboxSweep } from '#functions/workers/outbox-sweep.ts';
 import { createHandler as seal } from '#functions/workers/seal.ts';
+import { createHandler as sealFailed } from '#functions/workers/seal-failed.ts';
+import { createHandler as sealSweep } from '#functions/workers/seal-sweep.ts';
+import { createHandler as blobSweep } from '#functions/workers/blob-sweep.ts';
 import { createHandler as webhookAttempt } from '#functions/workers/webhook-attempt.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
 import { fullySigned } from '#test/support/sealing.ts';
@@ -22,15 +24,17 @@ function sample(name: string, vars: Record<string, string>): never {
 }
 
 describe('every sample event in events/workers runs through its function', () => {
-  it('seal, finalize and notify (the workflow task inputs), then retention tagging and the S3 deletion event', async () => {
+  it('a failed round recorded by the workflow catch, then seal and finalize (the task inputs), retention tagging and the S3 deletion event', async () => {
     const envelopeId = await fullySigned(deps);
+    expect(await sealFailed(deps)(sample('seal-failed', { envelopeId }))).toEqual({ recorded: true });
+    expect((await deps.envelopes.find(envelopeId))?.sealing?.lastError).toBe('KMSInvalidStateException: arn:aws:kms:eu-west-1:111122223333:key/1234abcd is pending deletion.');
     const sealed = await seal(deps)(sample('seal', { envelopeId }));
-    expect(Object.keys(sealed).sort()).toEqual(Object.keys(sample('finalize', { envelopeId }) as object).sort());
+    expect(Object.keys(sealed).sort()).toEqual(Object.keys(sample('finalize', { envelopeId, stageId: sealed.stageId }) as object).sort());
     await finalize(deps)(sealed);
-    expect(await notify(deps)(sample('notify', { envelopeId }))).toMatchObject({ emails: 1 });
+    expect(deps.sent.emails.filter((m) => m.subject.startsWith('Completed'))).toHaveLength(1);
     expect(await jobs(deps)(sample('jobs-retention-tag', { envelopeId }))).toEqual({ batchItemFailures: [] });
-    await deps.blobs.delete(`sealed/${envelopeId}.pdf`);
-    expect(await objectRemoved(deps)(sample('object-removed', { envelopeId }))).toEqual({ purged: 1 });
+    await deps.blobs.delete(sealed.blobKey);
+    expect(await objectRemoved(deps)(sample('object-removed', { sealedKey: sealed.blobKey }))).toEqual({ purged: 1 });
     const envelope = await deps.envelopes.find(envelopeId);
     expect(envelope?.documents.find((d) => d.kind === 'sealed')?.purgeStatus).toBe('purged');
   });
@@ -42,6 +46,8 @@ describe('every sample event in events/workers runs through its function', () =>
     expect(await expirySweep(deps)()).toEqual({ expired: 0 });
     expect(await outboxSweep(deps)()).toMatchObject({ dispatched: expect.any(Number) as unknown });
     expect(await deletionReminders(deps)()).toMatchObject({ reminders: expect.any(Number) as unknown });
+    expect(await sealSweep(deps)()).toEqual({ restarted: 0, stalled: 0 });
+    expect(await blobSweep(deps)()).toEqual({ swept: 0 });
     const gone = sample('webhook-attempt', { appId: 'app', webhookId: deps.ids.next(), deliveryId: deps.ids.next() });
     expect(await webhookAttempt(deps)(gone)).toMatchObject({ done: true });
   });

@@ -1,6 +1,6 @@
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
 import { recordSignature, signerOf } from '#domain/signing.ts';
-import { storeOriginal } from '#domain/use-cases/documents.ts';
+import { checkOriginal } from '#domain/use-cases/documents.ts';
 import type { Deps } from '#shared/deps.ts';
 import { signerInput, testCtx } from './domain.ts';
 import { makePdf } from './pdfs.ts';
@@ -9,7 +9,8 @@ import { makePdf } from './pdfs.ts';
 export async function fullySigned(deps: Deps): Promise<string> {
   const ctx = testCtx(new Date());
   const id = deps.ids.next();
-  const document = await storeOriginal(deps, await makePdf({ pages: 1 }), { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file');
+  const { document, blob } = await checkOriginal(await makePdf({ pages: 1 }), { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file');
+  await deps.blobs.put(blob.key, blob.bytes, blob.contentType);
   const created = createEnvelope({
     id, appId: 'app', tenantId: 't', subject: 'Seal me', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('s@example.com', 1)],
     fields: [{ signerIndex: 0, type: 'text', page: 1, x: 50, y: 50, w: 200, h: 20, required: true, origin: 'bottom-left' }], document,

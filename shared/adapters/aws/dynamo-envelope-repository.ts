@@ -1,71 +1,95 @@
 import {
-  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, DeleteCommand,
-  type DynamoDBDocumentClient, type QueryCommandInput,
+  BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand,
+  type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
 import { DEFAULT_TENANT, type Envelope, type EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
+import type { BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
-import { lostRace } from './dynamo.ts';
-import { failedConditionAt, usageIncrementItem } from './dynamo-usage-repository.ts';
+import { cancelledBy, lostRace } from './dynamo.ts';
+import { usageIncrementItem } from './dynamo-usage-repository.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
+
+/**
+ * What the table holds per envelope (DESIGN 3), all under `PK = ENV#<id>`:
+ * - `SK = ENV`: the envelope with its signers, fields, documents and download links inside (one read per envelope;
+ *   the caps of 50 signers and 1,000 fields keep it far below 400 KB); GSI1/GSI2 list it, GSI4 holds it while it
+ *   is live (by deadline) or waiting for its seal (by when to check), GSI5 once ended with PDFs kept (by deletion).
+ * - `SK = AUD#<seq>`: one audit entry, written once (`attribute_not_exists`), never updated.
+ * - `SK = OUT#<id>`: an outbox item until dispatched; GSI3 finds it when due again (`OUTBOX#<shard>`).
+ * - `SK = SUB#<signerId>`: one signer's submitted values.
+ * Beside them: `STAGE#<id>` items name blobs written before the commit that will name them (GSI3 `STAGED#<shard>`),
+ * and `APP#<appId> / TENANT#<tenantId>` keeps the tenant's counters for the list's `total`.
+ */
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A stable shard of a UUID, for the sparse indexes. */
 const shardOf = (id: string) => parseInt(id.replace(/-/g, '').slice(-4), 16) % INDEX_SHARDS;
+const SHARDS = Array.from({ length: INDEX_SHARDS }, (_, shard) => shard);
 
-type Item = Record<string, unknown>;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-
-const envKey = (id: string) => ({ PK: `ENV#${id}`, SK: 'ENV' });
+const envPk = (id: string) => `ENV#${id}`;
+const envKey = (id: string) => ({ PK: envPk(id), SK: 'ENV' });
 const tenantKey = (appId: string, tenantId: string) => ({ PK: `APP#${appId}`, SK: `TENANT#${tenantId}` });
+const stageKey = (id: string) => ({ PK: `STAGE#${id}`, SK: 'STAGE' });
 const listPk = (appId: string, tenantId: string) => `APP#${appId}#TEN#${tenantId}`;
+/** Audit entries sort by their zero-padded sequence number, before `ENV` (so one Query reads both). */
+const auditSk = (seq: number) => `AUD#${String(seq).padStart(10, '0')}`;
+const idOfPk = (pk: unknown) => String(pk).replace(/^[A-Z]+#/, '');
+
+/** Every attribute that is the table's bookkeeping rather than the record's own. */
+const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'itemType', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'GSI4PK', 'GSI4SK', 'GSI5PK', 'GSI5SK']);
+
+/** The record an item stores, without the table's keys; the caller names the kind its writer put there. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the one typed cast from a stored item
+function recordOf<T>(item: Item): T {
+  return Object.fromEntries(Object.entries(item).filter(([key]) => !KEY_ATTRIBUTES.has(key))) as T;
+}
+
+/** Envelopes stored before `retentionDays` existed read with the default. */
+function envelopeOf(item: Item): Envelope {
+  const stored = recordOf<Omit<Envelope, 'retentionDays'> & { retentionDays?: number }>(item);
+  return { ...stored, retentionDays: stored.retentionDays ?? DEFAULT_TENANT.retentionDays };
+}
+
+/** The sparse index entry of an envelope: live ones by deadline, fully signed ones by seal check, ended ones by deletion. */
+function sweepIndexes(envelope: Envelope): Item {
+  const shard = String(shardOf(envelope.id));
+  const live = envelope.status === 'sent' || envelope.status === 'in_progress';
+  if (live && envelope.sealing) {
+    return envelope.sealing.nextCheckAt ? { GSI4PK: `SEAL#${shard}`, GSI4SK: `${envelope.sealing.nextCheckAt}#${envelope.id}` } : {};
+  }
+  if (live) return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}` };
+  const retained = envelope.deletionAt && envelope.documents.some((d) => d.purgeStatus === 'active');
+  return retained ? { GSI5PK: `RET#${shard}`, GSI5SK: `${envelope.deletionAt ?? ''}#${envelope.id}` } : {};
+}
 
 function envelopeItem(envelope: Envelope): Item {
   const sortKey = `${envelope.createdAt}#${envelope.id}`;
-  const live = envelope.status === 'sent' || envelope.status === 'in_progress';
-  const retained = envelope.deletionAt && envelope.documents.some((d) => d.purgeStatus === 'active');
   return {
-    ...(live ? { GSI4PK: `LIVE#${String(shardOf(envelope.id))}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}` } : {}),
-    ...(retained ? { GSI5PK: `RET#${String(shardOf(envelope.id))}`, GSI5SK: `${envelope.deletionAt ?? ''}#${envelope.id}` } : {}),
-    ...envelope,
-    ...envKey(envelope.id),
-    itemType: 'envelope',
-    GSI1PK: listPk(envelope.appId, envelope.tenantId),
-    GSI1SK: sortKey,
-    GSI2PK: `${listPk(envelope.appId, envelope.tenantId)}#ST#${envelope.status}`,
-    GSI2SK: sortKey,
+    ...envelope, ...envKey(envelope.id), ...sweepIndexes(envelope), itemType: 'envelope',
+    GSI1PK: listPk(envelope.appId, envelope.tenantId), GSI1SK: sortKey,
+    GSI2PK: `${listPk(envelope.appId, envelope.tenantId)}#ST#${envelope.status}`, GSI2SK: sortKey,
   };
 }
 
-function fromItem(item: Item): Envelope {
-  const { PK: _pk, SK: _sk, itemType: _t, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI4PK: _e, GSI4SK: _f, GSI5PK: _g, GSI5SK: _h, ...envelope } = item;
-  return { retentionDays: DEFAULT_TENANT.retentionDays, ...envelope } as unknown as Envelope; // records older than retentionDays
-}
+const auditItem = (entry: AuditEntry): Item => ({ ...entry, PK: envPk(entry.envelopeId), SK: auditSk(entry.seq), itemType: 'audit' });
+const submissionItem = (s: Submission): Item => ({ ...s, PK: envPk(s.envelopeId), SK: `SUB#${s.signerId}`, itemType: 'submission' });
 
-/** Audit entries sort by their zero-padded sequence number. */
-const auditSk = (seq: number) => `AUD#${String(seq).padStart(10, '0')}`;
-
-function auditItem(entry: AuditEntry): Item {
-  return { ...entry, PK: `ENV#${entry.envelopeId}`, SK: auditSk(entry.seq), itemType: 'audit' };
-}
+/** An outbox item is due a minute after it was written (the dispatch right after its commit failed or never ran). */
+const outboxDueAt = (item: OutboxItem) => item.nextAttemptAt ?? new Date(Date.parse(item.createdAt) + 60_000).toISOString();
 
 function outboxItem(item: OutboxItem): Item {
-  return {
-    ...item, PK: `ENV#${item.envelopeId}`, SK: `OUT#${item.id}`, itemType: 'outbox',
-    GSI3PK: `OUTBOX#${String(shardOf(item.id))}`, GSI3SK: `${item.createdAt}#${item.id}`,
-  };
+  const due = item.deadAt ? {} : { GSI3PK: `OUTBOX#${String(shardOf(item.id))}`, GSI3SK: `${outboxDueAt(item)}#${item.id}` };
+  return { ...item, PK: envPk(item.envelopeId), SK: `OUT#${item.id}`, itemType: 'outbox', ...due };
 }
 
-function strip(item: Item): Item {
-  const { PK: _pk, SK: _sk, itemType: _t, GSI3PK: _a, GSI3SK: _b, ...rest } = item;
-  return rest;
-}
-
-function submissionItem(submission: Submission): Item {
-  return { ...submission, PK: `ENV#${submission.envelopeId}`, SK: `SUB#${submission.signerId}`, itemType: 'submission' };
+function stageItem(stage: BlobStage): Item {
+  return { ...stage, ...stageKey(stage.id), itemType: 'stage', GSI3PK: `STAGED#${String(shardOf(stage.id))}`, GSI3SK: `${stage.createdAt}#${stage.id}` };
 }
 
 /** Keeps the per-tenant counts (the list's `total`) in step with creations and status changes. */
@@ -90,101 +114,118 @@ function counterUpdate(table: string, change: EnvelopeChange): TransactItem | un
   };
 }
 
+/** The staged blobs a commit names were already swept (the commit came more than a day late): nothing was written. */
+export class StageExpired extends Error {
+  constructor(readonly stageIds: readonly string[]) {
+    super(`staged blobs ${stageIds.join(', ')} were swept before the commit that names them`);
+    this.name = 'StageExpired';
+  }
+}
+
+/** The items of one change, each tagged with why it may cancel the transaction. */
+function transactionOf(table: string, change: EnvelopeChange): { items: TransactItem[]; roles: ('version' | 'usage' | 'stage' | 'other')[] } {
+  const { before, after } = change;
+  const items: TransactItem[] = [];
+  const roles: ('version' | 'usage' | 'stage' | 'other')[] = [];
+  const add = (item: TransactItem, role: (typeof roles)[number] = 'other') => { items.push(item); roles.push(role); };
+  add({
+    Put: {
+      TableName: table, Item: envelopeItem(after),
+      ...(before
+        ? { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': before.version } }
+        : { ConditionExpression: 'attribute_not_exists(PK)' }),
+    },
+  }, 'version');
+  for (const entry of change.audit) add({ Put: { TableName: table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } });
+  for (const item of change.outbox) add({ Put: { TableName: table, Item: outboxItem(item) } });
+  if (change.submission) add({ Put: { TableName: table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } });
+  for (const id of change.releases ?? []) add({ Delete: { TableName: table, Key: stageKey(id), ConditionExpression: 'attribute_exists(PK)' } }, 'stage');
+  const counter = counterUpdate(table, change);
+  if (counter) add(counter);
+  if (change.usage) add(usageIncrementItem(table, change.usage), 'usage');
+  return { items, roles };
+}
+
 export class DynamoEnvelopeRepository implements EnvelopeRepository {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
   async get(appId: string, id: string): Promise<Envelope | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id), ConsistentRead: true }));
-    if (Item?.appId !== appId) return undefined;
-    return fromItem(Item);
+    const envelope = await this.find(id);
+    return envelope?.appId === appId ? envelope : undefined;
   }
 
   async find(id: string): Promise<Envelope | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id), ConsistentRead: true }));
-    return Item ? fromItem(Item) : undefined;
+    return Item ? envelopeOf(Item) : undefined;
   }
 
-  async submissions(envelopeId: string): Promise<Submission[]> {
+  /** The envelope and its audit log in one Query: `AUD#...` entries sort just before `ENV`. */
+  async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
     const items = await this.queryAll({
       TableName: this.table, ConsistentRead: true,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'SUB#' },
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': envPk(id), ':from': 'AUD#', ':to': 'ENV' },
     });
-    return items.map((item) => strip(item) as unknown as Submission);
+    const last = items.at(-1);
+    if (last?.SK !== 'ENV' || last.appId !== appId) return undefined;
+    return { envelope: envelopeOf(last), auditLog: items.slice(0, -1).map((item) => recordOf<AuditEntry>(item)) };
   }
 
-  /** Outbox items written before `before` and still there: their dispatch after the commit did not happen. */
-  async staleOutbox(before: Date, limit: number): Promise<OutboxItem[]> {
-    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
-      TableName: this.table, IndexName: 'GSI3', Limit: limit,
-      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK < :before',
-      ExpressionAttributeValues: { ':pk': `OUTBOX#${String(shard)}`, ':before': before.toISOString() },
-    })));
-    const keys = (await Promise.all(shards)).flatMap((page) => page.Items ?? []).slice(0, limit);
-    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK as unknown, SK: key.SK as unknown }, ConsistentRead: true }))));
-    return items.flatMap(({ Item }) => (Item ? [strip(Item) as unknown as OutboxItem] : []));
+  submissions(envelopeId: string): Promise<Submission[]> {
+    return this.children<Submission>(envelopeId, 'SUB#');
+  }
+
+  auditLog(envelopeId: string): Promise<AuditEntry[]> {
+    return this.children<AuditEntry>(envelopeId, 'AUD#');
+  }
+
+  pendingOutbox(envelopeId: string): Promise<OutboxItem[]> {
+    return this.children<OutboxItem>(envelopeId, 'OUT#');
+  }
+
+  /** Outbox items due again by `now` (never dispatched, or failed and waiting out their backoff). */
+  async staleOutbox(now: Date, limit: number): Promise<OutboxItem[]> {
+    const keys = await this.sweepIndex('GSI3', 'OUTBOX', `${now.toISOString()}#~`, limit);
+    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))));
+    return items.flatMap(({ Item }) => (Item && !Item.deadAt ? [recordOf<OutboxItem>(Item)] : []));
   }
 
   /** Ids of ended envelopes with stored PDFs whose deletion is due before `until`. */
   async retainedUntil(until: Date, limit: number): Promise<string[]> {
-    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
-      TableName: this.table, IndexName: 'GSI5', Limit: limit,
-      KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
-      ExpressionAttributeValues: { ':pk': `RET#${String(shard)}`, ':until': `${until.toISOString()}#~` },
-    })));
-    return (await Promise.all(shards)).flatMap((page) => (page.Items ?? []).map((item) => String(item.PK).replace(/^ENV#/, ''))).slice(0, limit);
+    return (await this.sweepIndex('GSI5', 'RET', `${until.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }
 
-  /** Ids of live envelopes whose deadline is at or before `now`, across every shard of the index. */
+  /** Ids of live envelopes whose deadline is at or before `now`. */
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
-    const shards = Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
-      TableName: this.table, IndexName: 'GSI4', Limit: limit,
-      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK <= :due',
-      ExpressionAttributeValues: { ':pk': `LIVE#${String(shard)}`, ':due': `${now.toISOString()}#~` },
-    })));
-    const pages = await Promise.all(shards);
-    return pages.flatMap((page) => (page.Items ?? []).map((item) => String(item.PK).replace(/^ENV#/, ''))).slice(0, limit);
+    return (await this.sweepIndex('GSI4', 'LIVE', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }
 
-  async auditLog(envelopeId: string): Promise<AuditEntry[]> {
-    const items = await this.queryAll({
-      TableName: this.table, ConsistentRead: true,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'AUD#' },
-    });
-    return items.map((item) => strip(item) as unknown as AuditEntry);
+  /** Ids of fully signed envelopes whose seal should be checked on by `now`. */
+  async dueForSealCheck(now: Date, limit: number): Promise<string[]> {
+    return (await this.sweepIndex('GSI4', 'SEAL', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }
 
   async commit(change: EnvelopeChange): Promise<void> {
-    const { before, after } = change;
-    const envelopePut: TransactItem = {
-      Put: {
-        TableName: this.table,
-        Item: envelopeItem(after),
-        ...(before
-          ? { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': before.version } }
-          : { ConditionExpression: 'attribute_not_exists(PK)' }),
-      },
-    };
-    const counter = counterUpdate(this.table, change);
-    const transactItems: TransactItem[] = [
-      envelopePut,
-      ...change.audit.map((entry) => ({ Put: { TableName: this.table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } })),
-      ...change.outbox.map((item) => ({ Put: { TableName: this.table, Item: outboxItem(item) } })),
-      ...(change.submission ? [{ Put: { TableName: this.table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
-      ...(counter ? [counter] : []),
-    ];
-    const usageAt = change.usage ? transactItems.push(usageIncrementItem(this.table, change.usage)) - 1 : -1;
+    const { items, roles } = transactionOf(this.table, change);
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: transactItems }));
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
+      const failed = cancelledBy(error, roles);
       // A lost version race is retried first: the winner may have sent the envelope already.
-      if (usageAt >= 0 && failedConditionAt(error, usageAt) && !failedConditionAt(error, 0)) {
-        throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
+      if (failed.has('version') || !failed.size) {
+        if (lostRace(error)) throw new ConcurrentModification(change.after.id);
+        throw error;
       }
-      if (lostRace(error)) throw new ConcurrentModification(after.id);
+      if (failed.has('usage')) throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
+      if (failed.has('stage')) throw new StageExpired(change.releases ?? []);
+      if (lostRace(error)) throw new ConcurrentModification(change.after.id);
       throw error;
     }
+  }
+
+  /** Keeps a failed outbox item for a later attempt, or dead-letters it (`deadAt`), outside any envelope change. */
+  async saveOutbox(item: OutboxItem): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: outboxItem(item) }));
   }
 
   async list(query: EnvelopeListQuery): Promise<EnvelopePage> {
@@ -192,29 +233,53 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return { data: await this.batchGet(keys), total };
   }
 
-  async pendingOutbox(envelopeId: string): Promise<OutboxItem[]> {
+  async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
+    await Promise.all(itemIds.map((id) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: envPk(envelopeId), SK: `OUT#${id}` } }))));
+  }
+
+  async stageBlobs(stage: BlobStage): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: stageItem(stage), ConditionExpression: 'attribute_not_exists(PK)' }));
+  }
+
+  /** Stages written before `before` that no commit released: their blobs are named by no record. */
+  async abandonedStages(before: Date, limit: number): Promise<BlobStage[]> {
+    const keys = await this.sweepIndex('GSI3', 'STAGED', `${before.toISOString()}#~`, limit);
+    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))));
+    return items.flatMap(({ Item }) => (Item ? [recordOf<BlobStage>(Item)] : []));
+  }
+
+  async removeStage(id: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: stageKey(id) }));
+  }
+
+  /** Keys of one sparse index's entries up to `until`, across its shards (`<prefix>#<shard>`). */
+  private async sweepIndex(index: 'GSI3' | 'GSI4' | 'GSI5', prefix: string, until: string, limit: number): Promise<{ PK: unknown; SK: unknown }[]> {
+    const pages = await Promise.all(SHARDS.map((shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: index, Limit: limit,
+      KeyConditionExpression: `${index}PK = :pk AND ${index}SK <= :until`,
+      ExpressionAttributeValues: { ':pk': `${prefix}#${String(shard)}`, ':until': until },
+    }))));
+    return pages.flatMap((page) => (page.Items ?? []).map((item): { PK: unknown; SK: unknown } => ({ PK: item.PK, SK: item.SK }))).slice(0, limit);
+  }
+
+  /** One kind of child item of an envelope (`AUD#`, `OUT#`, `SUB#`), in sort-key order. */
+  private async children<T>(envelopeId: string, prefix: string): Promise<T[]> {
     const items = await this.queryAll({
       TableName: this.table, ConsistentRead: true,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `ENV#${envelopeId}`, ':prefix': 'OUT#' },
+      ExpressionAttributeValues: { ':pk': envPk(envelopeId), ':prefix': prefix },
     });
-    return items.map((item) => strip(item) as unknown as OutboxItem);
-  }
-
-  async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
-    await Promise.all(itemIds.map((id) =>
-      this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: `ENV#${envelopeId}`, SK: `OUT#${id}` } }))));
+    return items.map((item) => recordOf<T>(item));
   }
 
   /** Keys of the requested page, newest first: earlier pages are skipped reading index keys only. */
   private async pageKeys(query: EnvelopeListQuery): Promise<Item[]> {
     const base = listPk(query.appId, query.tenantId);
+    const index = query.status ? 'GSI2' : 'GSI1';
     const input: QueryCommandInput = {
-      TableName: this.table,
-      IndexName: query.status ? 'GSI2' : 'GSI1',
-      KeyConditionExpression: query.status ? 'GSI2PK = :pk' : 'GSI1PK = :pk',
+      TableName: this.table, IndexName: index, ScanIndexForward: false,
+      KeyConditionExpression: `${index}PK = :pk`,
       ExpressionAttributeValues: { ':pk': query.status ? `${base}#ST#${query.status}` : base },
-      ScanIndexForward: false,
     };
     let toSkip = (query.page - 1) * query.pageSize;
     let startKey: Item | undefined;
@@ -225,13 +290,11 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
       if (!startKey) return [];
     }
     const page = await this.db.send(new QueryCommand({ ...input, Limit: query.pageSize, ExclusiveStartKey: startKey }));
-    return (page.Items ?? []).map((item): Item => ({ PK: item.PK as unknown, SK: item.SK as unknown }));
+    return (page.Items ?? []).map((item): Item => ({ PK: item.PK, SK: item.SK }));
   }
 
   private async total(query: EnvelopeListQuery): Promise<number> {
-    const { Item } = await this.db.send(new GetCommand({
-      TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true,
-    }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true }));
     const count: unknown = Item?.[`count_${query.status ?? 'total'}`];
     return typeof count === 'number' ? count : 0;
   }
@@ -241,9 +304,9 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     const found = new Map<string, Envelope>();
     let pending: Item[] | undefined = keys;
     while (pending && pending.length > 0) {
-      const result = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of result.Responses?.[this.table] ?? []) found.set(String(item.PK), fromItem(item));
-      pending = result.UnprocessedKeys?.[this.table]?.Keys as Item[] | undefined;
+      const result: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of result.Responses?.[this.table] ?? []) found.set(String(item.PK), envelopeOf(item));
+      pending = result.UnprocessedKeys?.[this.table]?.Keys;
     }
     return keys.flatMap((key) => found.get(String(key.PK)) ?? []);
   }

@@ -13,3 +13,12 @@ export function lostRace(error: unknown): boolean {
   const reasons = error.CancellationReasons ?? [];
   return reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict');
 }
+
+/** Which of a cancelled transaction's items failed their condition, by the role the writer gave each item. */
+export function cancelledBy<R>(error: unknown, roles: readonly R[]): Set<R> {
+  if (!(error instanceof TransactionCanceledException)) return new Set();
+  return new Set((error.CancellationReasons ?? []).flatMap((reason, i) => {
+    const role = roles[i];
+    return reason.Code === 'ConditionalCheckFailed' && role !== undefined ? [role] : [];
+  }));
+}

@@ -1,12 +1,15 @@
 import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
 
-/** Step Functions: the execution is named after the envelope, so a second start is refused and ignored. */
+/** Round 1 is named after the envelope (a second start of it is refused); a later round, started by the seal sweep, adds its number. */
+export const sealExecutionName = (envelopeId: string, round: number) => (round <= 1 ? envelopeId : `${envelopeId}-${String(round)}`);
+
+/** Step Functions: executions are named after what they work on, so a second start is refused and ignored. */
 export class SfnWorkflows implements Workflows {
   constructor(private readonly sfn: SFNClient, private readonly arns: { seal: string; webhookRetry: string }) {}
 
-  startSealing(envelopeId: string): Promise<void> {
-    return this.start(this.arns.seal, envelopeId, { envelopeId });
+  startSealing(envelopeId: string, round: number): Promise<void> {
+    return this.start(this.arns.seal, sealExecutionName(envelopeId, round), { envelopeId, round });
   }
 
   startWebhookRetry(input: WebhookRetryStart): Promise<void> {

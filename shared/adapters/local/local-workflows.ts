@@ -1,15 +1,17 @@
+import { sealExecutionName } from '#adapters/aws/sfn-workflows.ts';
 import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
 
 /** Runs one execution of a named state machine to its end. */
 export type ExecutionRunner = (input: object) => Promise<unknown>;
 
 /**
- * Local stand-in for Step Functions: named executions run in the background, like on AWS. A start while the
- * same name runs, or after it succeeded, is a no-op; a failed one may be started again (an operator's re-run).
+ * Local stand-in for Step Functions: named executions run in the background, like on AWS, where an execution name is
+ * used once: a second start of a name, running or finished, succeeded or failed, is a no-op. (A failed seal is
+ * restarted by the seal sweep under the next round's name, as on AWS.)
  */
 export class LocalWorkflows implements Workflows {
   private readonly running = new Map<string, Promise<void>>();
-  private readonly succeeded = new Set<string>();
+  private readonly used = new Set<string>();
   private readonly runners = new Map<string, ExecutionRunner>();
   private stopped = false;
 
@@ -23,8 +25,8 @@ export class LocalWorkflows implements Workflows {
     this.stopped = true;
   }
 
-  startSealing(envelopeId: string): Promise<void> {
-    return this.start('seal-envelope', envelopeId, { envelopeId });
+  startSealing(envelopeId: string, round: number): Promise<void> {
+    return this.start('seal-envelope', sealExecutionName(envelopeId, round), { envelopeId, round });
   }
 
   startWebhookRetry(input: WebhookRetryStart): Promise<void> {
@@ -34,9 +36,10 @@ export class LocalWorkflows implements Workflows {
   private start(stateMachine: string, name: string, input: object): Promise<void> {
     const key = `${stateMachine}/${name}`;
     const runner = this.runners.get(stateMachine);
-    if (!runner || this.stopped || this.running.has(key) || this.succeeded.has(key)) return Promise.resolve();
+    if (!runner || this.stopped || this.used.has(key)) return Promise.resolve();
+    this.used.add(key);
     const execution = runner(input).then(
-      () => { this.succeeded.add(key); },
+      () => undefined,
       (error: unknown) => {
         if (this.stopped) return;
         console.error(JSON.stringify({ level: 'error', msg: 'workflow execution failed', stateMachine, name, error: (error as Error).message }));

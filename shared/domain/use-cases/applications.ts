@@ -52,9 +52,12 @@ export async function ensureApplication(deps: ApplicationDeps, input: Required<P
   return { appId: existing.appId, name: existing.name, clientId: existing.clientId, clientSecret: input.clientSecret };
 }
 
+const MAX_CLIENT_ID_LENGTH = 256;
+
 /** OAuth 2.0 client credentials (spec 4.1): a bearer JWT for one hour. */
 export async function issueToken(deps: ApplicationDeps, clientId: string, clientSecret: string) {
-  const app = await deps.applications.getByClientId(clientId);
+  // A client id longer than any we issue is unknown, never a lookup (DECISIONS 32: it would not fit the index key).
+  const app = clientId.length <= MAX_CLIENT_ID_LENGTH ? await deps.applications.getByClientId(clientId) : undefined;
   const valid = await verifyClientSecret(clientSecret, app?.secretHash);
   if (!app || !valid) throw new Unauthorized('Invalid client credentials');
   if (app.suspended) throw new Forbidden('This application is suspended');

@@ -8,14 +8,15 @@ import {
   type EnvelopeChange, type NewEnvelopeInput,
 } from '../envelope.ts';
 import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../errors.ts';
+import { parseId } from '../ids.ts';
 import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
 import { envelopeQuota, usagePeriod } from '../usage.ts';
-import { contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
-import { discardBlob, storeOriginal } from './documents.ts';
-import { commitChange, type DispatchDeps } from './notifications.ts';
+import { withStagedBlobs } from './blobs.ts';
+import { commitChange, contextOf, current, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
+import { checkOriginal } from './documents.ts';
 import { withNewLinks } from './routing.ts';
 
-export interface EnvelopeDeps extends CoreDeps, DispatchDeps {
+export interface EnvelopeDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
   tenants: TenantRepository;
   blobs: BlobStore;
@@ -47,45 +48,41 @@ export async function createEnvelope(
   const fields = resolveFields(request, tenant);
   const ctx = contextOf(deps, meta);
   const id = deps.ids.next();
-  const document = file ? await storeOriginal(deps, file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file') : null;
-  try {
-    const change = newEnvelope({
-      id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
-      expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
-      signers: request.signers, fields, document,
-    }, ctx);
+  const original = file ? await checkOriginal(file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now }, 'file') : null;
+  const change = newEnvelope({
+    id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
+    expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
+    signers: request.signers, fields, document: original?.document ?? null,
+  }, ctx);
+  if (!original) {
     await commitChange(deps, change);
     return change.after;
-  } catch (error) {
-    if (document) await discardBlob(deps.blobs, document.blobKey);
-    throw error;
   }
+  await withStagedBlobs(deps, id, () => [original.blob], (stage) => commitChange(deps, { ...change, releases: [stage.id] }));
+  return change.after;
 }
 
 export async function readEnvelope(deps: CoreDeps, appId: string, rawId: string) {
-  const envelope = await loadEnvelope(deps, appId, rawId);
-  return { envelope, auditLog: await deps.envelopes.auditLog(envelope.id) };
+  const found = await deps.envelopes.getWithAudit(appId, parseId('env', rawId) ?? '');
+  if (!found) throw new NotFound('Envelope not found');
+  const envelope = await current(deps, () => Promise.resolve(found.envelope));
+  // A deadline applied just now added to the chain: read the log again (rare; one Query otherwise).
+  return { envelope, auditLog: envelope === found.envelope ? found.auditLog : await deps.envelopes.auditLog(envelope.id) };
 }
 
 export function listEnvelopes(deps: CoreDeps, query: Parameters<EnvelopeRepository['list']>[0]): Promise<EnvelopePage> {
   return deps.envelopes.list(query);
 }
 
+/** Attaches (or, while draft, replaces) the document; a replaced document's blob is deleted once the change stands. */
 export async function uploadDocument(deps: EnvelopeDeps, appId: string, rawId: string, bytes: Uint8Array, meta: RequestMeta) {
-  const current = await loadEnvelope(deps, appId, rawId);
-  requireDraft(current, 'upload the document'); // before storing anything
-  const document = await storeOriginal(deps, bytes, { envelopeId: current.id, documentId: deps.ids.next(), now: deps.clock.now() }, 'body');
-  try {
-    const { result: replaced } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
-      const attached = attachOriginal(envelope, document, ctx);
-      return { change: attached.change, result: attached.replaced };
-    });
-    if (replaced) await discardBlob(deps.blobs, replaced.blobKey);
-    return document;
-  } catch (error) {
-    await discardBlob(deps.blobs, document.blobKey);
-    throw error;
-  }
+  const envelope = await loadEnvelope(deps, appId, rawId);
+  requireDraft(envelope, 'upload the document'); // before storing anything
+  const { document, blob } = await checkOriginal(bytes, { envelopeId: envelope.id, documentId: deps.ids.next(), now: deps.clock.now() }, 'body');
+  await withStagedBlobs(deps, envelope.id, () => [blob], (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
+    return { change: { ...attachOriginal(latest, document, ctx), releases: [stage.id] }, result: null };
+  }));
+  return document;
 }
 
 export async function addEnvelopeSigner(
@@ -114,19 +111,18 @@ export async function sendEnvelopeNow(
 ) {
   const app = await deps.applications.get(appId);
   const quota = app ? envelopeQuota(app) : null;
-  const { change, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {
-    const sent = sendEnvelope(envelope, message, ctx);
+  const { envelope, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (draft, ctx) => {
+    const sent = sendEnvelope(draft, message, ctx);
     const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
     // Counted in the send's own transaction, which refuses it once the quota is used up (DECISIONS 17).
     const usage = { appId, period: usagePeriod(ctx.now).id, limit: quota };
     return { change: { ...linked.change, usage }, result: linked.urls };
   });
-  return { envelope: change.after, signingUrls: urls };
+  return { envelope, signingUrls: urls };
 }
 
 export async function voidEnvelopeNow(deps: EnvelopeDeps, appId: string, rawId: string, reason: string | null, meta: RequestMeta) {
-  const { change } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => ({ change: voidEnvelope(envelope, reason, ctx), result: null }));
-  return change.after;
+  return (await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => ({ change: voidEnvelope(envelope, reason, ctx), result: null }))).envelope;
 }
 
 /** The original (any time) or sealed PDF (only once completed: 409 before; 410 once purged). */

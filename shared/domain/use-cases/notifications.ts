@@ -1,34 +1,70 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
-import { invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
-import type { EnvelopeChange } from '../envelope.ts';
+import { completionEmail, invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
 import type { Envelope } from '../model.ts';
-import type { InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
+import type { CompletionOutboxItem, InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
-import type { JobQueue, Mailer, SmsSender, Workflows } from '#ports/services.ts';
+import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, SmsSender, Workflows } from '#ports/services.ts';
 
 export interface DispatchDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
+  clock: Clock;
+  ids: Ids;
   envelopes: EnvelopeRepository;
+  blobs: BlobStore;
   mailer: Mailer;
   sms: SmsSender;
   jobs: JobQueue;
   workflows: Workflows;
+  logger: Logger;
 }
 
-async function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
-  for (const invitation of item.invitations) {
-    const signer = envelope.signers.find((s) => s.id === invitation.link.signerId);
-    if (!signer) continue;
-    const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
-    if (invitation.channels.includes('email')) {
-      const email = invitationEmail(envelope, signer, url, new Date(invitation.link.expiresAt * 1000));
-      await deps.mailer.send({ to: signer.email, ...email });
-    }
-    if (invitation.channels.includes('sms') && signer.phone) {
-      await deps.sms.send({ to: signer.phone, text: invitationSms(envelope, url) });
+/** Completion emails attach every sealed document up to this size together (ADDITIONS A2), else link to the portal. */
+export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
+
+/** Part of an item went out before a failure: what is left is retried, what was sent is not sent again. */
+export class PartlySent extends Error {
+  constructor(readonly rest: OutboxItem, override readonly cause: unknown) {
+    super((cause as Error | undefined)?.message ?? String(cause));
+  }
+}
+
+/** Sends each entry in turn; on a failure, the entries not yet sent make the item that is retried. */
+async function eachOf<T, I extends OutboxItem>(item: I, entries: readonly T[], rest: (left: T[]) => I, send: (entry: T) => Promise<void>): Promise<void> {
+  for (const [i, entry] of entries.entries()) {
+    try {
+      await send(entry);
+    } catch (error) {
+      throw new PartlySent(rest(entries.slice(i)), error);
     }
   }
+}
+
+function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
+  return eachOf(item, item.invitations, (invitations) => ({ ...item, invitations }), async (invitation) => {
+    const signer = envelope.signers.find((s) => s.id === invitation.link.signerId);
+    // A signer who meanwhile signed, declined or got a newer link needs this invitation no more.
+    if (signer?.tokenVersion !== invitation.link.version || (signer.status !== 'sent' && signer.status !== 'viewed')) return;
+    const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
+    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...invitationEmail(envelope, signer, url, new Date(invitation.link.expiresAt * 1000)) });
+    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: invitationSms(envelope, url) });
+  });
+}
+
+async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
+  const sealed = envelope.documents.find((d) => d.kind === 'sealed');
+  if (!sealed) return;
+  const attach = sealed.sizeBytes <= MAX_ATTACHMENT_BYTES;
+  const pdf = attach ? await deps.blobs.get(sealed.blobKey) : undefined;
+  if (attach && !pdf) throw new Error(`Stored file ${sealed.blobKey} is missing`);
+  const filename = `${(envelope.subject ?? 'document').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'document'}.pdf`;
+  await eachOf(item, item.linkIds, (linkIds) => ({ ...item, linkIds }), async (linkId) => {
+    const link = envelope.downloadLinks?.find((l) => l.id === linkId);
+    if (!link) return;
+    const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
+    const email = completionEmail(envelope, link.name, url, sealed.sha256, pdf !== undefined, sealed.retentionUntil);
+    await deps.mailer.send({ to: link.email, ...email, ...(pdf ? { attachments: [{ filename, contentType: 'application/pdf', content: pdf }] } : {}) });
+  });
 }
 
 async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {
@@ -40,56 +76,22 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
 }
 
 /** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
-async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<boolean> {
+export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<void> {
   switch (item.kind) {
     case 'notify':
-      await sendInvitations(deps, envelope, item);
-      return true;
+      if (item.template === 'invitation') await sendInvitations(deps, envelope, item);
+      else await sendCompletion(deps, envelope, item);
+      return;
     case 'reminder':
       await sendReminder(deps, envelope, item);
-      return true;
+      return;
     case 'job':
-      if (item.job.type === 'seal') await deps.workflows.startSealing(item.job.envelopeId);
+      if (item.job.type === 'seal') await deps.workflows.startSealing(item.job.envelopeId, item.job.round ?? 1);
       else await deps.jobs.send(item.job);
-      return true;
+      return;
     case 'event':
       await deps.jobs.send({ type: 'webhook.event', event: item });
-      return true;
+      return;
   }
 }
 
-/**
- * Carries out what a committed change queued (messages, jobs, workflows), then removes those outbox items.
- * A failure leaves its item for the outbox sweep to retry; it never undoes the change itself.
- */
-export async function dispatchOutbox(deps: DispatchDeps, envelope: Envelope, items: readonly OutboxItem[]): Promise<void> {
-  const done: string[] = [];
-  for (const item of items) {
-    try {
-      if (await dispatchItem(deps, envelope, item)) done.push(item.id);
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'outbox dispatch failed; left for the sweep', envelopeId: envelope.id, outboxId: item.id, kind: item.kind, error: (error as Error).message }));
-    }
-  }
-  if (done.length > 0) await deps.envelopes.removeOutbox(envelope.id, done);
-}
-
-/** Commits a change, then carries out what it queued: the one way use cases write an envelope. */
-export async function commitChange(deps: DispatchDeps, change: EnvelopeChange): Promise<void> {
-  await deps.envelopes.commit(change);
-  await dispatchOutbox(deps, change.after, change.outbox);
-}
-
-/** The outbox sweep: anything a crash left undispatched for over a minute goes out now (nothing is lost). */
-export async function sweepOutbox(deps: DispatchDeps & { clock: { now(): Date } }, limit = 200): Promise<number> {
-  const before = new Date(deps.clock.now().getTime() - 60_000);
-  const stale = await deps.envelopes.staleOutbox(before, limit);
-  const byEnvelope = new Map<string, OutboxItem[]>();
-  for (const item of stale) byEnvelope.set(item.envelopeId, [...(byEnvelope.get(item.envelopeId) ?? []), item]);
-  for (const [envelopeId, items] of byEnvelope) {
-    const envelope = await deps.envelopes.find(envelopeId);
-    if (envelope) await dispatchOutbox(deps, envelope, items);
-    else await deps.envelopes.removeOutbox(envelopeId, items.map((i) => i.id));
-  }
-  return stale.length;
-}

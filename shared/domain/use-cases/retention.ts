@@ -1,11 +1,9 @@
 import { purgeDocument, recordReminders } from '../purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from '../retention.ts';
-import type { BlobStore } from '#ports/services.ts';
-import { commitWithRetry, type CoreDeps } from './context.ts';
+import { envelopeOfKey } from '../staging.ts';
+import { transactById, type CoreDeps } from './context.ts';
 
-export interface RetentionDeps extends CoreDeps {
-  blobs: BlobStore;
-}
+export type RetentionDeps = CoreDeps;
 
 /** The retention.tag job: every stored blob of an ended envelope gets its class tag (and restarts its age). */
 export async function tagRetention(deps: RetentionDeps, envelopeId: string): Promise<number> {
@@ -19,20 +17,15 @@ export async function tagRetention(deps: RetentionDeps, envelopeId: string): Pro
   return keys.length;
 }
 
-/** `original/<envelopeId>/<documentId>.pdf` or `sealed/<envelopeId>.pdf` -> the envelope it belongs to. */
-export function envelopeOfKey(key: string): string | null {
-  return /^original\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.pdf$/.exec(key)?.[1] ?? /^sealed\/([0-9a-f-]{36})\.pdf$/.exec(key)?.[1] ?? null;
-}
-
 /** An object was deleted (the lifecycle rule, on AWS an S3 event): its document is marked purged in the chain. */
 export async function markObjectRemoved(deps: RetentionDeps, key: string): Promise<boolean> {
   const envelopeId = envelopeOfKey(key);
   if (!envelopeId) return false;
-  const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(envelopeId), (envelope, ctx) => {
-    const document = envelope?.documents.find((d) => d.blobKey === key);
-    return { change: envelope && document ? purgeDocument(envelope, document.id, ctx) : null, result: null };
+  const done = await transactById(deps, envelopeId, (envelope, ctx) => {
+    const document = envelope.documents.find((d) => d.blobKey === key);
+    return { change: document ? purgeDocument(envelope, document.id, ctx) : null, result: null };
   });
-  return change !== null;
+  return Boolean(done?.change);
 }
 
 /** The daily reminder job: 20, 10 and 1 day before deletion, to recipients who have not downloaded; never twice. */
@@ -40,9 +33,8 @@ export async function sendDeletionReminders(deps: RetentionDeps, limit = 500): P
   const horizon = new Date(deps.clock.now().getTime() + 21 * 86_400_000);
   let sent = 0;
   for (const id of await deps.envelopes.retainedUntil(horizon, limit)) {
-    const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(id), (envelope, ctx) =>
-      ({ change: envelope ? recordReminders(envelope, ctx) : null, result: null }));
-    sent += change?.outbox.length ?? 0;
+    const done = await transactById(deps, id, (envelope, ctx) => ({ change: recordReminders(envelope, ctx), result: null }));
+    sent += done?.change?.outbox.length ?? 0;
   }
   return sent;
 }

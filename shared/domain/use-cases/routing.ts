@@ -1,11 +1,10 @@
 import { mintSigningToken, sha256Hex, signingUrl } from '../../auth/signing-links.ts';
-import { changeOf, expireIfDue, linkClaimsFor, withInvitations, type Ctx, type EnvelopeChange, type MintedLink } from '../envelope.ts';
-import { ConcurrentModification, InvalidState, NotFound } from '../errors.ts';
+import { changeOf, linkClaimsFor, withInvitations, type Ctx, type EnvelopeChange, type MintedLink } from '../envelope.ts';
+import { InvalidState, NotFound } from '../errors.ts';
 import { parseId } from '../ids.ts';
 import type { Envelope, RequestMeta, Signer } from '../model.ts';
 import { advanceRouting } from '../signing.ts';
-import { commitWithRetry, contextOf, mutateEnvelope } from './context.ts';
-import { commitChange } from './notifications.ts';
+import { mutateEnvelope, transactById } from './context.ts';
 import type { SigningDeps } from './signing.ts';
 
 /** Mints a link for each signer and attaches the invitations (hashes on the signers, messages in the outbox). */
@@ -23,12 +22,12 @@ export async function withNewLinks(deps: SigningDeps, change: EnvelopeChange, si
 
 /** The routing.advance job: invites the group if it is still waiting. Safe to run twice (a redelivery is a no-op). */
 export async function runRoutingAdvance(deps: SigningDeps, envelopeId: string, routingOrder: number): Promise<'invited' | 'nothing_to_do'> {
-  const { change } = await commitWithRetry(deps, { ip: null, userAgent: null }, () => deps.envelopes.find(envelopeId), async (envelope, ctx) => {
-    const advanced = envelope ? advanceRouting(envelope, routingOrder, ctx) : null;
+  const done = await transactById(deps, envelopeId, async (envelope, ctx) => {
+    const advanced = advanceRouting(envelope, routingOrder, ctx);
     if (!advanced) return { change: null, result: null };
     return { change: (await withNewLinks(deps, advanced.change, advanced.invited, ctx)).change, result: null };
   });
-  return change ? 'invited' : 'nothing_to_do';
+  return done?.change ? 'invited' : 'nothing_to_do';
 }
 
 /** Re-issues a live signer's link (DECISIONS 13): the previous link stops working at once. */
@@ -50,20 +49,12 @@ export async function resendLink(deps: SigningDeps, appId: string, rawId: string
   return result;
 }
 
-/** The expiry sweep: every live envelope past its deadline becomes expired (a lost race is retried next run). */
+/** The expiry sweep: every live envelope past its deadline becomes expired (transact applies a passed deadline). */
 export async function expireDueEnvelopes(deps: SigningDeps, limit = 500): Promise<number> {
-  const now = deps.clock.now();
   let expired = 0;
-  for (const id of await deps.envelopes.dueForExpiry(now, limit)) {
-    const envelope = await deps.envelopes.find(id);
-    const change = envelope ? expireIfDue(envelope, contextOf(deps, { ip: null, userAgent: null })) : null;
-    if (!change) continue;
-    try {
-      await commitChange(deps, change);
-      expired++;
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification)) throw error;
-    }
+  for (const id of await deps.envelopes.dueForExpiry(deps.clock.now(), limit)) {
+    const done = await transactById(deps, id, () => ({ change: null, result: null }));
+    if (done?.envelope.status === 'expired') expired++;
   }
   return expired;
 }

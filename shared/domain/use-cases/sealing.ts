@@ -1,19 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { downloadUrl, mintDownloadToken, sha256Hex } from '../../auth/signing-links.ts';
+import { mintDownloadToken, sha256Hex } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
 import type { AuditEntry } from '../audit-chain.ts';
-import { assertReadyToSeal, completeEnvelope, markNotified, type SealedFile } from '../completion.ts';
-import { ConcurrentModification } from '../errors.ts';
-import { completionEmail } from '../messages.ts';
+import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../completion.ts';
+import { InvalidState } from '../errors.ts';
 import type { DownloadLink, Envelope } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
+import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
 import { sealPdf } from '#pdf/seal.ts';
 import type { FlattenItem } from '#pdf/flatten.ts';
-import type { EnvelopeRepository, TenantRepository } from '#ports/repositories.ts';
-import type { BlobStore, DocumentSigner, Mailer } from '#ports/services.ts';
-import { contextOf, type CoreDeps } from './context.ts';
-import { commitChange } from './notifications.ts';
+import type { TenantRepository } from '#ports/repositories.ts';
+import type { DocumentSigner } from '#ports/services.ts';
+import { discardStage, stageBlobs } from './blobs.ts';
+import { transactById, type CoreDeps } from './context.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
 export class EnvelopeNotReady extends Error {
@@ -23,14 +23,17 @@ export class EnvelopeNotReady extends Error {
   }
 }
 
-export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
+/** A stored file is not what the committed record says it is: sealing it would seal something nobody signed. */
+export class BlobMismatch extends Error {
+  constructor(key: string) {
+    super(`Stored file ${key} does not match the SHA-256 its record names`);
+    this.name = 'BlobMismatch';
+  }
+}
 
 export interface SealingDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail'>;
-  envelopes: EnvelopeRepository;
   tenants: TenantRepository;
-  blobs: BlobStore;
-  mailer: Mailer;
   documentSigner: DocumentSigner;
 }
 
@@ -40,9 +43,11 @@ async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
   return envelope;
 }
 
-async function requireBlob(blobs: BlobStore, key: string): Promise<Uint8Array> {
-  const bytes = await blobs.get(key);
+/** The stored bytes, only if they are what the record committed (DECISIONS 31). */
+async function committedBlob(deps: SealingDeps, key: string, sha256: string): Promise<Uint8Array> {
+  const bytes = await deps.blobs.get(key);
   if (!bytes) throw new Error(`Stored file ${key} is missing`);
+  if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw new BlobMismatch(key);
   return bytes;
 }
 
@@ -59,7 +64,7 @@ async function flattenItems(deps: SealingDeps, envelope: Envelope, submissions: 
 
 async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenItem['value']> {
   switch (value.kind) {
-    case 'image': return { kind: 'image', png: await requireBlob(deps.blobs, value.blobKey) };
+    case 'image': return { kind: 'image', png: await committedBlob(deps, value.blobKey, value.sha256) };
     case 'typed': return { kind: 'typed', text: value.text, fontLabel: value.fontLabel };
     case 'text': return { kind: 'text', text: value.text };
     case 'checkbox': return { kind: 'checkbox', checked: value.checked };
@@ -77,28 +82,28 @@ function certificateInput(envelope: Envelope, audit: AuditEntry[], completedAt: 
   };
 }
 
-export const sealedKey = (envelopeId: string) => `sealed/${envelopeId}.pdf`;
+export type SealStepResult = SealedFile & { envelopeId: string };
 
-/** Step 1: draws the fields and the audit certificate, signs, and stores the sealed PDF. */
-export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealedFile & { envelopeId: string }> {
+/**
+ * Step 1: draws the fields and the audit certificate, signs, and stages the sealed PDF under a key of its own (a
+ * concurrent or repeated round never overwrites another's file); finalize's commit names it, or it is discarded.
+ */
+export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
   const envelope = await load(deps, envelopeId);
-  const existing = envelope.documents.find((d) => d.kind === 'sealed');
-  if (existing) return { envelopeId, blobKey: existing.blobKey, sha256: existing.sha256, pageCount: existing.pageCount, sizeBytes: existing.sizeBytes };
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const original = envelope.documents.find((d) => d.kind === 'original');
   if (!original) throw new EnvelopeNotReady('The envelope has no document');
   const [bytes, submissions, audit] = await Promise.all([
-    requireBlob(deps.blobs, original.blobKey), deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId),
+    committedBlob(deps, original.blobKey, original.sha256), deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId),
   ]);
   const now = deps.clock.now();
   const { bytes: sealed, pageCount } = await sealPdf(bytes, {
     items: await flattenItems(deps, envelope, submissions), certificate: certificateInput(envelope, audit, now.toISOString()),
     signer: deps.documentSigner, signingTime: now,
   });
-  const blobKey = sealedKey(envelopeId);
-  await deps.blobs.put(blobKey, sealed, 'application/pdf');
+  const stage = await stageBlobs(deps, envelopeId, (stageId) => [{ key: sealedKey(envelopeId, stageId), bytes: sealed, contentType: 'application/pdf' }]);
   const sha256 = createHash('sha256').update(sealed).digest('hex');
-  return { envelopeId, blobKey, sha256, pageCount, sizeBytes: sealed.byteLength };
+  return { envelopeId, stageId: stage.id, blobKey: stage.keys[0] ?? '', sha256, pageCount, sizeBytes: sealed.byteLength };
 }
 
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
@@ -113,43 +118,51 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
   }));
 }
 
-/** Step 2: one transaction makes it completed; `completed` is never visible before the sealed PDF is stored. */
-export async function finalizeStep(deps: SealingDeps, sealed: SealedFile & { envelopeId: string }): Promise<{ envelopeId: string }> {
-  for (let attempt = 1; ; attempt++) {
-    const envelope = await load(deps, sealed.envelopeId);
-    const ctx = contextOf(deps, { ip: null, userAgent: null });
-    // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
-    const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + (envelope.retentionDays + 90) * 86_400;
-    let change;
-    try {
-      change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);
-    } catch (error) {
-      throw new EnvelopeNotReady((error as Error).message);
-    }
-    if (!change) return { envelopeId: sealed.envelopeId };
-    try {
-      await commitChange(deps, change);
-      return { envelopeId: sealed.envelopeId };
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification) || attempt >= 10) throw error;
-    }
+/**
+ * Step 2: one transaction makes it completed with the sealed file's record, releasing its stage; `completed` is never
+ * visible before the sealed PDF is stored, and the completion emails go out from its outbox. A file this round made
+ * but that does not become the record (the envelope completed meanwhile, or cannot) is deleted.
+ */
+export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): Promise<{ envelopeId: string }> {
+  const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: [sealed.blobKey], createdAt: '' };
+  try {
+    const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {
+      // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
+      const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + (envelope.retentionDays + 90) * 86_400;
+      const change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);
+      return { change, result: null };
+    });
+    const named = done?.envelope.documents.some((d) => d.blobKey === sealed.blobKey) ?? false;
+    if (!named) await discardStage(deps, stage); // a re-run after this very commit finds its file named: keep it
+  } catch (error) {
+    if (!(error instanceof InvalidState)) throw error;
+    await discardStage(deps, stage);
+    throw new EnvelopeNotReady(error.message);
   }
+  return { envelopeId: sealed.envelopeId };
 }
 
-/** Step 3: every party gets the sealed copy, attached up to 7 MB, and a download-portal link in every case. */
-export async function notifyStep(deps: SealingDeps, envelopeId: string): Promise<{ envelopeId: string; emails: number }> {
-  const envelope = await load(deps, envelopeId);
-  const sealed = envelope.documents.find((d) => d.kind === 'sealed');
-  if (!sealed || envelope.completionNotifiedAt) return { envelopeId, emails: 0 };
-  const attach = sealed.sizeBytes <= MAX_ATTACHMENT_BYTES;
-  const pdf = attach ? await requireBlob(deps.blobs, sealed.blobKey) : null;
-  const filename = `${(envelope.subject ?? 'document').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'document'}.pdf`;
-  for (const link of envelope.downloadLinks ?? []) {
-    const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
-    const email = completionEmail(envelope, link.name, url, sealed.sha256, pdf !== null, sealed.retentionUntil);
-    await deps.mailer.send({ to: link.email, ...email, ...(pdf ? { attachments: [{ filename, contentType: 'application/pdf', content: pdf }] } : {}) });
+/** The workflow's catch: a round that failed records why on the envelope (the sweep starts the next round). */
+export async function sealFailed(deps: SealingDeps, envelopeId: string, round: number, error: string): Promise<{ recorded: boolean }> {
+  const done = await transactById(deps, envelopeId, (envelope, ctx) => ({ change: recordSealFailure(envelope, round, error, ctx), result: null }));
+  return { recorded: Boolean(done?.change) };
+}
+
+/**
+ * The seal sweep: fully signed envelopes not completed when their check falls due get their next round (a fresh
+ * execution); after the last round the envelope records that sealing stalled, and an alarm-level line is logged.
+ */
+export async function sweepStalledSeals(deps: SealingDeps, limit = 100): Promise<{ restarted: number; stalled: number }> {
+  const counts = { restarted: 0, stalled: 0 };
+  for (const id of await deps.envelopes.dueForSealCheck(deps.clock.now(), limit)) {
+    const done = await transactById(deps, id, (envelope, ctx) => {
+      const checked = checkSeal(envelope, ctx);
+      return { change: checked?.change ?? null, result: checked?.stalled ?? null };
+    });
+    if (done?.result === true) {
+      counts.stalled++;
+      deps.logger.error('sealing stalled: every round failed; an operator must look', { envelopeId: id, lastError: done.envelope.sealing?.lastError, alarm: true });
+    } else if (done?.result === false) counts.restarted++;
   }
-  const change = markNotified(envelope, contextOf(deps, { ip: null, userAgent: null }));
-  if (change) await deps.envelopes.commit(change).catch((error: unknown) => { if (!(error instanceof ConcurrentModification)) throw error; });
-  return { envelopeId, emails: envelope.downloadLinks?.length ?? 0 };
+  return counts;
 }

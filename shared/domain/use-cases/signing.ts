@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
 import { sameDigest, sha256Hex, verifySigningToken } from '../../auth/signing-links.ts';
 import type { Config } from '../../config.ts';
-import type { Ctx, EnvelopeChange } from '../envelope.ts';
+import type { Ctx } from '../envelope.ts';
 import { Gone, Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms } from '../messages.ts';
 import { originalDocument, type Envelope, type RequestMeta, type Signer } from '../model.ts';
@@ -9,47 +9,46 @@ import {
   assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_MAX_FAILURES, OTP_TTL_SECONDS,
   type SigningStep,
 } from '../signing.ts';
+import { signatureKey } from '../staging.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from '../submission.ts';
-import type { BlobStore } from '#ports/services.ts';
-import { applyDueExpiry, commitWithRetry, type CoreDeps } from './context.ts';
-import type { DispatchDeps } from './notifications.ts';
+import { withStagedBlobs, type BlobToStage } from './blobs.ts';
+import { transact, type CoreDeps, type Decision, type Transacted } from './context.ts';
 
-export interface SigningDeps extends CoreDeps, DispatchDeps {
+export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
-  blobs: BlobStore;
 }
 
 interface Session { envelope: Envelope; signer: Signer }
 
-/** Resolves a link to its envelope and signer: signature, expiry, current version and stored hash must all match. */
-async function openLink(deps: SigningDeps, token: string): Promise<Session> {
+type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>>;
+
+/**
+ * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
+ * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
+ */
+async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
-  const found = await deps.envelopes.find(link.envelopeId);
-  if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
-  const envelope = await applyDueExpiry(deps, found, async () => (await openLink(deps, token)).envelope);
+  const load = async () => {
+    const found = await deps.envelopes.find(link.envelopeId);
+    if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
+    return found;
+  };
+  return transact(deps, meta, load, (envelope, ctx) => run(openSession(envelope, link, token, step), ctx));
+}
+
+/** The link's signer, if the link is still theirs and the step's gate is open for them. */
+function openSession(envelope: Envelope, link: { signerId: string; version: number }, token: string, step: SigningStep): Session {
   const signer = signerOf(envelope, link.signerId);
   const current = signer.linkHash !== null && sameDigest(signer.linkHash, sha256Hex(token)) && signer.tokenVersion === link.version;
   if (!current) throw new Unauthorized('This signing link has been replaced by a newer one or is not valid', {}, 'link_replaced');
+  assertGate(envelope, signer, step);
   return { envelope, signer };
 }
 
-type Step<R> = (session: Session, ctx: Ctx) => Promise<{ change: EnvelopeChange | null; result: R }> | { change: EnvelopeChange | null; result: R };
-
-/** Opens the link, checks the step's gate, runs the transition and commits it (retried on a lost race). */
-function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<{ result: R; change: EnvelopeChange | null }> {
-  const load = async () => {
-    const session = await openLink(deps, token);
-    assertGate(session.envelope, session.signer, step);
-    return session;
-  };
-  return commitWithRetry(deps, meta, load, run);
-}
-
 export async function readSigningContext(deps: SigningDeps, token: string, meta: RequestMeta) {
-  const { change, result } = await withLink(deps, token, meta, 'context', ({ envelope, signer }, ctx) =>
-    ({ change: markViewed(envelope, signer, ctx), result: { envelope, signer } }));
-  const envelope = change?.after ?? result.envelope;
-  return { envelope, signer: signerOf(envelope, result.signer.id) };
+  const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
+    ({ change: markViewed(e, signer, ctx), result: signer.id }));
+  return { envelope, signer: signerOf(envelope, signerId) };
 }
 
 const otpHash = (secret: string, signerId: string, code: string) => createHmac('sha256', secret).update(`${signerId}.${code}`).digest('hex');
@@ -97,33 +96,46 @@ export async function consentToSign(deps: SigningDeps, token: string, meta: Requ
   return { consented: true, consentedAt: result.consentedAt };
 }
 
-const signatureKey = (envelopeId: string, signerId: string, fieldId: string) => `signatures/${envelopeId}/${signerId}/${fieldId}.png`;
-
-/** Stores drawn signatures (PNG) in the blob store; the other values are kept inline. */
-async function storeValues(blobs: BlobStore, envelope: Envelope, signer: Signer, checked: CheckedValue[]): Promise<FieldValue[]> {
-  return Promise.all(checked.map(async (value): Promise<FieldValue> => {
-    if (value.kind !== 'png') return value;
-    const blobKey = signatureKey(envelope.id, signer.id, value.fieldId);
-    await blobs.put(blobKey, value.bytes, 'image/png');
-    const sha256 = createHash('sha256').update(value.bytes).digest('hex');
-    return { fieldId: value.fieldId, type: value.type, kind: 'image', blobKey, sha256, width: value.width, height: value.height };
-  }));
-}
-
 export interface SignInput {
   fields: SubmittedField[];
   fontLabel: string | null;
 }
 
-export async function signDocument(deps: SigningDeps, token: string, input: SignInput, meta: RequestMeta) {
-  const { result } = await withLink(deps, token, meta, 'sign', async ({ envelope, signer }, ctx) => {
-    const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, ctx.now.toISOString().slice(0, 10));
-    const values = await storeValues(deps.blobs, envelope, signer, checked);
-    const submission = { envelopeId: envelope.id, signerId: signer.id, submittedAt: ctx.now.toISOString(), fontLabel: input.fontLabel, values };
-    const { change } = recordSignature(envelope, signer, submission, ctx);
-    return { change, result: { envelope: change.after, signer: signerOf(change.after, signer.id) } };
+/** Drawn signatures (checked, re-encoded PNGs) as blobs to stage; the other values stay inline. */
+function valuesOf(envelope: Envelope, stageId: string, checked: readonly CheckedValue[]): { values: FieldValue[]; blobs: BlobToStage[] } {
+  const blobs: BlobToStage[] = [];
+  const values = checked.map((value): FieldValue => {
+    if (value.kind !== 'png') return value;
+    const blobKey = signatureKey(envelope.id, stageId, value.fieldId);
+    blobs.push({ key: blobKey, bytes: value.bytes, contentType: 'image/png' });
+    const sha256 = createHash('sha256').update(value.bytes).digest('hex');
+    return { fieldId: value.fieldId, type: value.type, kind: 'image', blobKey, sha256, width: value.width, height: value.height };
   });
-  return { signed: true, signedAt: result.signer.signedAt, envelopeStatus: result.envelope.status };
+  return { values, blobs };
+}
+
+/**
+ * Checks the values once against the signer's fields (fixed since the envelope was sent), stages the drawn
+ * signatures, then records the signature in one transaction that names them. A request that is refused or loses the
+ * race (a concurrent sign, void or decline) discards its own images: it can never replace the winner's.
+ */
+export async function signDocument(deps: SigningDeps, token: string, input: SignInput, meta: RequestMeta) {
+  const opened = await withLink(deps, token, meta, 'sign', ({ envelope, signer }) => ({ change: null, result: { envelope, signer } }));
+  const { envelope, signer } = opened.result;
+  const today = deps.clock.now().toISOString().slice(0, 10);
+  const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, today);
+  let values: FieldValue[] = [];
+  const signed = await withStagedBlobs(deps, envelope.id, (stageId) => {
+    const prepared = valuesOf(envelope, stageId, checked);
+    values = prepared.values;
+    return prepared.blobs;
+  }, (stage) => withLink(deps, token, meta, 'sign', ({ envelope: latest, signer: latestSigner }, ctx) => {
+    const submission = { envelopeId: latest.id, signerId: latestSigner.id, submittedAt: ctx.now.toISOString(), fontLabel: input.fontLabel, values };
+    const { change } = recordSignature(latest, latestSigner, submission, ctx);
+    return { change: { ...change, releases: [stage.id] }, result: null };
+  }));
+  const after = signerOf(signed.envelope, signer.id);
+  return { signed: true, signedAt: after.signedAt, envelopeStatus: signed.envelope.status };
 }
 
 export async function declineToSign(deps: SigningDeps, token: string, reason: string | null, meta: RequestMeta) {
@@ -136,7 +148,7 @@ export async function declineToSign(deps: SigningDeps, token: string, reason: st
 
 /** The original PDF, for rendering on the signing page. */
 export async function signingDocument(deps: SigningDeps, token: string, meta: RequestMeta) {
-  const { result: envelope } = await withLink(deps, token, meta, 'document', ({ envelope }) => ({ change: null, result: envelope }));
+  const { envelope } = await withLink(deps, token, meta, 'document', () => ({ change: null, result: null }));
   const document = originalDocument(envelope);
   const bytes = document ? await deps.blobs.get(document.blobKey) : undefined;
   if (!document || !bytes) throw new Gone('The document is no longer available');

@@ -89,7 +89,7 @@ async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<voi
   if (delivery.status !== 'pending' || !delivery.nextAttemptAt) return;
   const waitSeconds = Math.max(0, Math.round((Date.parse(delivery.nextAttemptAt) - deps.clock.now().getTime()) / 1000));
   await deps.workflows.startWebhookRetry({
-    appId: delivery.appId, webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts + 1, waitSeconds, notBefore: delivery.nextAttemptAt,
+    appId: delivery.appId, webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts + 1, waitSeconds,
   });
 }
 
@@ -117,10 +117,10 @@ export interface RetryInput {
 export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
   const webhook = await deps.webhooks.get(input.appId, input.webhookId);
   const delivery = await deps.webhooks.getDelivery(input.appId, input.webhookId, input.deliveryId);
-  if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0, notBefore: null };
+  if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0 };
   const next = await attempt(deps, webhook, delivery);
   const waitSeconds = next.nextAttemptAt ? Math.max(0, Math.round((Date.parse(next.nextAttemptAt) - deps.clock.now().getTime()) / 1000)) : 0;
-  return { ...input, done: next.status !== 'pending', waitSeconds, notBefore: next.nextAttemptAt };
+  return { ...input, done: next.status !== 'pending', waitSeconds };
 }
 
 /** Manual resend from the console (DECISIONS 20): one attempt now, whatever the delivery's state. */

@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+import { sealFailed } from '#domain/use-cases/sealing.ts';
+import { worker } from '#http/lambda.ts';
+import type { Deps } from '#shared/deps.ts';
+
+/** The Step Functions catch: `error` is `{ Error, Cause }` of the state that failed. */
+const Input = v.object({
+  envelopeId: v.string(),
+  round: v.optional(v.number(), 1),
+  error: v.object({ Error: v.optional(v.string(), 'Error'), Cause: v.optional(v.string(), '') }),
+});
+
+/** Cause is the Lambda error's JSON (`{"errorType","errorMessage",...}`) when a function failed; anything else as it came. */
+function describe(error: v.InferOutput<typeof Input>['error']): string {
+  try {
+    const cause = JSON.parse(error.Cause) as { errorMessage?: unknown };
+    if (typeof cause.errorMessage === 'string') return `${error.Error}: ${cause.errorMessage}`.slice(0, 1000);
+  } catch {
+    // not JSON: keep the text
+  }
+  return `${error.Error}${error.Cause ? `: ${error.Cause}` : ''}`.slice(0, 1000);
+}
+
+/** Workflow catch of seal-envelope: a failed round records why on the envelope (the seal sweep starts the next). */
+export const createHandler = (deps: Deps) => (input: unknown) => {
+  const { envelopeId, round, error } = v.parse(Input, input);
+  return sealFailed(deps, envelopeId, round, describe(error));
+};
+
+export const handler = worker(createHandler);

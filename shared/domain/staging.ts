@@ -1,0 +1,26 @@
+/**
+ * Blobs are written before the commit that names them (a PNG signature, an uploaded PDF, a sealed PDF), so a stage
+ * record is written first, naming them; the commit deletes it in the same transaction. A request refused or lost
+ * deletes its blobs at once; one that crashed leaves its stage behind, and the blob sweep deletes what it names once
+ * it is a day old. So a stored blob is always named by a committed record, or about to be deleted (DECISIONS 31).
+ * Every stage has a key space of its own (`.../<stageId>/...`): a request that loses never overwrites a winner.
+ */
+export interface BlobStage {
+  id: string;
+  envelopeId: string;
+  keys: string[];
+  createdAt: string;
+}
+
+/** How old an unreleased stage must be before the sweep deletes its blobs: far beyond any request or seal task. */
+export const STAGE_ABANDONED_AFTER_MS = 86_400_000;
+
+export const signatureKey = (envelopeId: string, stageId: string, fieldId: string) => `signatures/${envelopeId}/${stageId}/${fieldId}.png`;
+export const originalKey = (envelopeId: string, documentId: string) => `original/${envelopeId}/${documentId}.pdf`;
+export const sealedKey = (envelopeId: string, stageId: string) => `sealed/${envelopeId}/${stageId}.pdf`;
+
+/** The envelope a document key belongs to (`original/<env>/<doc>.pdf`, `sealed/<env>/<stage>.pdf`, or the older `sealed/<env>.pdf`). */
+export function envelopeOfKey(key: string): string | null {
+  const uuid = '[0-9a-f-]{36}';
+  return new RegExp(`^(?:original|sealed)/(${uuid})/${uuid}\\.pdf$`).exec(key)?.[1] ?? new RegExp(`^sealed/(${uuid})\\.pdf$`).exec(key)?.[1] ?? null;
+}
