@@ -15,7 +15,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/clock/**'], sequence: { groupOrder: 0 } } },
+      // Invariant suites (races, faults) sit beside the use cases they prove.
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts', 'shared/**/*.test.ts'], exclude: ['test/clock/**'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'clock', include: ['test/clock/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

@@ -89,6 +89,16 @@ describe('bearer authentication on /v1', () => {
     expect((await list(`Bearer ${header}.${payload}.`)).status).toBe(401);
   });
 
+  it('refuses a token issued more than a minute in the future, and takes one within that clock skew', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = (iat: number) => new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).setIssuer('esign-service')
+      .setAudience('esign-api').setSubject(app.appId).setIssuedAt(iat).setExpirationTime(now + 3600).sign(new TextEncoder().encode(inject('jwtSecret')));
+    const future = await list(`Bearer ${await issuedAt(now + 600)}`);
+    expect(future.status).toBe(401);
+    expect(future.body).toMatchObject({ error: 'unauthorized', reason: 'token_invalid' });
+    expect((await list(`Bearer ${await issuedAt(now + 30)}`)).status).toBe(200);
+  });
+
   it('accepts a token it signed itself with the deployment key (control for the forgery cases)', async () => {
     const now = Math.floor(Date.now() / 1000);
     expect((await list(`Bearer ${await sign(inject('jwtSecret'), now + 600)}`)).status).toBe(200);

@@ -77,6 +77,11 @@ describe('Variant B: building an envelope in steps', () => {
     expect(res.body).toMatchObject({ message: expect.stringMatching(/not a PDF/) as unknown });
     const empty = await call('POST', `/v1/envelopes/${draft.id}/document`, { token, raw: { bytes: new Uint8Array(0), contentType: 'application/octet-stream' } });
     expect(empty.status).toBe(400);
+    const text = await call('POST', `/v1/envelopes/${draft.id}/document`, { token, raw: { bytes: await makePdf(), contentType: 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body).toMatchObject({ error: 'unsupported_media_type' });
+    const pdf = await call('POST', `/v1/envelopes/${draft.id}/document`, { token, raw: { bytes: PNG_1X1, contentType: 'application/pdf' } });
+    expect(pdf.status).toBe(400); // application/pdf is taken too; these bytes are not a PDF
     const after = await call<EnvelopeBody>('GET', `/v1/envelopes/${draft.id}`, { token });
     expect(after.body.documents).toEqual([]);
   });

@@ -112,5 +112,20 @@ describe('routing and errors', () => {
     expectErrorShape(missing.body, 'not_found', 404);
     const method = await call('DELETE', '/v1/envelopes', { token });
     expect(method.status).toBe(405);
+    expectErrorShape(method.body, 'method_not_allowed', 405);
+    expect(method.headers.get('allow')).toBe('POST, GET');
+  });
+
+  it('carries the rate-limit headers on 404 and 405 too, counted against the caller (spec 8)', async () => {
+    const first = await call('GET', '/v1/nothing-here', { token });
+    const second = await call('PATCH', '/v1/envelopes', { token });
+    for (const res of [first, second]) {
+      expect(res.headers.get('x-ratelimit-limit')).toBe('600');
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    }
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    const anonymous = await call('GET', '/nowhere');
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 });
