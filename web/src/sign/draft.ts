@@ -5,10 +5,8 @@
  * Storage may be full or switched off: then the page works as before, without the draft.
  */
 import type { FieldType } from '../api-types.ts';
-import type { MarkValue } from './editors.ts';
 import { SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
-
-export type Value = MarkValue | { kind: 'text'; text: string } | { kind: 'checkbox'; checked: boolean };
+import type { Value } from './values.ts';
 
 export interface Draft {
   font: SignatureFont;

@@ -2,9 +2,8 @@
 import { h, notice, uid } from '../dom.ts';
 import { t } from '../i18n/i18n.ts';
 import { loadFont, SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
-import { SignaturePad, type Strokes } from './signature-pad.ts';
-
-export type MarkValue = { kind: 'drawn'; png: string; strokes: Strokes } | { kind: 'typed'; text: string };
+import { SignaturePad } from './signature-pad.ts';
+import type { MarkValue } from './values.ts';
 
 export interface MarkEditorOptions {
   type: 'signature' | 'initial';

@@ -2,12 +2,10 @@
  * The signing page's state: one object, changed only through the store, which then tells the views of the screen
  * on show to bring themselves up to date. Views keep DOM nodes; the state keeps none.
  */
-import type { ApiError } from '../api.ts';
+import type { ApiError } from '../api-error.ts';
 import type { SigningContext, SigningField } from '../api-types.ts';
 import type { LinkProblem } from '../problems.ts';
-import type { Value } from './draft.ts';
-import type { MarkValue } from './editors.ts';
-import type { SignatureFont } from './fonts.ts';
+import type { MarkValue, SignatureFont, Value } from './values.ts';
 
 export type Screen =
   | { kind: 'loading' }

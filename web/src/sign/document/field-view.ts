@@ -6,7 +6,7 @@
 import type { PageGeometry, SigningField } from '../../api-types.ts';
 import { h } from '../../dom.ts';
 import { t } from '../../i18n/i18n.ts';
-import type { Value } from '../draft.ts';
+import type { Value } from '../values.ts';
 import { drawTypedSignature, INK, paddingOf, type SignatureFont } from '../fonts.ts';
 import type { DocumentState } from '../state.ts';
 import { isDone, isFlagged, percentBox, today, valueOf } from './model.ts';

@@ -2,7 +2,7 @@
 import { announce } from '../../dom.ts';
 import type { SigningField } from '../../api-types.ts';
 import { t } from '../../i18n/i18n.ts';
-import type { Value } from '../draft.ts';
+import type { Value } from '../values.ts';
 import { editMark, editText, initialsOf } from '../editors.ts';
 import { contextOf, documentOf, type DocumentState, type Store } from '../state.ts';
 import { isDone, nextMissing } from './model.ts';

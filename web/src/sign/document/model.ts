@@ -8,7 +8,7 @@
  */
 import { displayedSize } from '#domain/placement.ts';
 import type { FieldSubmission, PageGeometry, SignBody, SigningField } from '../../api-types.ts';
-import type { Value } from '../draft.ts';
+import type { Value } from '../values.ts';
 import type { DocumentState } from '../state.ts';
 
 /** The field's box in percent of the page as shown (top-left based, as CSS wants it). */
