@@ -29,7 +29,8 @@ function route(): void {
   );
 }
 
-void setLocale(navigator.languages).then(() => {
+// The browser's languages for now; the signer's own locale from the signing context comes first once the API has one
+void setLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]).then(() => {
   localiseChrome();
   route();
 });
