@@ -11,6 +11,7 @@
  *   assets/pdf.worker-*.mjs           pdf.js's worker, started by pdf.js from our origin
  *   assets/pdfjs-<version>/           cmaps, standard fonts, wasm decoders, ICC profiles: fetched on demand
  *   assets/*.ttf                      the typed-signature fonts (the same files sealing embeds)
+ *   assets/<locale>-*.js              a message catalogue other than English, fetched for a signer who reads it
  *   build-report.json                 sizes, raw and gzipped (quoted in the README)
  *
  * Concurrent callers (several test files) are serialised by a lock directory; the new tree is built beside
@@ -22,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { isLiteralElement, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import * as esbuild from 'esbuild';
 
 const WEB = dirname(fileURLToPath(import.meta.url));
@@ -40,7 +42,9 @@ const SIGNATURE_FONT_FILES: Record<string, string> = {
 };
 const PDFJS_DIRS = ['cmaps', 'standard_fonts', 'wasm', 'iccs'];
 
-const packageVersion = (name: string): string => (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+/** A package's version, from its package.json in node_modules (some packages do not export that file). */
+const packageVersion = (name: string): string =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -56,7 +60,7 @@ function inputHash(): string {
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const name of ['esbuild', 'pdfjs-dist', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat']) {
+  for (const name of ['esbuild', 'pdfjs-dist', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat']) {
     hash.update(`${name}@${packageVersion(name)}\0`);
   }
   return hash.digest('hex');
@@ -85,6 +89,32 @@ function hashedCopy(out: string, source: string, name: string, ext: string): str
   put(out, path, bytes);
   return `/${path}`;
 }
+
+/**
+ * Message catalogues (web/src/i18n/*.json) are parsed here, so the page ships intl-messageformat without its
+ * parser (the alias below): a few kB instead of a few tens. Plain text stays a string, anything with placeholders,
+ * plurals or tags becomes its parsed form (catalogue.ts). A message that does not parse fails the build.
+ */
+const catalogues: esbuild.Plugin = {
+  name: 'catalogues',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]i18n[\\/][^\\/]+\.json$/ }, (args) => {
+      const messages = JSON.parse(readFileSync(args.path, 'utf8')) as Record<string, string>;
+      const parsed: Record<string, string | MessageFormatElement[]> = {};
+      for (const [key, message] of Object.entries(messages)) {
+        try {
+          const ast = parse(message, { requiresOtherClause: true, shouldParseSkeletons: true });
+          // Plain text (most messages) stays a string: the page shows it as it is
+          const [only] = ast;
+          parsed[key] = ast.length === 0 ? '' : ast.length === 1 && only && isLiteralElement(only) ? only.value : ast;
+        } catch (error) {
+          throw new Error(`${relative(ROOT, args.path)}: message "${key}" is not ICU MessageFormat: ${String(error)}`, { cause: error });
+        }
+      }
+      return { contents: `export default ${JSON.stringify(parsed)};`, loader: 'js', watchFiles: [args.path] };
+    });
+  },
+};
 
 interface Size { file: string; bytes: number; gzip: number }
 const sizeOf = (out: string, url: string): Size => {
@@ -119,6 +149,8 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     tsconfig: join(SRC, 'tsconfig.json'),
+    plugins: [catalogues],
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     define: {
       __PDF_WORKER_URL__: JSON.stringify(worker),
       __PDFJS_BASE__: JSON.stringify(pdfjsBase),
@@ -128,21 +160,31 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
     write: true,
     logLevel: 'warning',
   });
-  const outputs = Object.entries(result.metafile.outputs);
-  const main = outputs.find(([, o]) => o.entryPoint !== undefined)?.[0];
+  const outputs = result.metafile.outputs;
+  const main = Object.keys(outputs).find((path) => outputs[path]?.entryPoint?.endsWith('web/src/main.ts'));
   if (!main) throw new Error('esbuild produced no entry chunk');
   const url = (path: string) => `/${relative(out, join(ROOT, path)).split('\\').join('/')}`;
   const mainUrl = url(main);
 
-  const html = readFileSync(join(SRC, 'index.html'), 'utf8').replace('%CSS%', cssUrl).replace('%JS%', mainUrl);
-  put(out, 'index.html', html);
+  // The first load is the entry and every chunk it imports statically; the rest is fetched when it is needed
+  const first = new Set<string>();
+  const visit = (path: string) => {
+    if (first.has(path)) return;
+    first.add(path);
+    for (const i of outputs[path]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(main);
 
-  const chunks = outputs.filter(([path, o]) => path !== main && o.entryPoint === undefined).map(([path]) => url(path));
-  const pdfChunk = outputs.filter(([, o]) => Object.keys(o.inputs).some((input) => input.includes('pdfjs-dist'))).map(([path]) => url(path));
+  // The entry's chunks are announced in the page, so they are fetched with it rather than after it
+  const preload = [...first].filter((p) => p !== main).map((p) => `<link rel="modulepreload" href="${url(p)}">`).join('\n  ');
+  const html = readFileSync(join(SRC, 'index.html'), 'utf8').replace('%CSS%', cssUrl).replace('%JS%', mainUrl).replace('%PRELOAD%', preload);
+  put(out, 'index.html', html);
+  const scripts = Object.keys(outputs).filter((path) => path.endsWith('.js'));
+  const isPdfjs = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('pdfjs-dist'));
   const report = {
-    'first load (index.html, app script, styles)': [sizeOf(out, '/index.html'), sizeOf(out, mainUrl), sizeOf(out, cssUrl)],
-    'pdf.js (lazy, when the document is shown)': pdfChunk.map((u) => sizeOf(out, u)),
-    'other lazy chunks': chunks.filter((c) => !pdfChunk.includes(c)).map((u) => sizeOf(out, u)),
+    'first load (index.html, app script, styles)': [sizeOf(out, '/index.html'), ...[...first].map((p) => sizeOf(out, url(p))), sizeOf(out, cssUrl)],
+    'pdf.js (lazy, when the document is shown)': scripts.filter((p) => !first.has(p) && isPdfjs(p)).map((p) => sizeOf(out, url(p))),
+    'other lazy chunks (the document step, catalogues other than English)': scripts.filter((p) => !first.has(p) && !isPdfjs(p)).map((p) => sizeOf(out, url(p))),
     'pdf.js worker (lazy)': [sizeOf(out, worker)],
     'signature fonts (each loaded when a typed signature uses it)': fonts.map((f) => sizeOf(out, f.url)),
   };

@@ -152,6 +152,40 @@ describe('signing on a 360 px phone', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it('shows the consent checkbox and Continue on a 360 x 640 phone without scrolling', async () => {
+    await page.setViewportSize({ width: 360, height: 640 });
+    try {
+      const { links } = await sendEnvelope(bearer, {
+        tenantId: 'mobile', subject: 'Employment contract with a rather long title for a small screen',
+        signers: [{ name: 'Kai Short', email: unique('fold'), authMethod: 'none' }],
+        fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 }],
+      }, await contractPdf({ pages: 1 }));
+      await page.goto(links[0] ?? '');
+      await page.getByRole('heading', { level: 1, name: 'Agree to sign electronically' }).waitFor();
+      expect(await page.evaluate<number>('window.scrollY')).toBe(0);
+      /** Inside the viewport and not covered by anything: a tap at its centre hits the element itself (named by id or text). */
+      const inView = async (target: Locator, name: string) => {
+        const box = await target.boundingBox();
+        if (!box) return false;
+        const hit = await page.evaluate<string>(`(() => { const el = document.elementFromPoint(${String(box.x + box.width / 2)}, ${String(box.y + box.height / 2)}); return el ? (el.id || el.textContent || '') : ''; })()`);
+        return box.y >= 0 && box.y + box.height <= 640 && hit === name;
+      };
+      const agree = page.getByRole('checkbox', { name: /I agree to use electronic records/ });
+      const go = page.getByRole('button', { name: 'Continue to the document' });
+      expect(await inView(agree, (await agree.getAttribute('id')) ?? '')).toBe(true);
+      expect(await inView(go, 'Continue to the document')).toBe(true);
+      expect(await overflows(page)).toBe(false);
+      await screenshot(page, 'm10-consent-360x640');
+      expect(summary(await axe(page))).toEqual([]);
+      await agree.tap();
+      await go.tap();
+      await page.locator('.sheet.is-rendered').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 360, height: 740 });
+    }
+  });
+
   it('shows a used link’s screen on the phone too', async () => {
     if (!completed) throw new Error('needs the envelope signed above');
     await page.goto(completed.link);

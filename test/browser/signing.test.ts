@@ -28,6 +28,14 @@ const norm = (box: Box | null, width: number, height: number) =>
 const SIGNATURE = { signerIndex: 0, type: 'signature', page: 1, x: 72, y: 120, w: 200, h: 50 };
 const TEXT = { signerIndex: 0, type: 'text', page: 1, x: 72, y: 500, w: 260, h: 22 };
 
+/** Answers every signing API call with an error body as the API writes it (the message is for people only). */
+async function answerWith(status: number, reason: string, message: string): Promise<void> {
+  await page.route('**/v1/signing/**', (route) => route.fulfill({
+    status, contentType: 'application/json',
+    body: JSON.stringify({ error: status === 410 ? 'gone' : 'unauthorized', reason, type: 'unauthorized', title: 'Unauthorized', status, message, errors: {}, details: null, requestId: 'test' }),
+  }));
+}
+
 /** One signer without a code who has consented already: their link opens on the document. */
 async function atTheDocument(subject: string, name: string, fields: object[]) {
   const { envelope, links, tokens } = await sendEnvelope(bearer, {
@@ -353,12 +361,8 @@ describe('the signing page', { timeout: 120_000 }, () => {
     expect(summary(await axe(page))).toEqual([]);
 
     // Expiry needs the service clock moved, which only the clock project may do: the API's answer is replayed here.
-    const expired = `${signingUrl()}/sign/${tokens[0] ?? ''}`;
-    await page.route('**/v1/signing/*', (route) => route.fulfill({
-      status: 401, contentType: 'application/json',
-      body: JSON.stringify({ error: 'unauthorized', type: 'unauthorized', title: 'Unauthorized', status: 401, message: 'This signing link has expired: the signing deadline passed', errors: {}, details: null }),
-    }));
-    await page.goto(expired);
+    await answerWith(401, 'envelope_expired', 'This signing link has expired: the signing deadline passed');
+    await page.goto(`${signingUrl()}/sign/${tokens[0] ?? ''}`);
     await page.locator('[data-problem="expired"]').waitFor();
     await screenshot(page, '14-expired');
     await page.unrouteAll();
@@ -371,6 +375,92 @@ describe('the signing page', { timeout: 120_000 }, () => {
     await page.goto(`${signingUrl()}/somewhere/else`);
     await page.getByRole('heading', { level: 1, name: 'This page needs the link from your email' }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('after the third wrong code says only that the code no longer works, and a new code goes on from there', async () => {
+    const email = unique('burnt');
+    const { links } = await sendEnvelope(bearer, { tenantId: 'browser', subject: 'Loan', signers: [{ name: 'Bea Burns', email }], fields: [sigField(0)] }, await contractPdf({ pages: 1 }));
+    await page.goto(links[0] ?? '');
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    const code = page.getByLabel('6-digit code');
+    await code.waitFor();
+    await page.getByText('It works for 10 minutes').waitFor();
+    const right = await latestCode(email);
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await code.fill(wrong);
+      await page.getByRole('button', { name: 'Verify code' }).click();
+      await page.getByRole('alert').filter({ hasText: 'The code is incorrect' }).waitFor();
+      await expect.poll(() => page.getByRole('button', { name: 'Verify code' }).isEnabled()).toBe(true);
+    }
+    await code.fill(wrong);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('alert').filter({ hasText: 'That code no longer works' }).waitFor();
+    // One state: not "sent, works for 10 minutes" beside "no longer works", and no field for the dead code
+    expect(await page.getByText('It works for 10 minutes').count()).toBe(0);
+    expect(await page.getByText('The code is incorrect').count()).toBe(0);
+    expect(await code.isVisible()).toBe(false);
+    const renew = page.getByRole('button', { name: 'Send a new code' });
+    expect(await renew.count()).toBe(1);
+    await expect.poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Send a new code');
+    await screenshot(page, '02b-otp-code-void');
+    expect(summary(await axe(page))).toEqual([]);
+
+    await renew.click();
+    await page.getByText('It works for 10 minutes').waitFor();
+    expect(await page.getByText('That code no longer works').count()).toBe(0);
+    await code.fill(await latestCode(email));
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Agree to sign electronically' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the "fields need your input" message true: it counts down as fields are filled and goes once none is left', async () => {
+    const { link, ids: [sig, text] } = await atTheDocument('Early finish', 'Fay Early', [SIGNATURE, TEXT]);
+    await page.goto(link);
+    await page.locator('.sheet.is-rendered').waitFor();
+    await page.getByRole('button', { name: 'Finish' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /required fields? needs? your input/ });
+    await alert.filter({ hasText: '2 required fields need your input.' }).waitFor();
+    expect(await page.locator('.field.is-invalid').count()).toBe(2);
+
+    await page.locator(`[data-field-id="${text ?? ''}"]`).click();
+    const textDialog = page.getByRole('dialog', { name: 'Fill in the text field' });
+    await textDialog.getByLabel('Text for the field on page 1').fill('Early');
+    await textDialog.getByRole('button', { name: 'Done' }).click();
+    await alert.filter({ hasText: '1 required field needs your input.' }).waitFor();
+    expect(await alert.count()).toBe(1);
+    expect(await page.locator('.field.is-invalid').count()).toBe(1);
+
+    await page.locator(`[data-field-id="${sig ?? ''}"]`).click();
+    const dialog = page.getByRole('dialog', { name: 'Add your signature' });
+    await dialog.getByText('Type', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
+    await expect.poll(() => page.locator('#progress').textContent()).toBe('All required fields are done. Select Finish to sign.');
+    expect(await alert.count()).toBe(0);
+    expect(await page.locator('.action-bar [role="alert"]').count()).toBe(0);
+    expect(await page.locator('.field.is-invalid').count()).toBe(0);
+    await screenshot(page, '16b-missing-then-done');
+  });
+
+  it('picks the screen by the error’s reason code, whatever its message says', async () => {
+    const link = `${signingUrl()}/sign/${(await atTheDocument('Reasons', 'Rae Son', [SIGNATURE])).token}`;
+    const misleading = 'This signing link has expired; the envelope was voided and replaced; you have already signed';
+    const cases: [number, string, string][] = [
+      [401, 'link_replaced', 'replaced'], [401, 'envelope_voided', 'voided'], [401, 'link_expired', 'expired'],
+      [401, 'link_not_yet_valid', 'not_yet'], [401, 'envelope_declined', 'closed'], [410, 'already_declined', 'declined'],
+      [410, 'already_signed', 'signed'], [401, 'link_invalid', 'invalid'],
+    ];
+    for (const [status, reason, screen] of cases) {
+      await answerWith(status, reason, misleading);
+      await page.goto(link);
+      await page.locator(`[data-problem="${screen}"]`).waitFor();
+      await page.unrouteAll();
+    }
+    // The message is shown as a detail, never read
+    expect(await page.locator('.detail').textContent()).toContain(misleading);
+    await screenshot(page, '14b-reason-not-message');
+    expect(summary(await axe(page))).toEqual([]);
   });
 
   it('can be done with the keyboard alone, in reading order', async () => {

@@ -1,4 +1,5 @@
 /** A few DOM helpers: the pages are plain TypeScript, no framework. */
+import { t } from './i18n/i18n.ts';
 
 export type Child = Node | string | number | null | undefined | false | Child[];
 type Handler = (event: never) => void;
@@ -37,7 +38,7 @@ let screenCount = 0;
 export function showScreen(title: string, ...children: Child[]): HTMLElement {
   const screen = h('div', { class: 'screen', 'data-screen-id': String(++screenCount) }, ...children);
   main().replaceChildren(screen);
-  document.title = `${title} – Secure e-signature`;
+  document.title = t('page.title', { screen: title });
   const heading = screen.querySelector('h1');
   if (heading) {
     heading.tabIndex = -1;
@@ -80,15 +81,8 @@ export function busy(button: HTMLButtonElement, label: string | null): void {
 let idCounter = 0;
 export const uid = (prefix: string) => `${prefix}-${String(++idCounter)}`;
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${String(bytes)} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T12:00:00Z` : iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+/** A screen that says what is loading (the heading is for screen readers; the spinner and text for everyone). */
+export function loadingScreen(title: string, text: string): void {
+  showScreen(title, h('h1', { class: 'visually-hidden' }, text),
+    h('p', { class: 'loading', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ` ${text}`));
 }

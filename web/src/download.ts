@@ -1,79 +1,67 @@
 /** The download portal page: /download/{token} (spec 4.4). */
-import { api, ApiError, downloadPath, type DownloadStatus } from './api.ts';
-import { formatBytes, formatDate, h, notice, showScreen } from './dom.ts';
-
-function loading(): void {
-  showScreen('Loading', h('h1', { class: 'visually-hidden' }, 'Loading your document'), h('p', { class: 'loading', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' Checking your download link…'));
-}
+import { api, asApiError, downloadPath, type ApiError } from './api.ts';
+import type { DownloadStatus } from './api-types.ts';
+import { h, loadingScreen, notice, showScreen } from './dom.ts';
+import type { MessageKey } from './i18n/catalogue.ts';
+import { formatBytes, formatDate, formatNumber, t } from './i18n/i18n.ts';
+import { downloadProblem, type DownloadProblem } from './problems.ts';
 
 function available(token: string, status: DownloadStatus): void {
-  const subject = status.subject ?? 'Signed document';
   const facts: [string, string][] = [];
-  if (status.completedAt) facts.push(['Completed', formatDate(status.completedAt)]);
-  if (status.pageCount) facts.push(['Pages', String(status.pageCount)]);
-  if (status.sizeBytes) facts.push(['Size', formatBytes(status.sizeBytes)]);
-  if (status.retentionUntil) facts.push(['Available until', formatDate(status.retentionUntil)]);
+  if (status.completedAt) facts.push([t('download.completed'), formatDate(status.completedAt)]);
+  if (status.pageCount) facts.push([t('download.pages'), formatNumber(status.pageCount)]);
+  if (status.sizeBytes) facts.push([t('download.size'), formatBytes(status.sizeBytes)]);
+  if (status.retentionUntil) facts.push([t('download.availableUntil'), formatDate(status.retentionUntil)]);
   const started = h('div', { class: 'download-started' });
   const link = h('a', {
     class: 'button button-primary button-block', href: downloadPath(token, '/document'), download: '',
-    onclick: () => {
-      started.replaceChildren(notice('success', 'Your download has started. If nothing happens, check your browser’s downloads.'));
-    },
-  }, 'Download the signed PDF');
-  showScreen('Download your signed document',
-    h('p', { class: 'eyebrow' }, 'Signed and sealed'),
-    h('h1', null, subject),
-    h('p', null, 'Everyone has signed. The PDF carries a digital seal and an audit certificate that shows who signed and when.'),
+    onclick: () => { started.replaceChildren(notice('success', t('download.started'))); },
+  }, t('download.button'));
+  showScreen(t('download.title'),
+    h('p', { class: 'eyebrow' }, t('download.eyebrow')),
+    h('h1', null, status.subject ?? t('download.defaultSubject')),
+    h('p', null, t('download.intro')),
     facts.length > 0 ? h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', null, k), h('dd', null, v)])) : null,
     link,
     started,
-    status.sha256
-      ? h('details', { class: 'fingerprint' }, h('summary', null, 'Document fingerprint (SHA-256)'),
-        h('p', null, 'Compare it with the fingerprint in your completion email to be sure the file is the one that was signed.'),
-        h('code', null, status.sha256))
-      : null,
+    h('details', { class: 'fingerprint' }, h('summary', null, t('download.fingerprint')),
+      h('p', null, t('download.fingerprintHint')),
+      h('code', null, status.sha256)),
   );
 }
 
+const PROBLEM_TEXT: Record<DownloadProblem, Record<'title' | 'heading' | 'text', MessageKey>> = {
+  purged: { title: 'download.purged.title', heading: 'download.purged.heading', text: 'download.purged.text' },
+  expired: { title: 'download.expired.title', heading: 'download.expired.heading', text: 'download.expired.text' },
+  invalid: { title: 'download.invalid.title', heading: 'download.invalid.heading', text: 'download.invalid.text' },
+  network: { title: 'download.failed.title', heading: 'download.failed.heading', text: 'error.network' },
+  unavailable: { title: 'download.failed.title', heading: 'download.failed.heading', text: 'error.unavailable' },
+};
+
 function problem(error: ApiError, token: string): void {
-  if (error.status === 410) {
-    showScreen('Document deleted',
-      h('h1', null, 'This document has been deleted'),
-      h('p', null, 'Signed documents are kept only for a limited time, and this one has reached the end of that period. Ask the sender if you need a copy.'),
-      h('p', { class: 'detail' }, error.message),
-    );
-    return;
-  }
-  if (error.status === 401) {
-    const expired = error.message.toLowerCase().includes('expired');
-    showScreen(expired ? 'Link expired' : 'Link not valid',
-      h('h1', null, expired ? 'This download link has expired' : 'This download link doesn’t work'),
-      h('p', null, expired
-        ? 'Download links stop working when the document’s storage period ends. Ask the sender for a copy.'
-        : 'Check that you opened the whole link from your email. If it still doesn’t work, ask the sender for a new one.'),
-      h('p', { class: 'detail' }, error.message),
-    );
-    return;
-  }
-  const retry = h('button', { type: 'button', class: 'button button-primary', onclick: () => { void startDownload(token); } }, 'Try again');
-  showScreen('Something went wrong',
-    h('h1', null, 'We couldn’t check your download link'),
-    h('p', null, error.status === 0 ? 'The service could not be reached. Check your connection.' : 'Something went wrong on our side.'),
-    h('p', { class: 'detail' }, error.message),
-    retry,
+  const kind = downloadProblem(error);
+  const text = PROBLEM_TEXT[kind];
+  const retry = kind === 'network' || kind === 'unavailable';
+  showScreen(t(text.title),
+    h('div', { class: 'problem', 'data-problem': kind },
+      h('h1', null, t(text.heading)),
+      h('p', null, t(text.text)),
+      error.status === 0 ? null : h('p', { class: 'detail' }, h('span', { class: 'visually-hidden' }, t('problem.detailsLabel')), error.message),
+      retry ? h('button', { type: 'button', class: 'button button-primary', onclick: () => { void startDownload(token); } }, t('action.tryAgain')) : null,
+    ),
   );
 }
 
 export async function startDownload(token: string): Promise<void> {
-  loading();
+  loadingScreen(t('loading.title'), t('loading.download'));
   try {
     const status = await api<DownloadStatus>('GET', downloadPath(token));
     if (!status.available) {
-      showScreen('Not available yet', h('h1', null, 'The signed document is not available yet'), h('p', null, 'Please try again later.'));
+      showScreen(t('download.notYet.title'), h('h1', null, t('download.notYet.heading')), h('p', null, t('download.notYet.text')));
       return;
     }
     available(token, status);
   } catch (error) {
-    problem(error instanceof ApiError ? error : new ApiError(0, 'network', String(error)), token);
+    problem(asApiError(error), token);
   }
 }

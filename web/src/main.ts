@@ -1,7 +1,16 @@
 /** Entry point: /sign/{token} is the signing page, /download/{token} the download portal. */
 import { h, showScreen } from './dom.ts';
 import { startDownload } from './download.ts';
-import { startSigning } from './sign/app.ts';
+import { setLocale, t } from './i18n/i18n.ts';
+import { startSigning } from './sign/flow.ts';
+
+/** The page's own words outside the screens (the HTML's English is what shows before the script runs). */
+function localiseChrome(): void {
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('page.skipLink');
+  const name = document.querySelector('.site-name');
+  if (name) name.textContent = t('page.siteName');
+}
 
 function route(): void {
   const parts = window.location.pathname.split('/').filter(Boolean);
@@ -14,10 +23,14 @@ function route(): void {
     void startDownload(decodeURIComponent(token));
     return;
   }
-  showScreen('Page not found',
-    h('h1', null, 'This page needs the link from your email'),
-    h('p', null, 'To sign or download a document, open the link in the email you received. Make sure you copy the whole link.'),
+  showScreen(t('notFound.title'),
+    h('h1', null, t('notFound.heading')),
+    h('p', null, t('notFound.text')),
   );
 }
 
-route();
+// The browser's languages for now; the signer's own locale from the signing context comes first once the API has one
+void setLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]).then(() => {
+  localiseChrome();
+  route();
+});

@@ -4,18 +4,16 @@
  * link token, which is a credential), gone when the tab closes, and cleared once the signer signs or declines.
  * Storage may be full or switched off: then the page works as before, without the draft.
  */
-import type { SigningField } from '../api.ts';
-import type { MarkValue } from './editors.ts';
+import type { FieldType } from '../api-types.ts';
 import { SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
-
-export type Value = MarkValue | { kind: 'text'; text: string } | { kind: 'checkbox'; checked: boolean };
+import type { Value } from './values.ts';
 
 export interface Draft {
   font: SignatureFont;
   values: Record<string, Value>;
 }
 
-interface Owner { envelopeId: string; signerId: string }
+export interface Owner { envelopeId: string; signerId: string }
 
 const keyOf = (owner: Owner) => `esign.draft.${owner.envelopeId}.${owner.signerId}`;
 
@@ -24,7 +22,7 @@ const isStrokes = (v: unknown) =>
   Array.isArray(v) && v.every((stroke) => Array.isArray(stroke) && stroke.every((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isFinite)));
 
 /** Whether a stored value can go into a field of this type (the stored copy is untrusted input like any other). */
-export function fits(type: SigningField['type'], value: unknown): value is Value {
+export function fits(type: FieldType, value: unknown): value is Value {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   switch (type) {

@@ -1,9 +1,9 @@
 /** Modal editors for a field: signature or initials (draw or type), and free text. Native <dialog>: focus is trapped, Esc cancels. */
 import { h, notice, uid } from '../dom.ts';
+import { t } from '../i18n/i18n.ts';
 import { loadFont, SIGNATURE_FONTS, type SignatureFont } from './fonts.ts';
-import { SignaturePad, type Strokes } from './signature-pad.ts';
-
-export type MarkValue = { kind: 'drawn'; png: string; strokes: Strokes } | { kind: 'typed'; text: string };
+import { SignaturePad } from './signature-pad.ts';
+import type { MarkValue } from './values.ts';
 
 export interface MarkEditorOptions {
   type: 'signature' | 'initial';
@@ -47,7 +47,6 @@ export const initialsOf = (name: string) =>
 /** Resolves with the adopted value and font, or null when cancelled. */
 export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue; font: SignatureFont } | null> {
   const { type } = options;
-  const noun = type === 'signature' ? 'signature' : 'initials';
   const titleId = uid('mark-title');
   const errorBox = h('div');
   let mode: 'draw' | 'type' = options.start?.kind === 'typed' ? 'type' : 'draw';
@@ -64,17 +63,17 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
   // Draw
   const padHint = uid('pad-hint');
   const canvas = h('canvas', {
-    class: 'pad', role: 'img', 'aria-label': `Drawing area for your ${noun}`, 'aria-describedby': padHint, 'data-pad': type,
+    class: 'pad', role: 'img', 'aria-label': t('mark.padLabel', { type }), 'aria-describedby': padHint, 'data-pad': type,
   });
   const aspect = type === 'signature' ? 2.2 : 1.6;
   const padWrap = h('div', { class: `pad-wrap pad-${type}`, style: { aspectRatio: String(aspect) } }, canvas,
     h('span', { class: 'pad-baseline', 'aria-hidden': 'true' }), h('span', { class: 'pad-x', 'aria-hidden': 'true' }, '×'));
   const pad = new SignaturePad(canvas, aspect, () => { errorBox.replaceChildren(); });
-  const clear = h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => { pad.clear(); } }, 'Clear');
+  const clear = h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => { pad.clear(); } }, t('mark.clear'));
   const drawPanel = h('div', { class: 'stack' },
     padWrap,
     h('div', { class: 'pad-tools' },
-      h('p', { class: 'hint', id: padHint }, `Draw your ${noun} with a finger, a pen or the mouse. Using a keyboard? Choose Type.`),
+      h('p', { class: 'hint', id: padHint }, t('mark.padHint', { type })),
       clear),
   );
 
@@ -88,18 +87,18 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
     const id = uid('font-opt');
     const input = h('input', { type: 'radio', name: fontGroup, id, value: label, checked: label === font });
     input.addEventListener('change', () => { if (input.checked) font = label; });
-    const sample = h('span', { class: 'font-sample', style: { fontFamily: `"${label}", cursive` }, 'aria-hidden': 'true' }, typed.value || 'Your name');
+    const sample = h('span', { class: 'font-sample', style: { fontFamily: `"${label}", cursive` }, 'aria-hidden': 'true' }, typed.value || t('mark.sampleText'));
     samples.push(sample);
     return h('div', { class: 'font-option' }, input, h('label', { for: id }, sample, h('span', { class: 'font-name' }, label)));
   });
   typed.addEventListener('input', () => {
-    for (const sample of samples) sample.textContent = typed.value || 'Your name';
+    for (const sample of samples) sample.textContent = typed.value || t('mark.sampleText');
     errorBox.replaceChildren();
   });
   const typePanel = h('div', { class: 'stack' },
-    h('div', { class: 'form-row' }, h('label', { for: textId }, type === 'signature' ? 'Your full name' : 'Your initials'), typed),
-    h('fieldset', { class: 'fonts' }, h('legend', null, 'Style'), fontOptions,
-      h('p', { class: 'hint' }, 'The same style is used for all your typed signatures and initials.')),
+    h('div', { class: 'form-row' }, h('label', { for: textId }, t('mark.typedLabel', { type })), typed),
+    h('fieldset', { class: 'fonts' }, h('legend', null, t('mark.style')), fontOptions,
+      h('p', { class: 'hint' }, t('mark.styleHint'))),
   );
 
   const setMode = (next: 'draw' | 'type') => {
@@ -111,13 +110,13 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
     errorBox.replaceChildren();
   };
 
-  const apply = h('button', { type: 'submit', class: 'button button-primary' }, type === 'signature' ? 'Sign' : 'Add initials');
-  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
+  const apply = h('button', { type: 'submit', class: 'button button-primary' }, t('mark.apply', { type }));
+  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, t('action.cancel'));
   const form = h('form', { method: 'dialog', class: 'stack' },
-    h('h2', { id: titleId }, type === 'signature' ? 'Add your signature' : 'Add your initials'),
-    h('fieldset', { class: 'segments' }, h('legend', { class: 'visually-hidden' }, `How do you want to add your ${noun}?`), radio('draw', 'Draw'), radio('type', 'Type')),
+    h('h2', { id: titleId }, t('mark.title', { type })),
+    h('fieldset', { class: 'segments' }, h('legend', { class: 'visually-hidden' }, t('mark.how', { type })), radio('draw', t('mark.draw')), radio('type', t('mark.type'))),
     drawPanel, typePanel, errorBox,
-    h('p', { class: 'hint' }, `Your ${noun} ${type === 'signature' ? 'is' : 'are'} placed in the field on page ${String(options.page)} exactly as shown.`),
+    h('p', { class: 'hint' }, t('mark.placedHint', { type, page: options.page })),
     h('div', { class: 'dialog-actions' }, cancel, apply),
   );
 
@@ -132,14 +131,14 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
       if (mode === 'draw') {
         const png = pad.toPng();
         if (!png) {
-          errorBox.replaceChildren(notice('error', `Draw your ${noun} in the box first, or choose Type.`));
+          errorBox.replaceChildren(notice('error', t('mark.drawFirst', { type })));
           return;
         }
         finish({ value: { kind: 'drawn', png, strokes: pad.value }, font });
       } else {
         const text = typed.value.trim();
         if (!text) {
-          errorBox.replaceChildren(notice('error', `Type your ${type === 'signature' ? 'name' : 'initials'} first.`));
+          errorBox.replaceChildren(notice('error', t('mark.typeFirst', { type })));
           typed.focus();
           return;
         }
@@ -152,23 +151,25 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
   });
 }
 
+const MAX_TEXT = 1000;
+
 /** Free text (at most 1,000 characters); resolves with the text ('' clears it), or null when cancelled. */
 export function editText(page: number, current: string, required: boolean): Promise<string | null> {
   const titleId = uid('text-title');
   const areaId = uid('text');
   const countId = uid('text-count');
-  const area = h('textarea', { id: areaId, rows: 4, maxlength: 1000, 'aria-describedby': countId, required });
+  const area = h('textarea', { id: areaId, rows: 4, maxlength: MAX_TEXT, 'aria-describedby': countId, required });
   area.value = current;
   const count = h('p', { class: 'hint', id: countId });
-  const update = () => { count.textContent = `${String(area.value.length)} of 1,000 characters${required ? ' (required)' : ' (optional)'}`; };
+  const update = () => { count.textContent = t('text.count', { count: area.value.length, max: MAX_TEXT, need: required ? 'required' : 'optional' }); };
   update();
   area.addEventListener('input', update);
   const errorBox = h('div');
-  const apply = h('button', { type: 'submit', class: 'button button-primary' }, 'Done');
-  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
+  const apply = h('button', { type: 'submit', class: 'button button-primary' }, t('text.apply'));
+  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, t('action.cancel'));
   const form = h('form', { method: 'dialog', class: 'stack' },
-    h('h2', { id: titleId }, 'Fill in the text field'),
-    h('div', { class: 'form-row' }, h('label', { for: areaId }, `Text for the field on page ${String(page)}`), area, count),
+    h('h2', { id: titleId }, t('text.title')),
+    h('div', { class: 'form-row' }, h('label', { for: areaId }, t('text.label', { page })), area, count),
     errorBox,
     h('div', { class: 'dialog-actions' }, cancel, apply),
   );
@@ -177,7 +178,7 @@ export function editText(page: number, current: string, required: boolean): Prom
     apply.addEventListener('click', (event) => {
       event.preventDefault();
       if (required && area.value.trim() === '') {
-        errorBox.replaceChildren(notice('error', 'This field is required: type something, or cancel.'));
+        errorBox.replaceChildren(notice('error', t('text.required')));
         area.setAttribute('aria-invalid', 'true');
         area.focus();
         return;

@@ -5,9 +5,9 @@
  * kept) places exactly the drawn strokes.
  */
 import { INK } from './fonts.ts';
+import type { Strokes } from './values.ts';
 
 type Point = [number, number];
-export type Strokes = Point[][];
 
 const UNITS = 1000;
 const LINE = 9; // stroke width in pad units

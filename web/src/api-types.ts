@@ -1,0 +1,23 @@
+/**
+ * The signer-facing API's shapes, taken from the service's own schemas: type-only imports, erased by esbuild, so
+ * the page carries none of the server code and cannot drift from what the API declares.
+ */
+import type { InferInput, InferOutput } from 'valibot';
+import type { ErrorReason } from '#domain/errors.ts';
+import type { PageGeometry } from '#domain/model.ts';
+import type {
+  DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, SigningContextResponse, SignResultResponse,
+} from '#schemas/responses.ts';
+import type { DeclineRequest, SignRequest } from '#schemas/signing.ts';
+
+export type { ErrorReason, PageGeometry };
+export type SigningContext = InferOutput<typeof SigningContextResponse>;
+export type SigningField = SigningContext['fields'][number];
+export type FieldType = SigningField['type'];
+export type OtpRequestAnswer = InferOutput<typeof OtpRequestedResponse>;
+export type SignAnswer = InferOutput<typeof SignResultResponse>;
+export type DeclineAnswer = InferOutput<typeof DeclineResultResponse>;
+export type DownloadStatus = InferOutput<typeof DownloadStatusResponse>;
+export type SignBody = InferInput<typeof SignRequest>;
+export type FieldSubmission = SignBody['fields'][number];
+export type DeclineBody = InferInput<typeof DeclineRequest>;

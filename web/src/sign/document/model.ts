@@ -1,0 +1,92 @@
+/**
+ * The document step's rules, on the state alone (no DOM): reading order, placement on the page as shown, what
+ * counts as done, where "Next field" goes, and the request Finish sends.
+ *
+ * Placement: field coordinates are PDF points on the page as shown (crop box, turned by /Rotate), origin
+ * bottom-left or top-left (DECISIONS 2). pdf.js renders exactly that view, so a field is positioned in percent
+ * of the shown page: the same mapping sealing uses (shared/domain/placement.ts).
+ */
+import { displayedSize } from '#domain/placement.ts';
+import type { FieldSubmission, PageGeometry, SignBody, SigningField } from '../../api-types.ts';
+import type { Value } from '../values.ts';
+import type { DocumentState } from '../state.ts';
+
+/** The field's box in percent of the page as shown (top-left based, as CSS wants it). */
+export function percentBox(field: Pick<SigningField, 'x' | 'y' | 'w' | 'h' | 'origin'>, page: PageGeometry) {
+  const shown = displayedSize(page);
+  const top = field.origin === 'top-left' ? field.y : shown.height - field.y - field.h;
+  return {
+    left: (field.x / shown.width) * 100, top: (top / shown.height) * 100,
+    width: (field.w / shown.width) * 100, height: (field.h / shown.height) * 100,
+  };
+}
+
+/** Page by page, then top to bottom (rows within half a percent are one row), then left to right. */
+export function readingOrder(fields: readonly SigningField[], geometry: readonly PageGeometry[]): SigningField[] {
+  const topOf = (f: SigningField) => {
+    const page = geometry[f.page - 1];
+    return page ? percentBox(f, page).top : 0;
+  };
+  return [...fields].sort((a, b) => {
+    if (a.page !== b.page) return a.page - b.page;
+    const ta = topOf(a);
+    const tb = topOf(b);
+    return Math.abs(ta - tb) > 0.5 ? ta - tb : a.x - b.x;
+  });
+}
+
+/** Fields the signer must fill in (the date is filled in by the service). */
+export const needsInput = (field: SigningField) => field.required && field.type !== 'date';
+
+export function isDone(field: SigningField, value: Value | undefined): boolean {
+  if (field.type === 'date') return true;
+  if (field.type === 'checkbox') return !field.required || (value?.kind === 'checkbox' && value.checked);
+  return value !== undefined;
+}
+
+export const valueOf = (doc: DocumentState, field: SigningField): Value | undefined => doc.values[field.id];
+
+/** Required fields still empty, in reading order. */
+export const missing = (doc: DocumentState) => doc.fields.filter((f) => needsInput(f) && !isDone(f, valueOf(doc, f)));
+
+export function progressOf(doc: DocumentState): { done: number; total: number } {
+  const total = doc.fields.filter(needsInput).length;
+  return { done: total - missing(doc).length, total };
+}
+
+/** The next required empty field after the one last focused, wrapping around to the first. */
+export function nextMissing(doc: DocumentState): SigningField | undefined {
+  const todo = missing(doc);
+  return todo.find((f) => doc.fields.indexOf(f) > doc.cursor) ?? todo[0];
+}
+
+/** Whether a field is marked as needing attention: empty after Finish was pressed, or refused by the service. */
+export function isFlagged(doc: DocumentState, field: SigningField): boolean {
+  if (doc.finishAttempts > 0 && needsInput(field) && !isDone(field, valueOf(doc, field))) return true;
+  return doc.submit.status === 'refused' && Object.hasOwn(doc.submit.byField, field.id);
+}
+
+/** Unchecked boxes start as "false", so the service records them as seen and left empty. */
+export function initialValues(fields: readonly SigningField[]): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const f of fields) if (f.type === 'checkbox') values[f.id] = { kind: 'checkbox', checked: false };
+  return values;
+}
+
+/** The sign request, and which field each entry of `fields` is (a 400 names them by index). */
+export function submission(doc: DocumentState): { body: SignBody; fieldIds: string[] } {
+  const fields: FieldSubmission[] = [];
+  let typed = false;
+  for (const field of doc.fields) {
+    const v = valueOf(doc, field);
+    if (!v || field.type === 'date') continue;
+    if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png });
+    else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
+    else fields.push({ fieldId: field.id, textValue: v.text });
+    typed ||= v.kind === 'typed';
+  }
+  return { body: { fields, ...(typed ? { fontLabel: doc.font } : {}) }, fieldIds: fields.map((f) => f.fieldId) };
+}
+
+/** Today as sealing writes it into date fields (the service's signing date, UTC). */
+export const today = () => new Date().toISOString().slice(0, 10);
