@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 
-/** 25 MB upload limit (spec 8), in bytes. */
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES } from '#domain/model.ts';
 
 const secret = (name: string) =>
   v.pipe(v.string(`${name} is required`), v.minLength(32, `${name} must be at least 32 characters`));

@@ -26,7 +26,8 @@ import { DynamoRateLimiter } from '#adapters/aws/dynamo-rate-limiter.ts';
 import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
 import type { ContactRepository, UsageRepository } from '#ports/repositories.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
-import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, Workflows } from '#ports/services.ts';
+import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
+import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -50,6 +51,7 @@ export interface Deps {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   logger: Logger;
+  webhookSender: WebhookSender;
 }
 
 /** Client settings per AWS service; locally they point the same adapters at the local engines. */
@@ -83,6 +85,7 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     rateLimiter: new DynamoRateLimiter(db, config.tableName),
     idempotency: new DynamoIdempotencyStore(db, config.tableName),
     logger: jsonLogger(),
+    webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
     ...overrides,
   };
 }

@@ -1,5 +1,8 @@
 import type { ChainHead } from './audit-chain.ts';
 
+/** 25 MB upload limit (spec 8), in bytes. */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
 export const ENVELOPE_STATUSES = ['draft', 'sent', 'in_progress', 'completed', 'declined', 'voided', 'expired'] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly EnvelopeStatus[] = ['completed', 'declined', 'voided', 'expired'];

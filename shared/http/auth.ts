@@ -1,6 +1,9 @@
-import { bearerTokenOf, verifyAccessToken, type BearerPrincipal } from '../auth/bearer.ts';
+import { verifyAccessToken, type BearerPrincipal } from '#domain/access-tokens.ts';
 import { Forbidden, Unauthorized } from '#domain/errors.ts';
 import type { Deps } from '../deps.ts';
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 /** Bearer authentication for `/v1` endpoints: a valid token of an existing, active application. */
 export function bearerAuth(deps: Pick<Deps, 'config' | 'clock' | 'applications'>) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { bearerTokenOf, verifyAccessToken } from '../auth/bearer.ts';
+import { verifyAccessToken } from '#domain/access-tokens.ts';
+import { bearerTokenOf } from './auth.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '#ports/services.ts';
 

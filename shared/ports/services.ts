@@ -89,3 +89,17 @@ export interface Logger {
   /** `alarm: true` among the fields marks a line the deployment alarms on. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
+
+export type TargetCheck = { ok: true } | { ok: false; reason: string };
+
+/** What one webhook POST came to: a 2xx within the time limit, or why not. */
+export type WebhookSendResult =
+  | { ok: true; statusCode: number; durationMs: number; responseSnippet: string }
+  | { ok: false; statusCode: number | null; durationMs: number; error: string; responseSnippet: string | null };
+
+/** Webhook deliveries over the wire (HTTPS, safe targets only, the time limit), with no business logic. */
+export interface WebhookSender {
+  /** Whether `url` may be a webhook target at all (scheme, host form); the addresses are checked again at each send. */
+  checkTarget(url: string): TargetCheck;
+  send(request: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookSendResult>;
+}

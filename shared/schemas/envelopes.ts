@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#domain/model.ts';
+import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '#domain/inputs.ts';
 import { finiteNumber, idOf, queryInt, TenantId } from './common.ts';
 
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
@@ -19,7 +20,7 @@ export const CreateSignerRequest = v.pipe(
     v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'),
     ['phone'],
   ),
-);
+) satisfies v.GenericSchema<unknown, SignerInput>;
 
 const fieldGeometry = {
   type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
@@ -55,14 +56,13 @@ export const CreateEnvelopeRequest = v.object({
   fields: v.optional(v.array(CreateFieldRequest, 'must be an array of fields'), []),
   expiresInDays: v.optional(v.nullable(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))), null),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
-});
-export type CreateEnvelopeRequest = v.InferOutput<typeof CreateEnvelopeRequest>;
+}) satisfies v.GenericSchema<unknown, CreateEnvelopeInput>;
 
 export const AddFieldRequest = v.object({
   ...fieldGeometry,
   documentId: v.optional(v.nullable(idOf('doc', 'document')), null),
   signerId: idOf('sgn', 'signer'),
-});
+}) satisfies v.GenericSchema<unknown, AddFieldInput>;
 
 export const SendRequest = v.object({
   message: v.optional(v.nullable(text(5000)), null),

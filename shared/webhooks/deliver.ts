@@ -1,4 +1,5 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
+import type { WebhookSendResult } from '#ports/services.ts';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { checkTargetUrl, pinnedLookup, resolveSafeAddresses, TargetRefused, type HostLookup, type VettedAddresses } from './target.ts';
@@ -24,9 +25,7 @@ export interface DeliveryRequest {
   allowLoopback: boolean;
 }
 
-export type DeliveryResult =
-  | { ok: true; statusCode: number; durationMs: number; responseSnippet: string }
-  | { ok: false; statusCode: number | null; durationMs: number; error: string; responseSnippet: string | null };
+export type DeliveryResult = WebhookSendResult;
 
 export interface DeliveryOptions {
   /** Replaces the system resolver (tests). */

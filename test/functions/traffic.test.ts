@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { issueAccessToken } from '#shared/auth/bearer.ts';
+import { issueAccessToken } from '#domain/access-tokens.ts';
 import { NotFound, RateLimited } from '#domain/errors.ts';
 import { requestFingerprint } from '#http/fingerprint.ts';
 import { ok, type HttpResult } from '#http/responses.ts';

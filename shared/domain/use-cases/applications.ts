@@ -1,5 +1,5 @@
-import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from '../../auth/client-secrets.ts';
-import { ACCESS_TOKEN_SECONDS, issueAccessToken } from '../../auth/bearer.ts';
+import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from '../client-secrets.ts';
+import { ACCESS_TOKEN_SECONDS, issueAccessToken } from '../access-tokens.ts';
 import type { Config } from '../../config.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import type { Application, ApplicationRepository } from '#ports/repositories.ts';

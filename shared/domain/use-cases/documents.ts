@@ -1,7 +1,6 @@
 import { inspectPdf } from '#pdf/inspect.ts';
-import { MAX_UPLOAD_BYTES } from '../../config.ts';
 import { PayloadTooLarge, ValidationError } from '../errors.ts';
-import type { Document } from '../model.ts';
+import { MAX_UPLOAD_BYTES, type Document } from '../model.ts';
 import { originalKey } from '../staging.ts';
 import type { BlobToStage } from './blobs.ts';
 

@@ -1,4 +1,4 @@
-import { sameDigest, sha256Hex, verifyDownloadToken } from '../../auth/signing-links.ts';
+import { sameDigest, sha256Hex, verifyDownloadToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { recordDownload } from '../completion.ts';
 import { Gone, Unauthorized } from '../errors.ts';

@@ -1,5 +1,3 @@
-import type * as v from 'valibot';
-import type { CreateEnvelopeRequest, AddFieldRequest, CreateSignerRequest } from '#schemas/envelopes.ts';
 import type { ApplicationRepository, EnvelopeRepository, EnvelopePage, TenantRepository } from '#ports/repositories.ts';
 import type { BlobStore } from '#ports/services.ts';
 import type { Config } from '../../config.ts';
@@ -9,6 +7,7 @@ import {
 } from '../envelope.ts';
 import { Conflict, Gone, NotFound, ValidationError, type FieldErrors } from '../errors.ts';
 import { parseId } from '../ids.ts';
+import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '../inputs.ts';
 import type { Envelope, Field, RequestMeta, Signer, TenantSettings } from '../model.ts';
 import { envelopeQuota, usagePeriod } from '../usage.ts';
 import { withStagedBlobs } from './blobs.ts';
@@ -23,26 +22,24 @@ export interface EnvelopeDeps extends CoreDeps {
   envelopes: EnvelopeRepository;
 }
 
-type CreateRequest = v.InferOutput<typeof CreateEnvelopeRequest>;
-
 /** Field signer references (index or email) resolved to indexes into `signers`. */
-function resolveFields(request: CreateRequest, tenant: TenantSettings): NewEnvelopeInput['fields'] {
+function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings): NewEnvelopeInput['fields'] {
   const errors: FieldErrors = {};
   const fields = request.fields.map((field, i) => {
-    const { signerIndex, signerEmail, signerId: _unused, origin, ...geometry } = field;
+    const { signerIndex, signerEmail, origin, type, page, x, y, w, h, required } = field;
     const index = signerIndex ?? request.signers.findIndex((s) => s.email.toLowerCase() === signerEmail?.toLowerCase());
     if (index < 0 || index >= request.signers.length) {
       const key = signerIndex === undefined ? 'signerEmail' : 'signerIndex';
       errors[`fields[${String(i)}].${key}`] = ['does not name a signer of this request'];
     }
-    return { ...geometry, signerIndex: index, origin: origin ?? request.fieldOrigin ?? tenant.fieldOrigin };
+    return { type, page, x, y, w, h, required, signerIndex: index, origin: origin ?? request.fieldOrigin ?? tenant.fieldOrigin };
   });
   if (Object.keys(errors).length > 0) throw new ValidationError('Some fields name no signer', errors);
   return fields;
 }
 
 export async function createEnvelope(
-  deps: EnvelopeDeps, appId: string, request: CreateRequest, file: Uint8Array | null, meta: RequestMeta,
+  deps: EnvelopeDeps, appId: string, request: CreateEnvelopeInput, file: Uint8Array | null, meta: RequestMeta,
 ): Promise<Envelope> {
   const tenant = await deps.tenants.get(appId, request.tenantId);
   const fields = resolveFields(request, tenant);
@@ -86,7 +83,7 @@ export async function uploadDocument(deps: EnvelopeDeps, appId: string, rawId: s
 }
 
 export async function addEnvelopeSigner(
-  deps: EnvelopeDeps, appId: string, rawId: string, input: v.InferOutput<typeof CreateSignerRequest>, meta: RequestMeta,
+  deps: EnvelopeDeps, appId: string, rawId: string, input: SignerInput, meta: RequestMeta,
 ): Promise<Signer> {
   const { result } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
     const added = addSigner(envelope, input, ctx);
@@ -96,7 +93,7 @@ export async function addEnvelopeSigner(
 }
 
 export async function addEnvelopeField(
-  deps: EnvelopeDeps, appId: string, rawId: string, input: v.InferOutput<typeof AddFieldRequest>, meta: RequestMeta,
+  deps: EnvelopeDeps, appId: string, rawId: string, input: AddFieldInput, meta: RequestMeta,
 ): Promise<Field> {
   const { result } = await mutateEnvelope(deps, appId, rawId, meta, (envelope, ctx) => {
     const added = addField(envelope, { ...input, origin: input.origin ?? envelope.fieldOrigin }, ctx);

@@ -1,4 +1,4 @@
-import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../../auth/signing-links.ts';
+import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { completionEmail, invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
 import type { Envelope } from '../model.ts';

@@ -1,4 +1,4 @@
-import { mintSigningToken, sha256Hex, signingUrl } from '../../auth/signing-links.ts';
+import { mintSigningToken, sha256Hex, signingUrl } from '../links.ts';
 import { changeOf, linkClaimsFor, withInvitations, type Ctx, type EnvelopeChange, type MintedLink } from '../envelope.ts';
 import { InvalidState, NotFound } from '../errors.ts';
 import { parseId } from '../ids.ts';

@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { mintDownloadToken, sha256Hex } from '../../auth/signing-links.ts';
+import { createHash } from 'node:crypto';
+import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { AuditEntry } from '../audit-chain.ts';
 import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../completion.ts';
@@ -112,7 +112,7 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
   const copy = deps.config.senderCopyEmail;
   if (copy && !recipients.some((r) => r.email.toLowerCase() === copy.toLowerCase())) recipients.push({ name: 'Sender', email: copy, signerId: null });
   return Promise.all(recipients.map(async (recipient) => {
-    const id = randomUUID();
+    const id = deps.ids.next();
     const token = await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId: id, issuedAt, expiresAt: retentionUntilEpoch });
     return { id, ...recipient, tokenHash: sha256Hex(token), issuedAt, expiresAt: retentionUntilEpoch, downloadedAt: null };
   }));

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
-import { sameDigest, sha256Hex, verifySigningToken } from '../../auth/signing-links.ts';
+import { sameDigest, sha256Hex, verifySigningToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
 import { Gone, Unauthorized, ValidationError } from '../errors.ts';

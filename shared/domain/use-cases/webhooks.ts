@@ -6,13 +6,11 @@ import type { EventOutboxItem } from '../outbox.ts';
 import { WEBHOOK_EVENTS } from '../outbox.ts';
 import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { Clock, Ids, SecretBox, Workflows } from '#ports/services.ts';
-import { signatureHeader } from '../../webhooks/signature.ts';
-import { checkTargetUrl } from '../../webhooks/target.ts';
-import { deliverWebhook } from '../../webhooks/deliver.ts';
+import type { Clock, Ids, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
+import { signatureHeader } from '../webhook-signature.ts';
 
 export interface WebhookDeps {
-  config: Pick<Config, 'baseUrl' | 'local' | 'webhookTimeoutMs'>;
+  config: Pick<Config, 'baseUrl'>;
   clock: Clock;
   ids: Ids;
   envelopes: EnvelopeRepository;
@@ -20,6 +18,7 @@ export interface WebhookDeps {
   webhooks: WebhookRepository;
   secrets: SecretBox;
   workflows: Workflows;
+  webhookSender: WebhookSender;
 }
 
 export interface NewWebhook {
@@ -30,7 +29,7 @@ export interface NewWebhook {
 }
 
 export async function createWebhook(deps: WebhookDeps, appId: string, input: NewWebhook): Promise<Webhook> {
-  const target = checkTargetUrl(input.url, { allowLoopbackHttp: deps.config.local });
+  const target = deps.webhookSender.checkTarget(input.url);
   if (!target.ok) throw ValidationError.at('url', target.reason);
   const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (unknown.length > 0) throw ValidationError.at('events', `unknown event ${unknown.join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`);
@@ -71,8 +70,8 @@ async function signingKey(deps: WebhookDeps, webhook: Webhook): Promise<string> 
 /** One POST of the stored body; the delivery record after it. */
 async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
   const key = await signingKey(deps, webhook);
-  const result = await deliverWebhook({
-    url: webhook.url, body: delivery.body, timeoutMs: deps.config.webhookTimeoutMs, allowLoopback: deps.config.local,
+  const result = await deps.webhookSender.send({
+    url: webhook.url, body: delivery.body,
     headers: {
       'x-service-signature': signatureHeader(delivery.body, key), 'x-service-event': delivery.event,
       'x-service-event-id': delivery.eventId, 'x-service-delivery': delivery.id,

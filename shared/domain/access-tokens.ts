@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { Unauthorized } from '#domain/errors.ts';
+import { Unauthorized } from './errors.ts';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 const ISSUER = 'esign-service';
@@ -11,9 +11,6 @@ export interface BearerPrincipal {
 }
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
-
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
-export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 /** An HS256 access token for an application, valid one hour (spec 5.1). */
 export async function issueAccessToken(secret: string, principal: BearerPrincipal, now: Date): Promise<string> {

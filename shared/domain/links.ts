@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import { Unauthorized } from '#domain/errors.ts';
+import { Unauthorized } from './errors.ts';
 import type { LinkClaims } from '#domain/outbox.ts';
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

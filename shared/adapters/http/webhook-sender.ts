@@ -1,0 +1,20 @@
+import type { TargetCheck, WebhookSender, WebhookSendResult } from '#ports/services.ts';
+import { deliverWebhook } from '../../webhooks/deliver.ts';
+import { checkTargetUrl } from '../../webhooks/target.ts';
+
+/**
+ * Webhooks over HTTPS with Node's http client: the target's addresses resolved, vetted and pinned at each send
+ * (shared/webhooks/target.ts), one attempt cut at `timeoutMs`. `allowLoopback` (local mode only) lets plain
+ * http://localhost through.
+ */
+export class HttpWebhookSender implements WebhookSender {
+  constructor(private readonly options: { timeoutMs: number; allowLoopback: boolean }) {}
+
+  checkTarget(url: string): TargetCheck {
+    return checkTargetUrl(url, { allowLoopbackHttp: this.options.allowLoopback });
+  }
+
+  send(request: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookSendResult> {
+    return deliverWebhook({ ...request, timeoutMs: this.options.timeoutMs, allowLoopback: this.options.allowLoopback });
+  }
+}
