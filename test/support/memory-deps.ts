@@ -30,7 +30,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     envelopes: new MemoryEnvelopeRepository(usage),
     tenants: new MemoryTenantRepository(),
     applications: new MemoryApplicationRepository(),
-    blobs: new MemoryBlobStore(clock),
+    blobs: new MemoryBlobStore(),
     mailer: outside.mailer,
     sms: outside.sms,
     secrets: new AesSecretBox(config.dataKey),
