@@ -1,12 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that need the shared local stack (DynamoDB Local, s3rver, SES, the API and signing page on ports). */
+const ON_ENGINES = ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/adapters/dynamo-*.test.ts', 'test/adapters/s3-*.test.ts', 'shared/**/*.invariants.test.ts'];
+/** Each project that lists it starts its own stack; the root project lists none, so it starts none. */
+const STACK = ['test/support/global-setup.ts'];
+
 /**
- * Two groups, one after the other: everything that shares the service clock's "now", then the tests that move
- * the clock (expiry, retries, retention), which run one file at a time so no other test sees time jump.
+ * Three projects. `unit`: everything that needs no engine (domain, PDF, HTTP pipeline, functions and use cases on the
+ * in-memory adapters), so `npx vitest run --project unit` starts no stack. `main`: the tests on the local engines,
+ * sharing the service clock's "now". Then `clock`: the tests that move the clock (expiry, retries, retention), one
+ * file at a time so no other test sees time jump.
  */
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll waits on pages and background work; a loaded CI machine needs far more than the 1 s default
@@ -15,9 +21,10 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'shared/**/*.test.ts'], exclude: ['test/clock/**', ...ON_ENGINES], sequence: { groupOrder: 0 } } },
       // Invariant suites (races, faults) sit beside the use cases they prove.
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts', 'shared/**/*.test.ts'], exclude: ['test/clock/**'], sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'clock', include: ['test/clock/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'main', globalSetup: STACK, include: ON_ENGINES, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'clock', globalSetup: STACK, include: ['test/clock/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

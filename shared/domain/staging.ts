@@ -12,6 +12,14 @@ export interface BlobStage {
   createdAt: string;
 }
 
+/** The staged blobs a commit names were already swept (the commit came more than a day late): nothing was written. */
+export class StageExpired extends Error {
+  constructor(readonly stageIds: readonly string[]) {
+    super(`staged blobs ${stageIds.join(', ')} were swept before the commit that names them`);
+    this.name = 'StageExpired';
+  }
+}
+
 /** How old an unreleased stage must be before the sweep deletes its blobs: far beyond any request or seal task. */
 export const STAGE_ABANDONED_AFTER_MS = 86_400_000;
 

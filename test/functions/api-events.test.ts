@@ -5,10 +5,10 @@ import { createApplication, issueToken } from '#domain/use-cases/applications.ts
 import type { ApiHandler } from '#http/route.ts';
 import { routes } from '#infra/routes.ts';
 import type { Deps } from '#shared/deps.ts';
-import { functionDeps } from '#test/support/function-deps.ts';
+import { memoryDeps } from '#test/support/memory-deps.ts';
 
 const context = {} as Context;
-let deps: Awaited<ReturnType<typeof functionDeps>>;
+let deps: Awaited<ReturnType<typeof memoryDeps>>;
 const vars: Record<string, string> = {};
 
 async function handlerFor(routeKey: string, withDeps: Deps = deps): Promise<ApiHandler> {
@@ -32,7 +32,7 @@ async function invoke(name: string): Promise<{ statusCode: number; headers: Reco
 }
 
 beforeAll(async () => {
-  deps = await functionDeps();
+  deps = await memoryDeps();
   const app = await createApplication(deps, { name: 'events' });
   Object.assign(vars, { clientId: app.clientId, clientSecret: app.clientSecret, accessToken: (await issueToken(deps, app.clientId, app.clientSecret)).access_token });
 });

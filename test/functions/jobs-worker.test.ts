@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
 import { recordSignature, signerOf } from '#domain/signing.ts';
 import { createHandler } from '#functions/workers/jobs.ts';
-import { functionDeps } from '#test/support/function-deps.ts';
+import { memoryDeps } from '#test/support/memory-deps.ts';
 import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
 
-let deps: Awaited<ReturnType<typeof functionDeps>>;
-beforeAll(async () => { deps = await functionDeps(); });
+let deps: Awaited<ReturnType<typeof memoryDeps>>;
+beforeAll(async () => { deps = await memoryDeps(); });
 
 /** An envelope whose first group has signed, waiting for routing.advance to invite group 2. */
 async function waitingForGroupTwo(): Promise<string> {

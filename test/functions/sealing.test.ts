@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { createEnvelope } from '#domain/envelope.ts';
 import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
-import { functionDeps } from '#test/support/function-deps.ts';
+import { memoryDeps } from '#test/support/memory-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
 import { fullySigned } from '#test/support/sealing.ts';
 
-let deps: Awaited<ReturnType<typeof functionDeps>>;
-beforeAll(async () => { deps = await functionDeps(); });
+let deps: Awaited<ReturnType<typeof memoryDeps>>;
+beforeAll(async () => { deps = await memoryDeps(); });
 
 describe('the seal workflow steps', () => {
   it('a failed seal leaves the envelope in progress; the retry completes it; a repeated finalize changes nothing and keeps the file', async () => {

@@ -6,55 +6,27 @@ import { requestFingerprint } from '#http/fingerprint.ts';
 import { ok, type HttpResult } from '#http/responses.ts';
 import { route } from '#http/route.ts';
 import { withTrafficControl, type TrafficDeps } from '#http/traffic.ts';
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, RateLimiter, StoredResponse } from '#ports/traffic.ts';
+import { MemoryIdempotencyStore } from '#adapters/memory/memory-idempotency-store.ts';
+import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
+import type { IdempotencyStore } from '#ports/traffic.ts';
 import { testConfig } from '#test/support/config.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const config = testConfig({ RATE_LIMITS: JSON.stringify({ plans: { test: { limit: 2, windowSeconds: 60 } }, perToken: { limit: 3, windowSeconds: 60 }, perIp: { limit: 4, windowSeconds: 30 } }) });
 
-/** Fixed windows in memory, opened by the first hit. */
-function memoryLimiter(): RateLimiter {
-  const windows = new Map<string, { count: number; resetAtMs: number }>();
-  return {
-    hit: (key, windowSeconds, now) => {
-      const open = windows.get(key);
-      const next = open && open.resetAtMs > now.getTime() ? { ...open, count: open.count + 1 } : { count: 1, resetAtMs: now.getTime() + windowSeconds * 1000 };
-      windows.set(key, next);
-      return Promise.resolve(next);
-    },
-  };
-}
-
-function memoryIdempotency(): IdempotencyStore & { records: Map<string, IdempotencyRecord & { owner: string }> } {
-  const records = new Map<string, IdempotencyRecord & { owner: string }>();
-  return {
-    records,
-    claim: (claim: IdempotencyClaim) => {
-      const held = records.get(claim.id);
-      if (held) return Promise.resolve(held);
-      records.set(claim.id, { state: 'in_progress', fingerprint: claim.fingerprint, owner: claim.owner });
-      return Promise.resolve(undefined);
-    },
-    complete: (claim: IdempotencyClaim, response: StoredResponse) => {
-      if (records.get(claim.id)?.owner === claim.owner) records.set(claim.id, { state: 'completed', fingerprint: claim.fingerprint, response, owner: claim.owner });
-      return Promise.resolve();
-    },
-    release: (claim: IdempotencyClaim) => {
-      if (records.get(claim.id)?.owner === claim.owner) records.delete(claim.id);
-      return Promise.resolve();
-    },
-  };
-}
-
 function depsWith(over: Partial<TrafficDeps> = {}) {
-  const idempotency = memoryIdempotency();
+  const idempotency = new MemoryIdempotencyStore();
   const deps: TrafficDeps = {
-    config, clock: { now: () => NOW }, rateLimiter: memoryLimiter(), idempotency,
+    config, clock: { now: () => NOW }, rateLimiter: new MemoryRateLimiter(), idempotency,
     applications: { get: (appId) => Promise.resolve(appId === 'app-test' ? { plan: 'test' } as never : { plan: 'standard' } as never) },
     ...over,
   };
   return { deps, idempotency };
 }
+
+/** What the store holds for a key, read the way a retry would: by claiming it (a free key answers undefined). */
+const heldFor = (store: IdempotencyStore, id: string) =>
+  store.claim({ id, fingerprint: 'probe', owner: 'probe', now: NOW, lockSeconds: 60, expiresInSeconds: 86_400 });
 
 let requestSeq = 0;
 function event(method: string, path: string, options: { headers?: Record<string, string>; body?: string; token?: string; ip?: string } = {}): APIGatewayProxyEventV2 {
@@ -135,7 +107,7 @@ describe('Idempotency-Key around a route', () => {
     await handler(await post('k2'), context);
     const reused = await handler(await post('k2', '{"a":2}'), context);
     expect([reused.statusCode, bodyOf(reused).error]).toEqual([409, 'idempotency_key_reused']);
-    idempotency.records.set('app-1#k3', { state: 'in_progress', fingerprint: requestFingerprint(await post('k3')), owner: 'other' });
+    await idempotency.claim({ id: 'app-1#k3', fingerprint: requestFingerprint(await post('k3')), owner: 'other', now: NOW, lockSeconds: 60, expiresInSeconds: 86_400 });
     const busy = await handler(await post('k3'), context);
     expect([busy.statusCode, bodyOf(busy).error]).toEqual([409, 'request_in_progress']);
     expect(busy.headers['x-ratelimit-limit']).toBe('600');
@@ -149,12 +121,12 @@ describe('Idempotency-Key around a route', () => {
       await handler(await post('k'), context);
       await handler(await post('k'), context);
       expect(inner, String(status)).toHaveBeenCalledTimes(kept ? 1 : 2);
-      expect(idempotency.records.has('app-1#k'), String(status)).toBe(kept);
+      expect(await heldFor(idempotency, 'app-1#k'), String(status)).toEqual(kept ? expect.objectContaining({ state: 'completed' }) : undefined);
     }
     const { deps, idempotency } = depsWith();
     const throwing = withTrafficControl(() => Promise.reject(new RateLimited('busy', 5)), deps);
     expect((await throwing(await post('k'), context)).statusCode).toBe(429);
-    expect(idempotency.records.size).toBe(0);
+    expect(await heldFor(idempotency, 'app-1#k')).toBeUndefined();
   });
 
   it('scopes keys to the application and the link token; ignores them without a scope or on GET; checks their form', async () => {

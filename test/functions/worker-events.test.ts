@@ -11,11 +11,11 @@ import { createHandler as sealFailed } from '#functions/workers/seal-failed.ts';
 import { createHandler as sealSweep } from '#functions/workers/seal-sweep.ts';
 import { createHandler as blobSweep } from '#functions/workers/blob-sweep.ts';
 import { createHandler as webhookAttempt } from '#functions/workers/webhook-attempt.ts';
-import { functionDeps } from '#test/support/function-deps.ts';
+import { memoryDeps } from '#test/support/memory-deps.ts';
 import { fullySigned } from '#test/support/sealing.ts';
 
-let deps: Awaited<ReturnType<typeof functionDeps>>;
-beforeAll(async () => { deps = await functionDeps(); });
+let deps: Awaited<ReturnType<typeof memoryDeps>>;
+beforeAll(async () => { deps = await memoryDeps(); });
 
 /** A sample from events/workers with its {{placeholders}} filled in. */
 function sample(name: string, vars: Record<string, string>): never {

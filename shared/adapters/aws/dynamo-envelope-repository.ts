@@ -7,7 +7,7 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
 import { DEFAULT_TENANT, type Envelope, type EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
-import type { BlobStage } from '#domain/staging.ts';
+import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
@@ -112,14 +112,6 @@ function counterUpdate(table: string, change: EnvelopeChange): TransactItem | un
       },
     },
   };
-}
-
-/** The staged blobs a commit names were already swept (the commit came more than a day late): nothing was written. */
-export class StageExpired extends Error {
-  constructor(readonly stageIds: readonly string[]) {
-    super(`staged blobs ${stageIds.join(', ')} were swept before the commit that names them`);
-    this.name = 'StageExpired';
-  }
 }
 
 /** The items of one change, each tagged with why it may cancel the transaction. */

@@ -10,16 +10,18 @@ const usageKey = (appId: string, period: string) => ({ PK: `APP#${appId}`, SK: `
 
 /**
  * The counter's atomic ADD, for the send's own transaction: with a limit, the condition `count < limit` makes two
- * concurrent sends unable to both take the last unit.
+ * concurrent sends unable to both take the last unit. A counter not written yet counts as 0, so it passes only a
+ * limit above 0.
  */
 export function usageIncrementItem(table: string, usage: UsageIncrement): TransactItem {
+  const condition = usage.limit !== null && usage.limit > 0 ? 'attribute_not_exists(envelopesSent) OR envelopesSent < :limit' : 'envelopesSent < :limit';
   return {
     Update: {
       TableName: table,
       Key: usageKey(usage.appId, usage.period),
       UpdateExpression: 'SET appId = :app, #period = :period, itemType = :type ADD envelopesSent :one',
       ExpressionAttributeNames: { '#period': 'period' },
-      ...(usage.limit === null ? {} : { ConditionExpression: 'attribute_not_exists(envelopesSent) OR envelopesSent < :limit' }),
+      ...(usage.limit === null ? {} : { ConditionExpression: condition }),
       ExpressionAttributeValues: {
         ':app': usage.appId, ':period': usage.period, ':type': 'usage', ':one': 1,
         ...(usage.limit === null ? {} : { ':limit': usage.limit }),

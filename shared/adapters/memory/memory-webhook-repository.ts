@@ -1,0 +1,55 @@
+import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
+import type { WebhookRepository } from '#ports/repositories.ts';
+import { byKey, copy } from './table.ts';
+
+const webhookKey = (appId: string, id: string) => `${appId}#${id}`;
+const deliveryKey = (appId: string, webhookId: string, id: string) => `${appId}#${webhookId}#${id}`;
+
+/** Webhooks listed by id; deliveries newest first by their time-ordered id, as the table's sort keys order them. */
+export class MemoryWebhookRepository implements WebhookRepository {
+  private readonly webhooks = new Map<string, Webhook>();
+  private readonly deliveryStore = new Map<string, Delivery>();
+
+  list(appId: string): Promise<Webhook[]> {
+    const found = [...this.webhooks.values()].filter((w) => w.appId === appId).sort((a, b) => byKey(a.id, b.id));
+    return Promise.resolve(found.map(copy));
+  }
+
+  get(appId: string, id: string): Promise<Webhook | undefined> {
+    const webhook = this.webhooks.get(webhookKey(appId, id));
+    return Promise.resolve(webhook && copy(webhook));
+  }
+
+  put(webhook: Webhook): Promise<void> {
+    this.webhooks.set(webhookKey(webhook.appId, webhook.id), copy(webhook));
+    return Promise.resolve();
+  }
+
+  delete(appId: string, id: string): Promise<boolean> {
+    return Promise.resolve(this.webhooks.delete(webhookKey(appId, id)));
+  }
+
+  createDelivery(delivery: Delivery): Promise<boolean> {
+    const key = deliveryKey(delivery.appId, delivery.webhookId, delivery.id);
+    if (this.deliveryStore.has(key)) return Promise.resolve(false);
+    this.deliveryStore.set(key, copy(delivery));
+    return Promise.resolve(true);
+  }
+
+  saveDelivery(delivery: Delivery): Promise<void> {
+    this.deliveryStore.set(deliveryKey(delivery.appId, delivery.webhookId, delivery.id), copy(delivery));
+    return Promise.resolve();
+  }
+
+  getDelivery(appId: string, webhookId: string, id: string): Promise<Delivery | undefined> {
+    const delivery = this.deliveryStore.get(deliveryKey(appId, webhookId, id));
+    return Promise.resolve(delivery && copy(delivery));
+  }
+
+  deliveries(appId: string, webhookId: string, status: DeliveryStatus | null, limit: number): Promise<Delivery[]> {
+    const found = [...this.deliveryStore.values()]
+      .filter((d) => d.appId === appId && d.webhookId === webhookId && (status === null || d.status === status))
+      .sort((a, b) => byKey(b.id, a.id));
+    return Promise.resolve(found.slice(0, limit).map(copy));
+  }
+}

@@ -1,0 +1,14 @@
+import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
+import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
+import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
+import { describeEnvelopeRepository } from './contract/envelope-repository.ts';
+import { describeEnvelopeSweeps } from './contract/envelope-sweeps.ts';
+
+describeEnvelopeRepository('in memory', {
+  build: () => {
+    const usage = new MemoryUsageRepository();
+    return { envelopes: new MemoryEnvelopeRepository(usage), usage, tenants: new MemoryTenantRepository() };
+  },
+});
+
+describeEnvelopeSweeps('in memory', { build: () => ({ envelopes: new MemoryEnvelopeRepository() }) });

@@ -1,0 +1,18 @@
+import { MemoryApplicationRepository } from '#adapters/memory/memory-application-repository.ts';
+import { MemoryContactRepository } from '#adapters/memory/memory-contact-repository.ts';
+import { MemoryIdempotencyStore } from '#adapters/memory/memory-idempotency-store.ts';
+import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
+import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
+import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
+import { describeApplicationRepository, describeContactRepository, describeTenantRepository } from './contract/accounts.ts';
+import { describeIdempotencyStore, describeRateLimiter } from './contract/traffic.ts';
+import { describeWebhookRepository } from './contract/webhooks.ts';
+
+const fresh = <T>(adapter: new () => T) => ({ build: () => new adapter() });
+
+describeRateLimiter('in memory', fresh(MemoryRateLimiter));
+describeIdempotencyStore('in memory', fresh(MemoryIdempotencyStore));
+describeApplicationRepository('in memory', fresh(MemoryApplicationRepository));
+describeTenantRepository('in memory', fresh(MemoryTenantRepository));
+describeContactRepository('in memory', fresh(MemoryContactRepository));
+describeWebhookRepository('in memory', fresh(MemoryWebhookRepository));

@@ -1,0 +1,8 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { inject } from 'vitest';
+import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
+import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
+import { testConfig } from '#test/support/config.ts';
+import { describeBlobStore } from './contract/blob-store.ts';
+
+describeBlobStore('s3rver', { build: () => new S3BlobStore(new S3Client(localS3ClientConfig(inject('s3Endpoint'))), testConfig().bucketName) });

@@ -1,0 +1,49 @@
+import { MemoryApplicationRepository } from '#adapters/memory/memory-application-repository.ts';
+import { MemoryBlobStore } from '#adapters/memory/memory-blob-store.ts';
+import { MemoryContactRepository } from '#adapters/memory/memory-contact-repository.ts';
+import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
+import { MemoryIdempotencyStore } from '#adapters/memory/memory-idempotency-store.ts';
+import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
+import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
+import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
+import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
+import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
+import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import type { Deps } from '#shared/deps.ts';
+import { captured, testSigner, type Sent } from './outside.ts';
+import { testConfig } from './config.ts';
+
+/**
+ * The same Deps as functionDeps, every repository, store and blob in memory (shared/adapters/memory, held to the
+ * DynamoDB adapters' behaviour by test/adapters/contract): for use-case and function tests that need no real engine.
+ * Nothing is shared between two calls. Email, SMS, jobs and workflows are captured in `sent`, as functionDeps does.
+ */
+export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & { sent: Sent }> {
+  const config = testConfig();
+  const clock = overrides.clock ?? systemClock;
+  const usage = new MemoryUsageRepository();
+  const { sent, ...outside } = captured();
+  const deps: Deps = {
+    config,
+    clock,
+    ids: uuidV7Ids,
+    envelopes: new MemoryEnvelopeRepository(usage),
+    tenants: new MemoryTenantRepository(),
+    applications: new MemoryApplicationRepository(),
+    blobs: new MemoryBlobStore(),
+    mailer: outside.mailer,
+    sms: outside.sms,
+    secrets: new AesSecretBox(config.dataKey),
+    jobs: outside.jobs,
+    workflows: outside.workflows,
+    webhooks: new MemoryWebhookRepository(),
+    documentSigner: await testSigner(),
+    contacts: new MemoryContactRepository(),
+    usage,
+    rateLimiter: new MemoryRateLimiter(),
+    idempotency: new MemoryIdempotencyStore(),
+    logger: jsonLogger(),
+    ...overrides,
+  };
+  return { ...deps, sent };
+}
