@@ -9,6 +9,7 @@ import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.
 import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { Deps } from '#shared/deps.ts';
 import { captured, testSigner, type Sent } from './outside.ts';
 import { testConfig } from './config.ts';
@@ -43,6 +44,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     rateLimiter: new MemoryRateLimiter(),
     idempotency: new MemoryIdempotencyStore(),
     logger: jsonLogger(),
+    webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: true }),
     ...overrides,
   };
   return { ...deps, sent };
