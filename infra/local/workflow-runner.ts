@@ -27,17 +27,17 @@ export interface RunnerHooks {
 
 /**
  * The same ASL file CDK deploys, run in process: `${...}` function ARNs substituted with placeholders and every
- * Task state mapped to its handler, which answers `{ Payload }` as the Lambda invoke integration does. Wait
+ * Task state mapped to its handler (with that function's own deps), which answers `{ Payload }` as the Lambda invoke integration does. Wait
  * states take no real time: a task whose input carries `notBefore` starts when the service clock gets there.
  */
-export async function loadStateMachine(root: string, def: WorkflowDef, deps: Deps, hooks: RunnerHooks, retryDelayMs = 50) {
+export async function loadStateMachine(root: string, def: WorkflowDef, depsOf: (handler: string) => Deps, hooks: RunnerHooks, retryDelayMs = 50) {
   let text = await readFile(join(root, def.definition), 'utf8');
   const handlers: Record<string, (input: JsonValue) => Promise<JsonValue>> = {};
   const retries: Record<string, number> = {};
   for (const [state, task] of Object.entries(def.tasks)) {
     text = text.replaceAll(`\${${task.variable}}`, `arn:aws:lambda:us-east-1:000000000000:function:${state}`);
     const module = (await import(pathToFileURL(join(root, task.handler)).href)) as { createHandler: (deps: Deps) => TaskHandler };
-    const handler = module.createHandler(deps);
+    const handler = module.createHandler(depsOf(task.handler));
     handlers[state] = async (parameters) => {
       // The lambda:invoke integration's Parameters are { FunctionName, Payload }: the function sees Payload.
       const input = (parameters as { Payload?: JsonValue } | null)?.Payload ?? parameters;

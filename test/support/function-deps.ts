@@ -23,7 +23,7 @@ export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps 
   const sent = { emails: [] as EmailMessage[], sms: [] as SmsMessage[], jobs: [] as Job[], sealing: [] as string[], retries: [] as WebhookRetryStart[] };
   const deps = buildDeps(
     testConfig({ TABLE_NAME: table }),
-    { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) },
+    { clients: { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) } },
     {
       mailer: { send: (m) => { sent.emails.push(m); return Promise.resolve(); } },
       sms: { send: (m) => { sent.sms.push(m); return Promise.resolve(); } },

@@ -1,5 +1,8 @@
-import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, type SFNClientConfig } from '@aws-sdk/client-sfn';
 import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first starts a workflow. */
+export const sfnClient = (config: SFNClientConfig) => new SFNClient(config);
 
 /** Step Functions: the execution is named after the envelope, so a second start is refused and ignored. */
 export class SfnWorkflows implements Workflows {
