@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two groups, one after the other: everything that shares the service clock's "now", then the tests that move
- * the clock (expiry, retries, retention), which run one file at a time so no other test sees time jump.
+ * Three groups, one after the other: everything that shares the service clock's "now"; then the tests that move
+ * the clock (expiry, retries, retention), which run one file at a time so no other test sees time jump; then the
+ * IAM trace, which checks every AWS call the local functions made during the other two against their roles.
  */
 export default defineConfig({
   test: {
@@ -15,8 +16,9 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/clock/**'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/clock/**', 'test/trace/**'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'clock', include: ['test/clock/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'trace', include: ['test/trace/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });

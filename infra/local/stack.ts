@@ -20,7 +20,7 @@ import type { ApiHandler } from '#http/route.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
-import type { ServiceResources } from '../stacks/environment.ts';
+import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
 import { routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
 import { devHandlers } from './dev-endpoints.ts';
@@ -72,8 +72,9 @@ export interface LocalStack {
   endpoints: { dynamodb: string; s3: string; ses: string; sqs: string };
   queueUrls: { jobs: string; jobsDlq: string };
   config: Config;
-  /** What the functions are bound to, as their environment names it. */
+  /** What the functions are bound to, as their environment names it, and the settings they are given. */
   resources: ServiceResources;
+  settings: FunctionSettings;
   /** Every AWS call each function made, one JSON line per distinct call (aws-calls.ts). */
   awsCallLog: string;
   stop(): Promise<void>;
@@ -226,9 +227,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
     }
     teardown.add(() => Promise.all(pollers.map((p) => p.stop())));
-    const timer = setInterval(() => void runScheduled(scheduled, clock.now()), 60_000);
+    let tick: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => { tick = runScheduled(scheduled, clock.now()); }, 60_000);
     timer.unref();
-    teardown.add(() => { clearInterval(timer); return Promise.resolve(); });
+    // A run already under way finishes before the engines it uses stop.
+    teardown.add(() => { clearInterval(timer); return tick; });
     const drain = async () => {
       // Background work settles in rounds: a job may start a workflow that queues another job.
       for (let round = 0; round < 3; round++) {
@@ -254,7 +257,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await listen(api, ports.api);
     await listen(signing, ports.signing);
     return {
-      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, awsCallLog: wiring.calls.file,
+      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file,
       endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },
       queueUrls: { jobs: resources.jobsQueueUrl, jobsDlq: engines.sqs.queues[JOBS_QUEUE]?.dlqUrl ?? '' },
       stop: () => teardown.run(),
