@@ -11,7 +11,8 @@ import { createTableInput } from '#adapters/aws/table-schema.ts';
 import { servedBySigningHost } from '#http/signing-host-policy.ts';
 import { TRAFFIC_KEY_PREFIXES } from '#infra/constructs/grants.ts';
 import { ACCESS, accessOf } from '#infra/stacks/access.ts';
-import { IN_SECRETS_MANAGER, manifestHandlers, UNBOUND } from '#infra/stacks/environment.ts';
+import { functionEnvironment, IN_SECRETS_MANAGER, manifestHandlers, RESOURCE_KEYS, UNBOUND, type ServiceResources } from '#infra/stacks/environment.ts';
+import { functionSettings } from '#infra/stacks/settings.ts';
 import { routes, workers, workflows } from '#infra/routes.ts';
 import {
   manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction,
@@ -62,6 +63,13 @@ describe('CDK app: the manifest, exactly', () => {
     for (const f of functions) {
       const logGroup = ((f.props.LoggingConfig as Json).LogGroup as Json).Ref as string;
       expect((f.template.toJSON().Resources as Record<string, Resource>)[logGroup]?.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('gives each function exactly the environment the local runtime gives it (infra/stacks/environment.ts), and nothing else', () => {
+    const named = Object.fromEntries(RESOURCE_KEYS.map((key) => [key, `{{${key}}}`])) as ServiceResources;
+    for (const f of functions) {
+      expect(resolvedEnv(f), f.description).toEqual({ NODE_OPTIONS: '--enable-source-maps', ...functionEnvironment(f.handler, named, functionSettings(TEST_SETTINGS)) });
     }
   });
 
