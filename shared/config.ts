@@ -24,6 +24,8 @@ const EnvSchema = v.object({
   ORIGIN_VERIFY_SECRET: v.optional(v.union([v.literal(''), secret('ORIGIN_VERIFY_SECRET')], 'ORIGIN_VERIFY_SECRET must be at least 32 characters'), ''),
   SENDER_COPY_EMAIL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.email('SENDER_COPY_EMAIL must be an email address'))]), ''),
   SEAL_CERTIFICATE_CHAIN_PEM: v.optional(v.string(), ''),
+  /** SNS SMS sender id, where the destination country supports one. */
+  SMS_SENDER_ID: v.optional(v.string(), ''),
   /** JSON overriding parts of DEFAULT_RATE_LIMITS, e.g. `{"plans":{"test":{"limit":5,"windowSeconds":60}}}`. */
   RATE_LIMITS: v.optional(v.string(), '{}'),
 });
@@ -89,6 +91,8 @@ export interface Config {
   /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
   sealKeyId: string;
   sealCertificateChainPem: string;
+  /** The SMS sender id (SNS `AWS.SNS.SMS.SenderID`), if any. */
+  smsSenderId: string | null;
   /** Proves a request came through the signing host's CloudFront (whose viewer address is then trusted). */
   originVerifySecret: string | null;
   /** Also sends the completed, sealed copy here (the sender's address), when set. */
@@ -121,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     sealKeyId: e.SEAL_KEY_ID,
     sealCertificateChainPem: e.SEAL_CERTIFICATE_CHAIN_PEM,
+    smsSenderId: e.SMS_SENDER_ID || null,
     senderCopyEmail: e.SENDER_COPY_EMAIL || null,
     originVerifySecret: e.ORIGIN_VERIFY_SECRET || null,
     rateLimits: rateLimitsOf(e.RATE_LIMITS),

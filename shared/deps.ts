@@ -1,33 +1,32 @@
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import { KMSClient } from '@aws-sdk/client-kms';
-import { SFNClient } from '@aws-sdk/client-sfn';
-import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+/**
+ * A function's dependencies, built from its own environment the way its Lambda builds them: the secrets its
+ * `<NAME>_ARN` variables name are read, the configuration is checked, and every port is made lazily. A port's
+ * adapter module, and the AWS SDK client under it, is imported and built on the port's first call, so a function
+ * loads only the clients it uses (the SDK is bundled into each function: infra/constructs/bundling.ts).
+ *
+ * - `productionDeps()`: the deployed wiring, once per container, from `process.env` (shared/http/lambda.ts).
+ * - `depsFromEnvironment(env, aws, overrides)`: the same for any environment; the local runtime builds each function's
+ *   deps with it, from the environment CDK would give that function, its clients pointed at the local engines.
+ * - `buildDeps(config, aws, overrides)`: from a checked configuration (tests).
+ */
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { documentClient } from '#adapters/aws/dynamo.ts';
-import { DynamoApplicationRepository } from '#adapters/aws/dynamo-application-repository.ts';
-import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
-import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
-import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
-import { KmsDocumentSigner } from '#adapters/aws/kms-signer.ts';
-import { SesMailer } from '#adapters/aws/ses-mailer.ts';
-import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
-import { SnsSms } from '#adapters/aws/sns-sms.ts';
-import { resolveSecrets } from '#adapters/aws/secrets.ts';
-import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
+import type { KMSClientConfig } from '@aws-sdk/client-kms';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import type { SecretsManagerClientConfig } from '@aws-sdk/client-secrets-manager';
+import type { SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import type { SFNClientConfig } from '@aws-sdk/client-sfn';
+import type { SNSClientConfig } from '@aws-sdk/client-sns';
+import type { SQSClientConfig } from '@aws-sdk/client-sqs';
+import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
+import { secretsToRead } from '#adapters/aws/secret-names.ts';
+import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
+import type { TableAdapters } from '#adapters/aws/table.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
-import type { ApplicationRepository, EnvelopeRepository, TenantRepository, WebhookRepository } from '#ports/repositories.ts';
-import { DynamoWebhookRepository } from '#adapters/aws/dynamo-webhook-repository.ts';
-import { DynamoContactRepository } from '#adapters/aws/dynamo-contact-repository.ts';
-import { DynamoIdempotencyStore } from '#adapters/aws/dynamo-idempotency-store.ts';
-import { DynamoRateLimiter } from '#adapters/aws/dynamo-rate-limiter.ts';
-import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
-import type { ContactRepository, UsageRepository } from '#ports/repositories.ts';
-import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
-import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
+import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
+import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
+import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -54,61 +53,165 @@ export interface Deps {
   webhookSender: WebhookSender;
 }
 
-/** Client settings per AWS service; locally they point the same adapters at the local engines. */
+/** Client settings per AWS service (endpoint, region, credentials); unset: the SDK's defaults, as on Lambda. */
 export interface ClientSettings {
   dynamodb?: DynamoDBClientConfig;
   s3?: S3ClientConfig;
   ses?: SESv2ClientConfig;
   sqs?: SQSClientConfig;
+  sns?: SNSClientConfig;
+  sfn?: SFNClientConfig;
+  kms?: KMSClientConfig;
+  secretsManager?: SecretsManagerClientConfig;
 }
 
-export function buildDeps(config: Config, clients: ClientSettings = {}, overrides: Partial<Deps> = {}): Deps {
-  const db = documentClient(clients.dynamodb);
+export type AwsService = keyof ClientSettings;
+
+/** Any client's middleware stack, as a hook sees it. */
+export type ClientStack = MiddlewareStack<object, MetadataBearer>;
+
+/** Where a function's AWS clients point and what they carry. */
+export interface AwsSettings {
+  clients?: ClientSettings;
+  /** Called with each client's middleware stack as the client is built (the local runtime records calls there). */
+  customize?: (service: AwsService, stack: ClientStack) => void;
+}
+
+interface Client { middlewareStack: unknown }
+
+/** Builds one client of `service` with its settings, and lets `customize` see it. */
+function clientOf<C extends Client>(aws: AwsSettings, service: AwsService, create: (config: object) => C): C {
+  const client = create(aws.clients?.[service] ?? {});
+  aws.customize?.(service, client.middlewareStack as ClientStack);
+  return client;
+}
+
+/** Memoizes an async load; a failed load is not kept, so the next call tries again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => (loading ??= load().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
+}
+
+/** Every method of a port, named once so that the lazy stand-in has them as its own (spreading a port keeps them). */
+type MethodsOf<T> = { readonly [K in keyof T]-?: T[K] extends (...args: never[]) => Promise<unknown> ? true : never };
+
+/** A port whose adapter is loaded on the first call of any of its methods (each returns a promise, so it can wait). */
+export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
+  const adapter = once(load);
+  const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of Object.keys(methods)) {
+    port[name] = async (...args) => {
+      const loaded = (await adapter()) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const method = loaded[name];
+      if (!method) throw new Error(`the adapter has no method ${name}`);
+      return method.apply(loaded, args);
+    };
+  }
+  return port as T;
+}
+
+const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
+  get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true,
+  dueForExpiry: true, dueForSealCheck: true, retainedUntil: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
+  stageBlobs: true, abandonedStages: true, removeStage: true,
+};
+const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
+  list: true, get: true, put: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
+};
+
+/** The table's ports, over one client loaded with the first of them that is called. */
+function tablePorts(config: Config, aws: AwsSettings) {
+  const table = once(async (): Promise<TableAdapters> => {
+    const { tableAdapters } = await import('#adapters/aws/table.ts');
+    return tableAdapters(aws.clients?.dynamodb ?? {}, config.tableName, (client) => aws.customize?.('dynamodb', client.middlewareStack));
+  });
+  const port = <K extends keyof TableAdapters>(name: K, methods: MethodsOf<TableAdapters[K]>) =>
+    lazyPort(async () => (await table())[name], methods);
+  return {
+    envelopes: port('envelopes', ENVELOPE_METHODS),
+    tenants: port('tenants', { get: true, put: true }),
+    applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true }),
+    webhooks: port('webhooks', WEBHOOK_METHODS),
+    contacts: port('contacts', { list: true, upsert: true, delete: true }),
+    usage: port('usage', { envelopesSent: true }),
+    rateLimiter: port('rateLimiter', { hit: true }),
+    idempotency: port('idempotency', { claim: true, complete: true, release: true }),
+  };
+}
+
+/** The seal key: its algorithm and chain come from the certificate in the configuration, only signing needs KMS. */
+function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
+  const signer = lazyPort<Pick<DocumentSigner, 'certificateChain' | 'signDigest'>>(async () => {
+    const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
+    return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, config.sealCertificateChainPem);
+  }, { certificateChain: true, signDigest: true });
+  let algorithm: DocumentSigner['algorithm'] | undefined;
+  return {
+    get algorithm() { return (algorithm ??= algorithmOfCertificate(config.sealCertificateChainPem)); },
+    certificateChain: () => signer.certificateChain(),
+    signDigest: (digest) => signer.signDigest(digest),
+  };
+}
+
+/** Every port of a function over AWS, each built on first use. `overrides` replace ports (tests, the local clock). */
+export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Partial<Deps> = {}): Deps {
   const clock = overrides.clock ?? systemClock;
   return {
     config,
     clock,
     ids: uuidV7Ids,
-    envelopes: new DynamoEnvelopeRepository(db, config.tableName),
-    tenants: new DynamoTenantRepository(db, config.tableName),
-    applications: new DynamoApplicationRepository(db, config.tableName),
-    blobs: new S3BlobStore(new S3Client(clients.s3 ?? {}), config.bucketName, clock),
-    mailer: new SesMailer(new SESv2Client(clients.ses ?? {}), config.mailFrom),
-    sms: new SnsSms(new SNSClient({}), process.env.SMS_SENDER_ID),
+    ...tablePorts(config, aws),
+    blobs: lazyPort(async () => {
+      const { S3BlobStore, s3Client } = await import('#adapters/aws/s3-blob-store.ts');
+      return new S3BlobStore(clientOf(aws, 's3', s3Client), config.bucketName, clock);
+    }, { put: true, get: true, delete: true, retain: true }),
+    mailer: lazyPort(async () => {
+      const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
+      return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom);
+    }, { send: true }),
+    sms: lazyPort(async () => {
+      const { SnsSms, snsClient } = await import('#adapters/aws/sns-sms.ts');
+      return new SnsSms(clientOf(aws, 'sns', snsClient), config.smsSenderId ?? undefined);
+    }, { send: true }),
     secrets: new AesSecretBox(config.dataKey),
-    jobs: new SqsJobQueue(new SQSClient(clients.sqs ?? {}), config.jobsQueueUrl),
-    workflows: new SfnWorkflows(new SFNClient({}), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn }),
-    webhooks: new DynamoWebhookRepository(db, config.tableName),
-    documentSigner: lazySigner(() => new KmsDocumentSigner(new KMSClient({}), config.sealKeyId, config.sealCertificateChainPem)),
-    contacts: new DynamoContactRepository(db, config.tableName),
-    usage: new DynamoUsageRepository(db, config.tableName),
-    rateLimiter: new DynamoRateLimiter(db, config.tableName),
-    idempotency: new DynamoIdempotencyStore(db, config.tableName),
+    jobs: lazyPort(async () => {
+      const { SqsJobQueue, sqsClient } = await import('#adapters/aws/sqs-job-queue.ts');
+      return new SqsJobQueue(clientOf(aws, 'sqs', sqsClient), config.jobsQueueUrl);
+    }, { send: true }),
+    workflows: lazyPort(async () => {
+      const { SfnWorkflows, sfnClient } = await import('#adapters/aws/sfn-workflows.ts');
+      return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
+    }, { startSealing: true, startWebhookRetry: true }),
+    documentSigner: kmsSigner(config, aws),
     logger: jsonLogger(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
     ...overrides,
   };
 }
 
-/** Built on first use: only the sealing function needs the key and its certificate configured. */
-function lazySigner(create: () => DocumentSigner): DocumentSigner {
-  let signer: DocumentSigner | undefined;
-  const get = () => (signer ??= create());
-  return {
-    get algorithm() { return get().algorithm; },
-    certificateChain: () => get().certificateChain(),
-    signDigest: (digest) => get().signDigest(digest),
-  };
+/** Reads the secrets the environment names by ARN (only then is the Secrets Manager client loaded). */
+async function withSecrets(env: Record<string, string | undefined>, aws: AwsSettings): Promise<Record<string, string | undefined>> {
+  if (secretsToRead(env).length === 0) return env;
+  const { resolveSecrets, secretsManagerClient } = await import('#adapters/aws/secrets.ts');
+  return resolveSecrets(env, clientOf(aws, 'secretsManager', secretsManagerClient));
+}
+
+/** A function's deps from its environment, as its Lambda builds them at cold start. */
+export async function depsFromEnvironment(env: Record<string, string | undefined>, aws: AwsSettings = {}, overrides: Partial<Deps> = {}): Promise<Deps> {
+  return buildDeps(loadConfig(await withSecrets(env, aws)), aws, overrides);
 }
 
 let production: Promise<Deps> | undefined;
 
 /**
- * The deployed wiring, built once per container on first use, after the secrets are read (resolveSecrets). A failed
- * attempt is not kept: the next invocation tries again rather than the container staying broken.
+ * The deployed wiring, built once per container on first use, after the secrets are read. A failed attempt is not
+ * kept: the next invocation tries again rather than the container staying broken.
  */
 export function productionDeps(): Promise<Deps> {
-  production ??= resolveSecrets(process.env).then((env) => buildDeps(loadConfig(env))).catch((error: unknown) => {
+  production ??= depsFromEnvironment(process.env).catch((error: unknown) => {
     production = undefined;
     throw error;
   });

@@ -1,58 +1,45 @@
 /**
  * The one function construct: every route, worker and workflow task is a ServiceFunction with the project's
- * defaults (Node 22 on ARM64, ESM bundle with source maps, its own log group and role). It starts with no
- * permissions and placeholder configuration; the bind helpers (bind.ts) add each resource it uses.
+ * defaults (Node 22 on ARM64, an ESM bundle with the AWS SDK inside and a source map, its own log group and role).
+ * It starts with no permission and no configuration: infra/stacks/functions.ts gives a manifest function its
+ * environment and grants from its access row.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, type ILocalBundling } from 'aws-cdk-lib';
 import { Role, ServicePrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { bundleFunction, REPO_ROOT, type BundleOptions } from './bundling.ts';
 import { acknowledge } from './nag.ts';
 
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/**
- * esbuild settings shared by the construct and the bundle-size test. ESM keeps `import.meta.url` meaningful
- * (shared/pdf/fonts.ts resolves its font files from it); the banner gives CommonJS dependencies a `require`.
- * The AWS SDK v3 is provided by the Lambda runtime and stays out of the bundles.
- */
-export const ESBUILD = {
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  minify: true,
-  mainFields: ['module', 'main'],
-  external: ['@aws-sdk/*'],
-  banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-} as const;
-
-/** Unfilled configuration: shared/config.ts requires every variable, so a function gets a visibly unusable value for what it has no access to. */
-export const UNBOUND = 'unbound-in-this-function';
-export const unboundSecret = (name: string) => `${UNBOUND}:${name}:no-access-granted`;
+export { REPO_ROOT } from './bundling.ts';
 
 export interface ServiceFunctionProps {
   /** The handler module, relative to the repository root (a manifest row's `handler`); it exports `handler`. */
   entry: string;
   description: string;
-  /**
-   * For the service's own functions (they load shared/config.ts): BASE_URL (the API) and SIGNING_URL (the
-   * signing host), and placeholders for everything else until a bind helper fills it.
-   */
-  service?: { baseUrl: string; signingUrl: string };
   logRetention: RetentionDays;
   memorySize?: number;
   timeout?: Duration;
-  /** Font files to ship beside the bundle, under node_modules/ as the code resolves them. */
-  fontFiles?: readonly string[];
+  /** Bundling beyond the defaults: files shipped beside it, adapters left out (bundling.ts). */
+  bundle?: BundleOptions;
+}
+
+/**
+ * CDK's local bundling step, calling the project's bundler (bundling.ts). Its fields are part of the asset's cache key,
+ * so each function gets its own bundle.
+ */
+class ProjectBundling implements ILocalBundling {
+  constructor(readonly entry: string, readonly options: BundleOptions) {}
+
+  tryBundle(outputDir: string): boolean {
+    bundleFunction(this.entry, outputDir, this.options);
+    return true;
+  }
 }
 
 export class ServiceFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -61,9 +48,16 @@ export class ServiceFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `${props.entry}: what it binds, nothing else` });
     this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [this.logGroup.logGroupArn] }));
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: join(REPO_ROOT, props.entry),
-      handler: 'handler',
+    this.fn = new LambdaFunction(this, 'Function', {
+      code: Code.fromAsset(REPO_ROOT, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          local: new ProjectBundling(props.entry, props.bundle ?? {}),
+          // Never used: the local bundling above always succeeds or fails the synth.
+          image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
+        },
+      }),
+      handler: 'index.handler', // BUNDLE_FILE's `handler` export
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -71,21 +65,7 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(15),
       role: this.role,
       logGroup: this.logGroup,
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...(props.service ? serviceEnvironment(props.service) : {}) },
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: ESBUILD.target,
-        minify: ESBUILD.minify,
-        mainFields: [...ESBUILD.mainFields],
-        externalModules: [...ESBUILD.external],
-        banner: ESBUILD.banner,
-        sourceMap: true,
-        sourcesContent: false,
-        ...(props.fontFiles?.length ? { commandHooks: copyFiles(props.fontFiles) } : {}),
-      },
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
     });
     acknowledge(this.fn, 'L1', 'nodejs22.x is the runtime the service is built and tested for (ESM bundles targeting node22); moving to a newer one is this construct\'s runtime line once the suite passes on it');
   }
@@ -94,47 +74,11 @@ export class ServiceFunction extends Construct {
     this.fn.addEnvironment(name, value);
   }
 
+  addEnvironments(variables: Record<string, string>): void {
+    for (const [name, value] of Object.entries(variables)) this.fn.addEnvironment(name, value);
+  }
+
   addToRolePolicy(statement: PolicyStatement): void {
     this.role.addToPrincipalPolicy(statement);
   }
-}
-
-function serviceEnvironment(service: { baseUrl: string; signingUrl: string }): Record<string, string> {
-  return {
-    BASE_URL: service.baseUrl,
-    SIGNING_URL: service.signingUrl,
-    TABLE_NAME: UNBOUND,
-    BUCKET_NAME: UNBOUND,
-    JOBS_QUEUE_URL: UNBOUND,
-    JWT_SECRET: unboundSecret('JWT_SECRET'),
-    LINK_SECRET: unboundSecret('LINK_SECRET'),
-    DATA_KEY: unboundSecret('DATA_KEY'),
-  };
-}
-
-/** Copies node_modules files (and their packages' licence files) next to the bundle, where createRequire finds them. */
-function copyFiles(files: readonly string[]): ICommandHooks {
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => copyCommands(files, inputDir, outputDir),
-  };
-}
-
-/** The shell commands of copyFiles (exported for the bundle test, which runs them on its own bundle). */
-export function copyCommands(files: readonly string[], inputDir: string, outputDir: string): string[] {
-  const packageOf = (file: string) => file.split('/').slice(0, file.startsWith('@') ? 2 : 1).join('/');
-  const packages = [...new Set(files.map(packageOf))];
-  return [
-    ...files.map((file) => `mkdir -p "${outputDir}/node_modules/${posix.dirname(file)}" && cp "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`),
-    ...packages.map((pkg) => `cp "${inputDir}/node_modules/${pkg}/package.json" "${inputDir}/node_modules/${pkg}"/LICENSE* "${outputDir}/node_modules/${pkg}/"`),
-  ];
-}
-
-/** The font files shared/pdf/fonts.ts resolves at run time, read from its source so the two cannot drift. */
-export function sealFontFiles(): string[] {
-  const source = readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'fonts.ts'), 'utf8');
-  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.ttf)'/g)].map((m) => m[1] ?? '');
-  if (files.length === 0) throw new Error('No font files found in shared/pdf/fonts.ts: the seal bundle would lack its fonts');
-  return [...new Set(files)];
 }

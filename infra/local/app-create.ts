@@ -12,7 +12,7 @@ import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { createApplication, type ApplicationDeps } from '#domain/use-cases/applications.ts';
 import { JavaMissingError, startDynamoDbLocal } from './engines/dynamodb.ts';
-import { ensureTable, LOCAL_CREDENTIALS, localSecrets, TABLE } from './stack.ts';
+import { ensureTable, LOCAL_CREDENTIALS, localSecrets, TABLE } from './provision.ts';
 
 type Credentials = Awaited<ReturnType<typeof createApplication>>;
 

@@ -12,7 +12,8 @@ import type { DevHandler } from './server.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 
 export interface DevState {
-  holder: { deps?: Deps };
+  /** An operator's deps (every resource bound, calls not recorded), as `npm run app:create` has. */
+  deps: Deps;
   clock: OffsetClock;
   sms: SmsOutbox;
   ses: RunningSes;
@@ -71,11 +72,6 @@ const AppRequest = v.object({
   overageAllowed: v.optional(v.boolean()),
 });
 
-function requireDeps(state: DevState): Deps {
-  if (!state.holder.deps) throw new Error('the local stack is still starting');
-  return state.holder.deps;
-}
-
 /** Dev-only endpoints, mounted by the local server only and never deployed (DESIGN 7). */
 export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
@@ -89,7 +85,7 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       return ok({ now: state.clock.now().toISOString() });
     },
     'POST /_local/apps': async (_req, _url, body) => {
-      const app = await createApplication(requireDeps(state), parseWith(AppRequest, jsonOf(body)));
+      const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));
       return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);
     },
   };

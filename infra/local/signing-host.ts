@@ -1,4 +1,4 @@
-import { SIGNING_HOST_CSP } from '#http/signing-host-policy.ts';
+import { SIGNING_HOST_CSP, servedBySigningHost } from '#http/signing-host-policy.ts';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -41,7 +41,7 @@ export function signingHostListener(routes: () => readonly BoundRoute[], webRoot
   const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith('/v1/signing/') || url.pathname.startsWith('/v1/download/')) return api(req, res);
+    if (servedBySigningHost(url.pathname)) return api(req, res);
     return serveStatic(webRoot, url.pathname === '/' ? '/index.html' : url.pathname, res);
   };
 }

@@ -1,37 +1,45 @@
-import { randomBytes } from 'node:crypto';
+/**
+ * The whole service on one machine (DESIGN 7), started in the order a deploy would give it: pick the ports, start the
+ * engines and provision what the data stack holds, name the resources, wire every function from its own environment
+ * exactly as Lambda does (functions.ts), start the background work, and only then serve.
+ */
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
+import type { S3Event } from 'aws-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
 import { serveRoute } from '#http/lambda.ts';
 import type { ApiHandler } from '#http/route.ts';
+import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
+import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import { loadStateMachine } from './workflow-runner.ts';
-import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { startSqs } from './engines/sqs.ts';
-import type { S3Event } from 'aws-lambda';
-import { lifecycleJob } from './lifecycle.ts';
-import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
+import { AwsCallLog } from './aws-calls.ts';
 import { devHandlers } from './dev-endpoints.ts';
-import { runScheduled, type Job } from './scheduler.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
+import { freePort } from './engines/free-port.ts';
+import { inProcessAnswers } from './engines/in-process.ts';
 import { localS3ClientConfig, startS3 } from './engines/s3.ts';
 import { startSes } from './engines/ses.ts';
+import { startSqs } from './engines/sqs.ts';
 import type { RunningEngine } from './engines/types.ts';
+import { functionDeps, handlerFactory, type LocalWiring } from './functions.ts';
+import { lifecycleJob } from './lifecycle.ts';
+import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
+import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
 import { bindRoute, type BoundRoute } from './router.ts';
+import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
 import { signingHostListener } from './signing-host.ts';
+import { loadStateMachine } from './workflow-runner.ts';
 
 export interface LocalStackOptions {
   /** Persist everything under this directory (`npm start`); omitted: in memory, gone at stop (tests). */
@@ -58,81 +66,89 @@ export interface LocalStack {
   apiUrl: string;
   signingUrl: string;
   devApp: { appId: string; clientId: string; clientSecret: string };
+  /** An operator's deps: every resource bound, calls not recorded. */
   deps: Deps;
   clock: OffsetClock;
   endpoints: { dynamodb: string; s3: string; ses: string; sqs: string };
   queueUrls: { jobs: string; jobsDlq: string };
   config: Config;
+  /** What the functions are bound to, as their environment names it, and the settings they are given. */
+  resources: ServiceResources;
+  settings: FunctionSettings;
+  /** Every AWS call each function made, one JSON line per distinct call (aws-calls.ts). */
+  awsCallLog: string;
   stop(): Promise<void>;
 }
 
-export const TABLE = 'esign-local';
-const BUCKET = 'esign-local-documents';
-const JOBS_QUEUE = 'esign-jobs';
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
-export interface LocalSecrets { jwtSecret: string; linkSecret: string; dataKey: string }
-
-const newSecret = () => randomBytes(32).toString('base64url');
-
-/** Secrets are generated once per data directory and reused, so tokens and sealed secrets survive restarts. */
-export async function localSecrets(dataDir: string | undefined): Promise<LocalSecrets> {
-  const fresh = { jwtSecret: newSecret(), linkSecret: newSecret(), dataKey: newSecret() };
-  if (!dataDir) return fresh;
-  const file = join(dataDir, 'secrets.json');
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as LocalSecrets;
-  } catch {
-    await writeFile(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
-    return fresh;
-  }
+/** Stop hooks, run last-added first. */
+class Teardown {
+  private readonly hooks: (() => Promise<unknown>)[] = [];
+  add(hook: () => Promise<unknown>): void { this.hooks.unshift(hook); }
+  async run(): Promise<void> { for (const hook of this.hooks.splice(0)) await hook(); }
 }
 
-/** A table persisted by an older version gains the indexes added since. */
-async function addMissingIndexes(db: DynamoDBClient, existing: Set<string | undefined>): Promise<void> {
-  const wanted = createTableInput(TABLE);
-  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
-    if (existing.has(index.IndexName)) continue;
-    await db.send(new UpdateTableCommand({
-      TableName: TABLE, AttributeDefinitions: wanted.AttributeDefinitions,
-      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
-    }));
-  }
+/** Waits for engines started side by side; if one fails, the others are stopped with the rest. */
+async function started<T extends readonly Promise<RunningEngine>[]>(teardown: Teardown, starting: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(starting);
+  for (const result of settled) if (result.status === 'fulfilled') teardown.add(() => result.value.stop());
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return Promise.all(starting);
 }
 
-export async function ensureTable(endpoint: string): Promise<void> {
-  const db = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
-  try {
-    const { Table } = await db.send(new DescribeTableCommand({ TableName: TABLE }));
-    await addMissingIndexes(db, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName)));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
-    await db.send(new CreateTableCommand(createTableInput(TABLE)));
-    await db.send(new UpdateTimeToLiveCommand({ TableName: TABLE, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
-  } finally {
-    db.destroy();
-  }
+/** The local engines, each on a free port, and the table and bucket on them. Add an engine here. */
+async function startEngines(options: LocalStackOptions, dataDir: string | undefined, scratch: string, teardown: Teardown) {
+  const [dynamodb, s3, ses, sqs] = await started(teardown, [
+    startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
+    startS3({ dataDir: join(scratch, 's3') }),
+    startSes({}),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+  ] as const);
+  await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
+  return { dynamodb, s3, ses, sqs };
 }
 
-async function ensureBucket(endpoint: string): Promise<void> {
-  const s3 = new S3Client(localS3ClientConfig(endpoint));
-  try {
-    await s3.send(new HeadBucketCommand({ Bucket: BUCKET }));
-  } catch {
-    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  } finally {
-    s3.destroy();
-  }
+type Engines = Awaited<ReturnType<typeof startEngines>>;
+
+/** What each AWS client of a function points at: the engines, or (in-process services) nowhere it will reach. */
+function clientSettings(engines: Engines): ClientSettings {
+  const local = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  return {
+    dynamodb: { ...local, endpoint: engines.dynamodb.endpoint },
+    s3: localS3ClientConfig(engines.s3.endpoint),
+    ses: { ...local, endpoint: engines.ses.endpoint },
+    sqs: { ...local, endpoint: engines.sqs.endpoint },
+    sns: local, sfn: local, kms: local, secretsManager: local,
+  };
 }
 
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolveListen, reject) => {
+/** The resources as the functions' environment names them: the engines' names, ARNs as AWS would write them. */
+function localResources(engines: Engines, urls: { apiUrl: string; signingUrl: string }, certificatePem: string): ServiceResources {
+  const jobs = engines.sqs.queues[JOBS_QUEUE];
+  if (!jobs) throw new Error(`the ${JOBS_QUEUE} queue was not created`);
+  const secret = (name: string) => localArn('secretsmanager', `secret:esign-local/${name}`);
+  return {
+    ...urls,
+    tableName: TABLE, tableArn: localArn('dynamodb', `table/${TABLE}`),
+    bucketName: BUCKET, bucketArn: `arn:aws:s3:::${BUCKET}`, encryptionKeyArn: localArn('kms', 'key/local-data-key'),
+    jobsQueueUrl: jobs.url, jobsQueueArn: localArn('sqs', JOBS_QUEUE),
+    sealStateMachineArn: localArn('states', 'stateMachine:seal-envelope'), webhookRetryStateMachineArn: localArn('states', 'stateMachine:webhook-retry'),
+    sealKeyArn: localArn('kms', 'key/local-seal-key'), sealCertificatePem: certificatePem,
+    jwtSecretArn: secret('JWT_SECRET'), linkSecretArn: secret('LINK_SECRET'), dataKeySecretArn: secret('DATA_KEY'), originVerifySecretArn: secret('ORIGIN_VERIFY_SECRET'),
+  };
+}
+
+const secretValues = (resources: ServiceResources, secrets: LocalSecrets) => new Map([
+  [resources.jwtSecretArn, secrets.jwtSecret], [resources.linkSecretArn, secrets.linkSecret],
+  [resources.dataKeySecretArn, secrets.dataKey], [resources.originVerifySecretArn, secrets.originVerifySecret],
+]);
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((done, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      resolveListen(typeof address === 'object' && address ? address.port : port);
-    });
+    server.listen(port, '127.0.0.1', () => { done(); });
   });
 }
 
@@ -144,129 +160,111 @@ async function quiet(idle: () => boolean): Promise<void> {
   let calm = 0;
   while (calm < 2 && Date.now() < deadline) {
     calm = idle() ? calm + 1 : 0;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((done) => setTimeout(done, 20));
   }
 }
 
-/** Background work settles in rounds: a job may start a workflow that queues another job. */
-async function drainAll(checks: readonly (() => Promise<unknown>)[]): Promise<void> {
-  for (let round = 0; round < 3; round++) for (const check of checks) await check();
-}
-
-interface WorkerModule { createHandler: (deps: Deps) => (event: never) => Promise<unknown> }
-
-/** Wires every worker of the manifest: queue consumers get a poller, schedules join the scheduler. */
-async function startWorkers(deps: Deps, clients: { sqs: SQSClient; s3: S3Client }, jobsQueueUrl: string): Promise<{ pollers: Poller[]; scheduled: Job[] }> {
-  const pollers: Poller[] = [];
-  const scheduled: Job[] = [];
-  for (const def of workers) {
-    const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as WorkerModule;
-    const handler = module.createHandler(deps);
-    if (def.trigger.kind === 'queue') pollers.push(startPoller(clients.sqs, jobsQueueUrl, handler as SqsHandler));
-    else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(clients.s3, deps.config.bucketName, handler as (e: S3Event) => Promise<unknown>));
-    else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
-  }
-  return { pollers, scheduled };
-}
-
-async function loadRoutes(deps: Deps): Promise<BoundRoute[]> {
-  return Promise.all(routes.map(async (def) => {
-    const module = (await import(pathToFileURL(join(REPO_ROOT, def.handler)).href)) as { createHandler: (deps: Deps) => ApiHandler };
-    return bindRoute(def, serveRoute(module.createHandler, deps));
-  }));
-}
-
-/** Starts the whole service on local engines: DynamoDB Local, s3rver, SES v2 local; the API and the signing host. */
+/** Starts the whole service on local engines: DynamoDB Local, s3rver, SES v2 local, fauxqs; the API and the signing host. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   // Locally we run on the machine's Node (20 here); Lambda runs nodejs22.x, so the SDK's upgrade notice is noise.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const scratch = dataDir ?? (await mkdtemp(join(tmpdir(), 'esign-local-')));
-  const engines: RunningEngine[] = [];
-  const servers: Server[] = [];
-  const stopHooks: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    await Promise.all(servers.map(close));
-    for (const hook of stopHooks) await hook();
-    await Promise.all(engines.map((e) => e.stop()));
-    if (!dataDir) await rm(scratch, { recursive: true, force: true });
-  };
+  const teardown = new Teardown();
+  if (!dataDir) teardown.add(() => rm(scratch, { recursive: true, force: true }));
   try {
-    const [dynamodb, s3, ses, sqs] = await Promise.all([
-      startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
-      startS3({ dataDir: join(scratch, 's3') }),
-      startSes({}),
-      startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
-    ]);
-    engines.push(dynamodb, s3, ses, sqs);
-    const jobsQueue = sqs.queues[JOBS_QUEUE] ?? { url: '', dlqUrl: '' };
-    await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
+    // 1. Ports and addresses.
+    const ports = { api: options.port ?? 3000, signing: options.signingPort ?? 3001 };
+    if (ports.api === 0) ports.api = await freePort();
+    if (ports.signing === 0) ports.signing = await freePort();
+    const apiUrl = `http://127.0.0.1:${String(ports.api)}`;
+    const urls = { apiUrl: options.baseUrl ?? apiUrl, signingUrl: options.signingUrl ?? `http://127.0.0.1:${String(ports.signing)}` };
 
-    let bound: BoundRoute[] = [];
-    const scheduled: Job[] = [];
-    const pollers: Poller[] = [];
-    const idleChecks: (() => Promise<unknown>)[] = [() => Promise.all(pollers.map((p) => p.drain(() => sqs.depth(JOBS_QUEUE))))];
-    const clock = new OffsetClock();
-    const sms = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
-    const holder: { deps?: Deps } = {};
-    const late: { noRoute?: ApiHandler } = {};
-    const fallback = () => late.noRoute ?? (() => Promise.reject(new Error('the local stack is starting')));
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => drainAll(idleChecks) }), fallback)(req, res));
-    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), fallback)(req, res));
-    servers.push(api, signing);
-    const apiPort = await listen(api, options.port ?? 3000);
-    const signingPort = await listen(signing, options.signingPort ?? 3001);
-
+    // 2. Engines, and what the data stack holds.
+    const engines = await startEngines(options, dataDir, scratch, teardown);
     const secrets = await localSecrets(dataDir);
-    const config = loadConfig({
-      TABLE_NAME: TABLE, BUCKET_NAME: BUCKET, LOCAL_MODE: '1', JOBS_QUEUE_URL: jobsQueue.url,
-      BASE_URL: options.baseUrl ?? `http://127.0.0.1:${String(apiPort)}`,
-      SIGNING_URL: options.signingUrl ?? `http://127.0.0.1:${String(signingPort)}`,
-      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey,
-      MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local',
-      ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
-      ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
-      ...(options.rateLimits ? { RATE_LIMITS: JSON.stringify(options.rateLimits) } : {}),
-    });
-    const clients: ClientSettings = {
-      dynamodb: { endpoint: dynamodb.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
-      s3: localS3ClientConfig(s3.endpoint),
-      ses: { endpoint: ses.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
-      sqs: { endpoint: sqs.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
-    };
+    const sealKey = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'));
+    const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
+
+    // 3. Every function wired from its own environment.
+    const clock = new OffsetClock();
+    const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const localWorkflows = new LocalWorkflows();
-    const documentSigner = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'));
-    const deps = buildDeps(config, clients, { clock, sms, workflows: localWorkflows, documentSigner });
-    holder.deps = deps;
-    bound = await loadRoutes(deps);
-    const noRouteModule = (await import(pathToFileURL(join(REPO_ROOT, fallbackRoute.handler)).href)) as { createHandler: (deps: Deps) => ApiHandler };
-    late.noRoute = serveRoute(noRouteModule.createHandler, deps);
-    const tasks = { count: 0 };
-    const hooks = { until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { tasks.count += delta; } };
-    for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, deps, hooks));
-    idleChecks.push(() => quiet(() => tasks.count === 0));
-    const background = await startWorkers(deps, { sqs: new SQSClient(clients.sqs ?? {}), s3: new S3Client(clients.s3 ?? {}) }, jobsQueue.url);
-    pollers.push(...background.pollers);
-    scheduled.push(...background.scheduled);
-    const timer = setInterval(() => void runScheduled(scheduled, clock.now()), 60_000);
+    teardown.add(() => { localWorkflows.stop(); clock.stop(); return Promise.resolve(); });
+    const clients = clientSettings(engines);
+    const wiring: LocalWiring = {
+      resources, clients, clock,
+      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}) },
+      environment: {
+        LOCAL_MODE: '1',
+        ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
+        ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
+      },
+      answers: inProcessAnswers({
+        secretsManager: { values: secretValues(resources, secrets) },
+        sns: { outbox },
+        kms: { keyArn: resources.sealKeyArn, signer: sealKey },
+        sfn: { workflows: localWorkflows, names: new Map([[resources.sealStateMachineArn, 'seal-envelope'], [resources.webhookRetryStateMachineArn, 'webhook-retry']]) },
+      }),
+      calls: new AwsCallLog(join(scratch, 'aws-calls.jsonl')),
+    };
+    const deps = await functionDeps(wiring);
+    const depsOf = (handler: string) => deps.get(handler) ?? (() => { throw new Error(`${handler} is not in the manifest`); })();
+    const bound: BoundRoute[] = await Promise.all(routes.map(async (def) => bindRoute(def, serveRoute(await handlerFactory(def.handler) as (deps: Deps) => ApiHandler, depsOf(def.handler)))));
+    const noRoute = serveRoute(await handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler, depsOf(fallbackRoute.handler));
+
+    // 4. Background work: workflows, queue consumers, schedules.
+    const busy = { tasks: 0 };
+    const hooks = { now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; } };
+    for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, depsOf, hooks));
+    const pollers: Poller[] = [];
+    const scheduled: Job[] = [];
+    const lifecycleS3 = new S3Client(clients.s3 ?? {});
+    for (const def of workers) {
+      const handler = (await handlerFactory(def.handler))(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
+      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
+      else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
+    }
+    teardown.add(() => Promise.all(pollers.map((p) => p.stop())));
+    let tick: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => { tick = runScheduled(scheduled, clock.now()); }, 60_000);
     timer.unref();
-    stopHooks.push(async () => {
-      clearInterval(timer);
-      localWorkflows.stop();
-      clock.stop();
-      await Promise.all(pollers.map((p) => p.stop()));
+    // A run already under way finishes before the engines it uses stop.
+    teardown.add(() => { clearInterval(timer); return tick; });
+    const drain = async () => {
+      // Background work settles in rounds: a job may start a workflow that queues another job.
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(pollers.map((p) => p.drain(() => engines.sqs.depth(JOBS_QUEUE))));
+        await quiet(() => busy.tasks === 0);
+      }
+    };
+
+    // 5. An operator's view, and the dev application.
+    const config = loadConfig({
+      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
+      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
     });
-    const devApp = await ensureApplication(deps, {
+    const operator = buildDeps(config, { clients }, { clock });
+    const devApp = await ensureApplication(operator, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });
+
+    // 6. Serve.
+    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain }), () => noRoute)(req, res));
+    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute)(req, res));
+    for (const server of [api, signing]) teardown.add(() => close(server));
+    await listen(api, ports.api);
+    await listen(signing, ports.signing);
     return {
-      apiUrl: `http://127.0.0.1:${String(apiPort)}`, signingUrl: config.signingUrl, devApp, deps, clock, config,
-      endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, ses: ses.endpoint, sqs: sqs.endpoint },
-      queueUrls: { jobs: jobsQueue.url, jobsDlq: jobsQueue.dlqUrl }, stop,
+      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file,
+      endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },
+      queueUrls: { jobs: resources.jobsQueueUrl, jobsDlq: engines.sqs.queues[JOBS_QUEUE]?.dlqUrl ?? '' },
+      stop: () => teardown.run(),
     };
   } catch (error) {
-    await stop();
+    await teardown.run();
     throw error;
   }
 }

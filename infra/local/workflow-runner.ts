@@ -20,6 +20,8 @@ type Definition = ConstructorParameters<typeof StateMachine>[0];
 
 /** What the local runtime lends the runner: waits on the service clock, and a count of tasks at work (for draining). */
 export interface RunnerHooks {
+  /** The service clock's time. */
+  now(): Date;
   /** Resolves once the service clock reaches `iso` (Wait states are timed on the service clock locally). */
   until(iso: string): Promise<void>;
   busy(delta: 1 | -1): void;
@@ -36,6 +38,7 @@ function waitSeconds(state: WaitState, input: Record<string, unknown>, now: Date
 interface WaitState { Type: 'Wait'; Seconds?: number; SecondsPath?: string; Timestamp?: string; TimestampPath?: string; Next?: string; End?: boolean }
 
 /**
+
  * Far beyond any wait the workflows have (the webhook schedule's 6 h), so a Task's own timeout never cuts a wait short,
  * and below setTimeout's limit (2^31 - 1 ms, about 24.8 days), past which a timer fires at once.
  */
@@ -43,18 +46,19 @@ const WAIT_TASK_TIMEOUT_SECONDS = 7 * 86_400;
 
 /**
  * The same ASL file CDK deploys, run in process: `${...}` function ARNs substituted with placeholders and every Task
- * state mapped to its handler, which answers `{ Payload }` as the Lambda invoke integration does. Wait states wait
- * on the service clock, as AWS waits on real time: each becomes a local task that resolves when the service clock
- * reaches the end of the wait (moved by `POST /_local/clock`, or by real time passing), with a timeout no wait reaches.
+ * state mapped to its handler (with that function's own deps), which answers `{ Payload }` as the Lambda invoke
+ * integration does. Wait states wait on the service clock, as AWS waits on real time: each becomes a local task that
+ * resolves when the service clock reaches the end of the wait (moved by `POST /_local/clock`, or by real time
+ * passing), with a timeout no wait reaches.
  */
-export async function loadStateMachine(root: string, def: WorkflowDef, deps: Deps, hooks: RunnerHooks, retryDelayMs = 50) {
+export async function loadStateMachine(root: string, def: WorkflowDef, depsOf: (handler: string) => Deps, hooks: RunnerHooks, retryDelayMs = 50) {
   let text = await readFile(join(root, def.definition), 'utf8');
   const handlers: Record<string, (input: JsonValue) => Promise<JsonValue>> = {};
   const retries: Record<string, number> = {};
   for (const [state, task] of Object.entries(def.tasks)) {
     text = text.replaceAll(`\${${task.variable}}`, `arn:aws:lambda:us-east-1:000000000000:function:${state}`);
     const module = (await import(pathToFileURL(join(root, task.handler)).href)) as { createHandler: (deps: Deps) => TaskHandler };
-    const handler = module.createHandler(deps);
+    const handler = module.createHandler(depsOf(task.handler));
     handlers[state] = async (parameters) => {
       // The lambda:invoke integration's Parameters are { FunctionName, Payload }: the function sees Payload.
       const input = (parameters as { Payload?: JsonValue } | null)?.Payload ?? parameters;
@@ -76,8 +80,8 @@ export async function loadStateMachine(root: string, def: WorkflowDef, deps: Dep
       ...(wait.Next ? { Next: wait.Next } : { End: true }),
     };
     handlers[name] = async (input) => {
-      const seconds = waitSeconds(wait, (input ?? {}) as Record<string, unknown>, deps.clock.now());
-      await hooks.until(new Date(deps.clock.now().getTime() + seconds * 1000).toISOString());
+      const seconds = waitSeconds(wait, (input ?? {}) as Record<string, unknown>, hooks.now());
+      await hooks.until(new Date(hooks.now().getTime() + seconds * 1000).toISOString());
       return input;
     };
   }

@@ -11,9 +11,25 @@
  *   `envelope.expired` event and the retention job on the jobs queue, so those routes write and send jobs;
  * - signing links and download links are HS256 tokens under LINK_SECRET;
  * - invitations and OTP codes go out by email (SES) or SMS (SNS) right after the commit that queued them.
+ *
+ * Derived, not written in the rows: every route the signing host serves (shared/http/signing-host-policy.ts) reads
+ * ORIGIN_VERIFY_SECRET, so that behind CloudFront it records the viewer's address, not the edge's (accessOf).
+ *
+ * Plain data, no CDK type: the local runtime reads these rows too, to give each function the environment CDK gives it.
  */
-import { Duration } from 'aws-cdk-lib';
-import type { DocumentAccess, SecretName } from '../constructs/bind.ts';
+import type { SecretName } from '#adapters/aws/secret-names.ts';
+import { servedBySigningHost } from '#http/signing-host-policy.ts';
+import { routes } from '../routes.ts';
+
+export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/';
+
+export interface DocumentAccess {
+  read?: readonly DocumentPrefix[];
+  write?: readonly DocumentPrefix[];
+  delete?: readonly DocumentPrefix[];
+  /** Retention tagging: the object is copied onto itself with its class tag (BlobStore.retain). */
+  tag?: readonly DocumentPrefix[];
+}
 
 export interface Access {
   table?: 'read' | 'write';
@@ -30,15 +46,14 @@ export interface Access {
   /** Signs with the seal key (KMS). */
   sign?: boolean;
   memorySize?: number;
-  timeout?: Duration;
+  timeoutSeconds?: number;
 }
 
 const bearer = { table: 'read', secrets: ['JWT_SECRET'] } as const satisfies Access;
 const envelopeWrite = { table: 'write', secrets: ['JWT_SECRET'], jobs: true } as const satisfies Access;
-/** Signer and portal routes are reached through the signing host: ORIGIN_VERIFY_SECRET lets them trust its viewer address. */
-const link = { table: 'write', secrets: ['LINK_SECRET', 'ORIGIN_VERIFY_SECRET'], jobs: true } as const satisfies Access;
+const link = { table: 'write', secrets: ['LINK_SECRET'], jobs: true } as const satisfies Access;
 const invites = { secrets: ['JWT_SECRET', 'LINK_SECRET'], mail: true, sms: true } as const satisfies Access;
-const pdfHandling = { memorySize: 1024, timeout: Duration.seconds(29) } as const satisfies Access;
+const pdfHandling = { memorySize: 1024, timeoutSeconds: 29 } as const satisfies Access;
 
 export const ACCESS: Readonly<Record<string, Access>> = {
   // Routes
@@ -64,7 +79,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/decline.ts': { ...link },
   'functions/api/signing-document.ts': { ...link, documents: { read: ['original/'] }, ...pdfHandling },
   // The portal reads without committing; the download itself is recorded in the audit chain.
-  'functions/api/download-status.ts': { table: 'read', secrets: ['LINK_SECRET', 'ORIGIN_VERIFY_SECRET'] },
+  'functions/api/download-status.ts': { table: 'read', secrets: ['LINK_SECRET'] },
   'functions/api/download-document.ts': { table: 'write', secrets: ['LINK_SECRET'], documents: { read: ['sealed/'] }, ...pdfHandling },
   'functions/api/list-webhooks.ts': { ...bearer },
   // A webhook's own secret is stored sealed under DATA_KEY.
@@ -81,48 +96,55 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/get-usage.ts': { ...bearer },
   // The document is built from the manifest and the schemas: no data, no secret (only its rate counter).
   'functions/api/openapi.ts': {},
+  // The $default route: 404 or 405 from the manifest, counted like any request (its rate counter only).
+  'functions/api/no-route.ts': {},
 
   // Workers
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
   // blobs.delete (a replaced draft document).
   'functions/workers/jobs.ts': {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
-    documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeout: Duration.seconds(120),
+    documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
   },
-  'functions/workers/expiry-sweep.ts': { table: 'write', jobs: true, timeout: Duration.seconds(120) },
+  'functions/workers/expiry-sweep.ts': { table: 'write', jobs: true, timeoutSeconds: 120 },
   // Whatever a crash left in an outbox, or whose backoff ran out: invitations, completion emails (the sealed copy
   // attached), reminders, jobs, sealing starts, webhook events.
   'functions/workers/outbox-sweep.ts': {
     table: 'write', secrets: ['LINK_SECRET'], mail: true, sms: true, jobs: true, starts: ['seal'], documents: { read: ['sealed/'] },
-    memorySize: 1024, timeout: Duration.seconds(120),
+    memorySize: 1024, timeoutSeconds: 120,
   },
   // A fully signed envelope still not completed gets its next seal round (a new execution).
-  'functions/workers/seal-sweep.ts': { table: 'write', jobs: true, starts: ['seal'], timeout: Duration.seconds(120) },
+  'functions/workers/seal-sweep.ts': { table: 'write', jobs: true, starts: ['seal'], timeoutSeconds: 120 },
   // Blobs staged for a commit that never came are deleted a day later.
-  'functions/workers/blob-sweep.ts': { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/'] }, timeout: Duration.seconds(300) },
-  'functions/workers/deletion-reminders.ts': { table: 'write', secrets: ['LINK_SECRET'], mail: true, timeout: Duration.seconds(300) },
-  'functions/workers/object-removed.ts': { table: 'write', timeout: Duration.seconds(60) },
+  'functions/workers/blob-sweep.ts': { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/'] }, timeoutSeconds: 300 },
+  'functions/workers/deletion-reminders.ts': { table: 'write', secrets: ['LINK_SECRET'], mail: true, timeoutSeconds: 300 },
+  'functions/workers/object-removed.ts': { table: 'write', timeoutSeconds: 60 },
 
   // Workflow tasks
   // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, stages sealed/ (a stage
   // record in the table names it until finalize's commit does).
   'functions/workers/seal.ts': {
     table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
-    memorySize: 2048, timeout: Duration.minutes(5),
+    memorySize: 2048, timeoutSeconds: 300,
   },
   // Completes the envelope; its outbox emails every party the sealed copy (attached up to 7 MB) and a portal link.
   // A round that lost to a completed envelope deletes its own file.
   'functions/workers/finalize.ts': {
     table: 'write', secrets: ['LINK_SECRET'], jobs: true, mail: true, documents: { read: ['sealed/'], delete: ['sealed/'] },
-    memorySize: 1024, timeout: Duration.seconds(120),
+    memorySize: 1024, timeoutSeconds: 120,
   },
   // The seal workflow's catch: records why a round failed.
-  'functions/workers/seal-failed.ts': { table: 'write', jobs: true, timeout: Duration.seconds(30) },
-  'functions/workers/webhook-attempt.ts': { table: 'write', secrets: ['DATA_KEY'], timeout: Duration.seconds(30) },
+  'functions/workers/seal-failed.ts': { table: 'write', jobs: true, timeoutSeconds: 30 },
+  'functions/workers/webhook-attempt.ts': { table: 'write', secrets: ['DATA_KEY'], timeoutSeconds: 30 },
 };
 
+/** The routes reached through the signing host, whose viewer address comes from CloudFront. */
+const behindSigningHost = new Set(routes.filter((route) => servedBySigningHost(route.path)).map((route) => route.handler));
+
+/** A handler's row, with what is derived from its routes. */
 export function accessOf(handler: string): Access {
   const access = ACCESS[handler];
   if (!access) throw new Error(`${handler} has no row in infra/stacks/access.ts: decide what it may use before it is deployed`);
-  return access;
+  if (!behindSigningHost.has(handler)) return access;
+  return { ...access, secrets: [...new Set([...(access.secrets ?? []), 'ORIGIN_VERIFY_SECRET' as const])] };
 }

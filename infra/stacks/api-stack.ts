@@ -1,16 +1,19 @@
 /** One function and one route per row of infra/routes.ts, on the HTTP API of the web stack. */
 import { Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { routes } from '#infra/routes.ts';
+import { fallbackRoute, routes } from '#infra/routes.ts';
+import { read, resourcesOf } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import type { ServiceFunction } from '../constructs/service-function.ts';
-import { functionId, manifestFunction, type FunctionContext } from './functions.ts';
+import { functionId, manifestFunction } from './functions.ts';
+import { functionSettings, type ServiceSettings } from './settings.ts';
 
 export interface ApiStackProps extends StackProps {
-  httpApi: IHttpApi;
-  context: FunctionContext;
+  settings: ServiceSettings;
+  logRetention: RetentionDays;
 }
 
 export class ApiStack extends Stack {
@@ -19,13 +22,15 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
-    const context = { ...props.context, environment: { RATE_LIMITS: props.context.settings.rateLimits }, routes: true };
+    const { prefix } = props.settings;
+    const httpApi = HttpApi.fromHttpApiAttributes(this, 'HttpApi', { httpApiId: read(this, prefix, 'apiId') });
+    const context = { resources: resourcesOf(this, prefix), settings: functionSettings(props.settings), logRetention: props.logRetention };
     for (const route of routes) {
       const fn = manifestFunction(this, route.handler, `${route.method} ${route.path}`, context);
       this.functions[route.handler] = fn;
       const name = functionId(route.handler);
       const httpRoute = new HttpRoute(this, `${name}Route`, {
-        httpApi: props.httpApi,
+        httpApi,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${name}Integration`, fn.fn),
       });
@@ -33,5 +38,12 @@ export class ApiStack extends Stack {
         ? `${route.path} is public by design (${route.operationId})`
         : `Authorized in the function: ${route.auth === 'bearer' ? 'HS256 bearer JWT and an active application' : 'the signing or download link token'} (shared/http), which a gateway JWT authorizer (JWKS, asymmetric keys) cannot verify`);
     }
+    // Whatever no route takes: 404 or 405 in the error shape with the rate-limit headers (spec 8), not the gateway's bare 404.
+    const noRoute = manifestFunction(this, fallbackRoute.handler, 'no route ($default)', context);
+    this.functions[fallbackRoute.handler] = noRoute;
+    const fallback = new HttpRoute(this, 'NoRouteRoute', {
+      httpApi, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('NoRouteIntegration', noRoute.fn),
+    });
+    acknowledge(fallback, 'APIG4', 'The $default route only answers 404 or 405: nothing to authorize');
   }
 }

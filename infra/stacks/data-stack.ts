@@ -1,8 +1,9 @@
 /**
  * Stateful resources (DESIGN 3, 5, 6): the table, the documents bucket, the keys, the deployment secrets and the
- * seal certificate. All are retained when the stack is deleted: they hold signed documents and their evidence.
+ * seal certificate. All but the certificate are retained when the stack is deleted: they hold signed documents and
+ * their evidence. What the other stacks need of them is handed off through SSM parameters (handoff.ts).
  */
-import { Annotations, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,9 +12,11 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { LIFECYCLE_RULES, RETENTION_DAYS } from '#domain/retention.ts';
-import { documentsBucketName, type DocumentsBucket, type SecretName } from '../constructs/bind.ts';
+import type { SecretName } from '#adapters/aws/secret-names.ts';
+import { handoffName, publish } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { SigningCertificate } from '../constructs/signing-certificate.ts';
+import { SECRET_RESOURCES } from './environment.ts';
 import type { ServiceSettings } from './settings.ts';
 
 export interface DataStackProps extends StackProps {
@@ -23,14 +26,11 @@ export interface DataStackProps extends StackProps {
 
 export class DataStack extends Stack {
   readonly table: Table;
-  readonly documents: DocumentsBucket;
   readonly documentsBucket: Bucket;
   readonly logsBucket: Bucket;
   readonly dataKey: Key;
   readonly signingKey: Key;
   readonly secrets: Record<SecretName, Secret>;
-  /** The SSM parameter that holds the seal certificate chain (PEM). */
-  readonly certificateParameterName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -67,7 +67,7 @@ export class DataStack extends Stack {
     acknowledge(this.logsBucket, 'S1', 'This is the access-log bucket of the documents bucket; logging it into itself would loop');
 
     this.documentsBucket = new Bucket(this, 'Documents', {
-      bucketName: documentsBucketName(settings.prefix),
+      ...(settings.documentsBucketName ? { bucketName: settings.documentsBucketName } : {}),
       encryption: BucketEncryption.KMS,
       encryptionKey: this.dataKey,
       bucketKeyEnabled: true,
@@ -91,24 +91,28 @@ export class DataStack extends Stack {
       acknowledge(notifications, 'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         'CDK bucket-notifications handler (turns on EventBridge delivery for the documents bucket at deploy); its role is the construct\'s own');
     }
-    // Other stacks address the bucket by its derived name, not by an export: see documentsBucketName.
-    const name = documentsBucketName(settings.prefix);
-    this.documents = { name, arn: `arn:${Aws.PARTITION}:s3:::${name}`, key: this.dataKey };
-
-    this.certificateParameterName = `/${settings.prefix}/seal-certificate-pem`;
     new SigningCertificate(this, 'SealCertificate', {
       key: this.signingKey,
       commonName: `${settings.prefix} document seal`,
       organization: settings.signingDomain ?? settings.prefix,
-      parameterName: this.certificateParameterName,
+      parameterName: handoffName(settings.prefix, 'sealCertificatePem'),
       logRetention: props.logRetention,
+    });
+    publish(this, settings.prefix, {
+      tableName: this.table.tableName,
+      tableArn: this.table.tableArn,
+      bucketName: this.documentsBucket.bucketName,
+      bucketArn: this.documentsBucket.bucketArn,
+      encryptionKeyArn: this.dataKey.keyArn,
+      sealKeyArn: this.signingKey.keyArn,
+      ...Object.fromEntries(Object.entries(this.secrets).map(([name, secret]) => [SECRET_RESOURCES[name as SecretName], secret.secretArn])),
     });
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for npm run app:create' });
     new CfnOutput(this, 'DataKeySecretArn', { value: this.secrets.DATA_KEY.secretArn, description: 'DATA_KEY for npm run app:create (aws secretsmanager get-secret-value)' });
     new CfnOutput(this, 'DocumentsBucketName', { value: this.documentsBucket.bucketName });
     new CfnOutput(this, 'SealKeyArn', { value: this.signingKey.keyArn });
-    new CfnOutput(this, 'SealCertificateParameter', { value: this.certificateParameterName });
+    new CfnOutput(this, 'SealCertificateParameter', { value: handoffName(settings.prefix, 'sealCertificatePem') });
   }
 
   private secret(id: string, description: string): Secret {

@@ -1,9 +1,12 @@
-/** The whole service as four stacks: data -> web (API gateway + signing host) -> workflows -> api. */
+/**
+ * The whole service as four stacks: data -> web (API gateway + signing host) -> workflows -> api. They share values
+ * through SSM parameters read at deploy (infra/constructs/handoff.ts), not through exports, so the order is stated
+ * here with stack dependencies.
+ */
 import type { App, Environment } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ApiStack } from './api-stack.ts';
 import { DataStack } from './data-stack.ts';
-import type { FunctionContext } from './functions.ts';
 import type { ServiceSettings } from './settings.ts';
 import { WebStack } from './web-stack.ts';
 import { WorkflowsStack } from './workflows-stack.ts';
@@ -23,28 +26,16 @@ function logRetentionOf(days: number): RetentionDays {
 }
 
 export function createService(app: App, settings: ServiceSettings, env?: Environment): Service {
-  const logRetention = logRetentionOf(settings.logRetentionDays);
-  const common = { ...(env ? { env } : {}), tags: { service: settings.prefix } };
-  const data = new DataStack(app, `${settings.prefix}Data`, { ...common, settings, logRetention, description: 'e-signature service: table, documents bucket, keys, secrets' });
-  const web = new WebStack(app, `${settings.prefix}Web`, { ...common, settings, logRetention, originVerifySecret: data.secrets.ORIGIN_VERIFY_SECRET, description: 'e-signature service: HTTP API gateway and the signing host' });
-  const context: Omit<FunctionContext, 'jobs' | 'stateMachines'> = {
-    settings, logRetention, baseUrl: web.apiUrl, signingUrl: web.signingUrl,
-    table: data.table, documents: data.documents, secrets: data.secrets, signingKey: data.signingKey,
-  };
-  const workflows = new WorkflowsStack(app, `${settings.prefix}Workflows`, { ...common, data, context, description: 'e-signature service: jobs queue, workers, schedules, sealing and webhook workflows' });
-  const api = new ApiStack(app, `${settings.prefix}Api`, {
-    ...common,
-    httpApi: web.httpApi,
-    context: { ...context, jobs: workflows.jobsQueue, stateMachines: stateMachineArns(workflows) },
-    description: 'e-signature service: one function and one route per manifest row',
-  });
-  // The seal certificate is read by parameter name, not by reference: the order is stated.
-  workflows.addStackDependency(data);
+  const common = { ...(env ? { env } : {}), tags: { service: settings.prefix }, settings, logRetention: logRetentionOf(settings.logRetentionDays) };
+  const data = new DataStack(app, `${settings.prefix}Data`, { ...common, description: 'e-signature service: table, documents bucket, keys, secrets' });
+  const web = new WebStack(app, `${settings.prefix}Web`, { ...common, description: 'e-signature service: HTTP API gateway and the signing host' });
+  const workflows = new WorkflowsStack(app, `${settings.prefix}Workflows`, { ...common, description: 'e-signature service: jobs queue, workers, schedules, sealing and webhook workflows' });
+  const api = new ApiStack(app, `${settings.prefix}Api`, { ...common, description: 'e-signature service: one function and one route per manifest row' });
+  web.addStackDependency(data, 'reads the origin-verify secret ARN');
+  workflows.addStackDependency(data, 'reads the table, bucket, keys, secrets and seal certificate');
+  workflows.addStackDependency(web, 'reads the API and signing host URLs');
+  api.addStackDependency(data, 'reads the table, bucket, keys and secrets');
+  api.addStackDependency(web, 'adds its routes to the HTTP API');
+  api.addStackDependency(workflows, 'reads the jobs queue and the state machines');
   return { data, web, workflows, api };
-}
-
-function stateMachineArns(workflows: WorkflowsStack): FunctionContext['stateMachines'] {
-  const seal = workflows.stateMachines['seal-envelope']?.stateMachineArn;
-  const webhookRetry = workflows.stateMachines['webhook-retry']?.stateMachineArn;
-  return { ...(seal ? { seal } : {}), ...(webhookRetry ? { webhookRetry } : {}) };
 }

@@ -1,16 +1,18 @@
 /**
- * The two front doors. The HTTP API gateway (stage, throttling, access logs, CORS) and the signing host
- * (S3 + CloudFront) live together because each needs the other's address: the distribution forwards
- * `/v1/signing/*` and `/v1/download/*` to the API, and every function's SIGNING_URL is the distribution's.
- * In one stack there is no cycle; the api stack then adds one function and one route per manifest row.
+ * The two front doors. The HTTP API gateway (stage, throttling, access logs) and the signing host (S3 + CloudFront)
+ * live together because each needs the other's address: the distribution forwards `/v1/signing/*` and
+ * `/v1/download/*` to the API, and every function's SIGNING_URL is the distribution's. In one stack there is no
+ * cycle; the api stack then adds one function and one route per manifest row.
+ *
+ * No CORS: the signing pages call the API only on their own origin (through the distribution, and their CSP allows
+ * no other), and the bearer API is for servers.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
-import { SIGNING_HOST_CSP } from '#http/signing-host-policy.ts';
-import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
+import { SIGNING_HOST_API_PREFIXES, SIGNING_HOST_CSP } from '#http/signing-host-policy.ts';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -24,8 +26,8 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { AwsCustomResource, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { publish, read } from '../constructs/handoff.ts';
 import { acknowledge, acknowledgeRoleWildcards } from '../constructs/nag.ts';
 import { REPO_ROOT } from '../constructs/service-function.ts';
 import type { ServiceSettings } from './settings.ts';
@@ -33,21 +35,13 @@ import type { ServiceSettings } from './settings.ts';
 export interface WebStackProps extends StackProps {
   settings: ServiceSettings;
   logRetention: RetentionDays;
-  /** CloudFront sends it to the API (x-origin-verify), so the functions can trust CloudFront-Viewer-Address. */
-  originVerifySecret: ISecret;
 }
 
 /** The same policy the local signing host sends (infra/local/signing-host.ts). */
 const CONTENT_SECURITY_POLICY = SIGNING_HOST_CSP;
 
 /** Signer-facing API paths, served on the signing host's own origin. */
-export const SIGNING_PATHS = ['/v1/signing/*', '/v1/download/*'] as const;
-
-const CORS: Omit<CorsPreflightOptions, 'allowOrigins'> = {
-  allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
-  allowHeaders: ['content-type', 'idempotency-key'],
-  maxAge: Duration.hours(1),
-};
+export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix}*`);
 
 export class WebStack extends Stack {
   readonly httpApi: HttpApi;
@@ -68,7 +62,6 @@ export class WebStack extends Stack {
       apiName: `${settings.prefix}-api`,
       description: 'e-signature API (routes: infra/routes.ts)',
       createDefaultStage: false,
-      ...(customOrigin ? { corsPreflight: { ...CORS, allowOrigins: [customOrigin] } } : {}),
     });
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     new HttpStage(this, 'DefaultStage', {
@@ -80,16 +73,18 @@ export class WebStack extends Stack {
     });
     this.apiUrl = this.httpApi.apiEndpoint;
 
-    this.distribution = this.signingHost(settings, props.logRetention, props.originVerifySecret);
+    // CloudFront sends it to the API (x-origin-verify), so the functions can trust CloudFront-Viewer-Address.
+    const originVerifySecretArn = read(this, settings.prefix, 'originVerifySecretArn');
+    this.distribution = this.signingHost(settings, props.logRetention, originVerifySecretArn);
     this.signingUrl = customOrigin ?? `https://${this.distribution.distributionDomainName}`;
-    if (!customOrigin) this.allowSigningOrigin(this.signingUrl, props.logRetention);
+    publish(this, settings.prefix, { apiUrl: this.apiUrl, apiId: this.httpApi.apiId, signingUrl: this.signingUrl });
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'BASE_URL: the API' });
     new CfnOutput(this, 'SigningUrl', { value: this.signingUrl, description: 'SIGNING_URL: the signing host' });
     new CfnOutput(this, 'DistributionDomainName', { value: this.distribution.distributionDomainName, description: 'CNAME target for signingDomain' });
   }
 
-  private signingHost(settings: ServiceSettings, logRetention: RetentionDays, originVerifySecret: ISecret): Distribution {
+  private signingHost(settings: ServiceSettings, logRetention: RetentionDays, originVerifySecretArn: string): Distribution {
     const logs = new Bucket(this, 'SiteLogs', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -137,7 +132,7 @@ export class WebStack extends Stack {
       origin: new HttpOrigin(`${this.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-        customHeaders: { [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(originVerifySecret.secretArn).unsafeUnwrap() },
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(originVerifySecretArn).unsafeUnwrap() },
       }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
@@ -201,37 +196,6 @@ export class WebStack extends Stack {
     for (const child of this.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
       acknowledge(child, 'L1', 'CDK BucketDeployment function: its runtime (with the AWS CLI layer) is chosen by aws-cdk-lib');
     }
-  }
-
-  /**
-   * CORS for the signing host's origin when it is the distribution's generated domain: the API's CORS setting
-   * cannot name a distribution that itself names the API, so it is set once both exist. HTTP API CORS applies
-   * API-wide; the bearer endpoints carry no cookies, so allowing the signing origin there grants nothing.
-   */
-  private allowSigningOrigin(origin: string, logRetention: RetentionDays): void {
-    const role = new Role(this, 'CorsRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    const logs = new LogGroup(this, 'CorsLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logs.logGroupArn] }));
-    role.addToPrincipalPolicy(new PolicyStatement({
-      actions: ['apigateway:PATCH'],
-      resources: [`arn:${Aws.PARTITION}:apigateway:${Aws.REGION}::/apis/${this.httpApi.apiId}`],
-    }));
-    const call = {
-      service: 'ApiGatewayV2',
-      action: 'UpdateApi',
-      parameters: {
-        ApiId: this.httpApi.apiId,
-        CorsConfiguration: {
-          AllowOrigins: [origin],
-          AllowMethods: CORS.allowMethods?.map(String),
-          AllowHeaders: CORS.allowHeaders,
-          MaxAge: CORS.maxAge?.toSeconds(),
-        },
-      },
-      physicalResourceId: PhysicalResourceId.of(`${this.httpApi.apiId}-cors`),
-    };
-    const cors = new AwsCustomResource(this, 'SigningOriginCors', { onCreate: call, onUpdate: call, role, logGroup: logs, installLatestAwsSdk: false });
-    acknowledge(cors, 'L1', 'CDK AwsCustomResource function: its runtime is chosen by aws-cdk-lib');
   }
 }
 

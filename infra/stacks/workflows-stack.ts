@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { EventField, Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
@@ -12,27 +12,26 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { workers, workflows, type WorkerDef, type WorkflowDef } from '#infra/routes.ts';
+import { publish, resourcesOf } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { REPO_ROOT, type ServiceFunction } from '../constructs/service-function.ts';
-import type { DataStack } from './data-stack.ts';
 import { accessOf } from './access.ts';
 import { functionId, manifestFunction, type FunctionContext } from './functions.ts';
+import { functionSettings, type ServiceSettings } from './settings.ts';
 
 export interface WorkflowsStackProps extends StackProps {
-  data: DataStack;
-  context: Omit<FunctionContext, 'jobs' | 'stateMachines' | 'certificatePem'>;
+  settings: ServiceSettings;
+  logRetention: RetentionDays;
 }
 
-/** Which manifest workflow is which workflow start (the Workflows port's two methods). */
-const WORKFLOW_KEYS: Record<string, 'seal' | 'webhookRetry'> = { 'seal-envelope': 'seal', 'webhook-retry': 'webhookRetry' };
+
 
 export class WorkflowsStack extends Stack {
   readonly jobsQueue: Queue;
@@ -42,7 +41,7 @@ export class WorkflowsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: WorkflowsStackProps) {
     super(scope, id, props);
-    const { settings } = props.context;
+    const { settings } = props;
 
     const topicKey = new Key(this, 'AlarmTopicKey', { description: 'Encrypts the alarm topic', enableKeyRotation: true, removalPolicy: RemovalPolicy.DESTROY });
     topicKey.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey');
@@ -50,7 +49,7 @@ export class WorkflowsStack extends Stack {
     if (settings.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(settings.alarmEmail));
 
     const jobsWorker = workers.find((w) => w.trigger.kind === 'queue');
-    const jobsTimeout = jobsWorker ? accessOf(jobsWorker.handler).timeout ?? Duration.seconds(15) : Duration.seconds(30);
+    const jobsTimeout = Duration.seconds(jobsWorker ? accessOf(jobsWorker.handler).timeoutSeconds ?? 15 : 30);
     const jobsDlq = this.deadLetterQueue('JobsDlq', 'Jobs that failed five times');
     this.jobsQueue = new Queue(this, 'JobsQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -60,18 +59,28 @@ export class WorkflowsStack extends Stack {
       deadLetterQueue: { queue: jobsDlq, maxReceiveCount: 5 },
     });
 
-    const certificatePem = StringParameter.valueForStringParameter(this, props.data.certificateParameterName);
-    const context: FunctionContext = { ...props.context, jobs: this.jobsQueue, certificatePem, stateMachines: {} };
+    // The state machines have fixed names, so their ARNs are known before they exist (task functions come first).
+    const machineArn = (name: 'seal-envelope' | 'webhook-retry') =>
+      this.formatArn({ service: 'states', resource: 'stateMachine', resourceName: this.machineName(name), arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const own = {
+      jobsQueueUrl: this.jobsQueue.queueUrl,
+      jobsQueueArn: this.jobsQueue.queueArn,
+      sealStateMachineArn: machineArn('seal-envelope'),
+      webhookRetryStateMachineArn: machineArn('webhook-retry'),
+    };
+    const resources = resourcesOf(this, settings.prefix, own);
+    const context: FunctionContext = { resources, settings: functionSettings(settings), logRetention: props.logRetention };
 
-    for (const workflow of workflows) {
-      const machine = this.workflow(workflow, context);
-      const key = WORKFLOW_KEYS[workflow.name];
-      if (key) context.stateMachines[key] = machine.stateMachineArn;
-    }
-    for (const worker of workers) this.worker(worker, context, props.data);
+    for (const workflow of workflows) this.workflow(workflow, context);
+    for (const worker of workers) this.worker(worker, context);
+    publish(this, settings.prefix, own);
 
     new CfnOutput(this, 'JobsQueueUrl', { value: this.jobsQueue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Subscribe to get the alarms' });
+  }
+
+  private machineName(workflow: string): string {
+    return `${this.stackName}-${workflow}`;
   }
 
   /** The state machine from its ASL file, each Task's variable substituted with its function's ARN. */
@@ -85,12 +94,12 @@ export class WorkflowsStack extends Stack {
     }
     const id = functionId(workflow.name);
     const logs = new LogGroup(this, `${id}Logs`, {
-      logGroupName: `/aws/vendedlogs/states/${this.stackName}-${workflow.name}`,
+      logGroupName: `/aws/vendedlogs/states/${this.machineName(workflow.name)}`,
       retention: context.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     const machine = new StateMachine(this, id, {
-      stateMachineName: `${this.stackName}-${workflow.name}`,
+      stateMachineName: this.machineName(workflow.name),
       definitionBody: DefinitionBody.fromString(readFileSync(join(REPO_ROOT, workflow.definition), 'utf8')),
       definitionSubstitutions: substitutions,
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
@@ -105,7 +114,7 @@ export class WorkflowsStack extends Stack {
     return machine;
   }
 
-  private worker(worker: WorkerDef, context: FunctionContext, data: DataStack): void {
+  private worker(worker: WorkerDef, context: FunctionContext): void {
     const fn = manifestFunction(this, worker.handler, `worker: ${worker.name}`, context);
     this.functions[worker.handler] = fn;
     const trigger = worker.trigger;
@@ -131,7 +140,7 @@ export class WorkflowsStack extends Stack {
           eventPattern: {
             source: ['aws.s3'],
             detailType: ['Object Deleted'],
-            detail: { bucket: { name: [data.documents.name] }, object: { key: trigger.prefixes.map((prefix) => ({ prefix })) } },
+            detail: { bucket: { name: [context.resources.bucketName] }, object: { key: trigger.prefixes.map((prefix) => ({ prefix })) } },
           },
           targets: [new LambdaFunction(fn.fn, {
             deadLetterQueue: dlq,

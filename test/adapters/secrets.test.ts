@@ -12,7 +12,7 @@ const arn = (name: string) => `arn:aws:secretsmanager:eu-west-1:111122223333:sec
 const JWT = 'j'.repeat(64);
 const LINK = 'l'.repeat(64);
 
-/** What a deployed function's configuration holds: ARNs and markers, no secret value (infra/constructs/bind.ts). */
+/** What a deployed function's configuration holds: ARNs and markers, no secret value (infra/stacks/environment.ts). */
 const deployedEnv = {
   TABLE_NAME: 'Table', BUCKET_NAME: 'bucket', BASE_URL: 'https://api.example.com', SIGNING_URL: 'https://sign.example.com',
   JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/111122223333/jobs',

@@ -15,12 +15,12 @@ describe('the local workflow runner', () => {
       serviceNow = new Date(serviceNow.getTime() + seconds * 1000);
       for (const w of waits.filter((x) => x.at <= serviceNow.getTime())) w.wake();
     };
-    const deps = { clock: { now: () => serviceNow } } as unknown as Deps;
+    const deps = {} as Deps;
     const def = {
       name: 'webhook-retry', definition: 'infra/workflows/webhook-retry.asl.json',
       tasks: { Attempt: { variable: 'WebhookAttemptFunctionArn', handler: 'test/fixtures/workflows/attempt-counter.ts' } },
     };
-    const run = await loadStateMachine(process.cwd(), def, deps, { until, busy: () => undefined }, 1);
+    const run = await loadStateMachine(process.cwd(), def, () => deps, { now: () => serviceNow, until, busy: () => undefined }, 1);
     let settled: string | null = null;
     void run({ deliveryId: 'd', waitSeconds: 60 }).then(() => { settled = 'succeeded'; }, (error: unknown) => { settled = `failed: ${String(error)}`; });
 

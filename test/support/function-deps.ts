@@ -19,7 +19,7 @@ export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps 
   const { sent, ...outside } = captured();
   const deps = buildDeps(
     testConfig({ TABLE_NAME: table }),
-    { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) },
+    { clients: { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) } },
     { ...outside, documentSigner: await testSigner(), ...overrides },
   );
   return { ...deps, sent };

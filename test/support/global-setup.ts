@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalStack, type LocalStack } from '#infra/local/stack.ts';
+import type { FunctionSettings, ServiceResources } from '#infra/stacks/environment.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,10 +13,21 @@ declare module 'vitest' {
     devClientSecret: string;
     /** For tests that forge or expire bearer tokens; never exposed outside the test process. */
     jwtSecret: string;
+    /** The AWS calls every local function made (one JSON line per distinct call), and what they were bound to. */
+    awsCallLog: string;
+    localResources: ServiceResources;
+    localSettings: FunctionSettings;
   }
 }
 
-let stack: LocalStack | undefined;
+/**
+ * Vitest runs the global setup once per project (main, clock, trace), each in its own module instance: the stack is
+ * kept on globalThis so that all of them share one, and it stops when the last project is done with it. The clock
+ * group moves that stack's clock after the main group, and the trace reads the calls both made.
+ */
+const SHARED = Symbol.for('esign.test.localStack');
+interface Shared { stack: Promise<LocalStack>; projects: number }
+const holder = globalThis as { [SHARED]?: Shared };
 
 /**
  * Applications keep the default budget (600 per minute) unless created with plan `test`, which the rate-limit tests
@@ -23,9 +35,11 @@ let stack: LocalStack | undefined;
  */
 export const TEST_RATE_LIMITS = { plans: { test: { limit: 5, windowSeconds: 60 } }, perIp: { limit: 100_000, windowSeconds: 60 } };
 
-/** One local stack (in-memory DynamoDB Local, s3rver, SES) shared by every test file. */
+/** One local stack (in-memory DynamoDB Local, s3rver, SES, fauxqs) shared by every test file of every project. */
 export async function setup(project: TestProject): Promise<void> {
-  stack = await startLocalStack({ port: 0, signingPort: 0, webhookTimeoutMs: 1500, rateLimits: TEST_RATE_LIMITS });
+  const shared = (holder[SHARED] ??= { stack: startLocalStack({ port: 0, signingPort: 0, webhookTimeoutMs: 1500, rateLimits: TEST_RATE_LIMITS }), projects: 0 });
+  shared.projects++;
+  const stack = await shared.stack;
   project.provide('apiUrl', stack.apiUrl);
   project.provide('signingUrl', stack.signingUrl);
   project.provide('dynamodbEndpoint', stack.endpoints.dynamodb);
@@ -34,8 +48,14 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('devClientId', stack.devApp.clientId);
   project.provide('devClientSecret', stack.devApp.clientSecret);
   project.provide('jwtSecret', stack.config.jwtSecret);
+  project.provide('awsCallLog', stack.awsCallLog);
+  project.provide('localResources', stack.resources);
+  project.provide('localSettings', stack.settings);
 }
 
 export async function teardown(): Promise<void> {
-  await stack?.stop();
+  const shared = holder[SHARED];
+  if (!shared || --shared.projects > 0) return;
+  holder[SHARED] = undefined;
+  await (await shared.stack).stop();
 }

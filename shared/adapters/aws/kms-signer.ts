@@ -3,10 +3,13 @@
  * never leaves KMS. Its certificate is issued at deploy time, self-signed through KMS by
  * `issueKmsCertificate` (or imported from a real CA), and handed to the signer as a PEM chain.
  */
-import { X509Certificate } from 'node:crypto';
-import { GetPublicKeyCommand, SignCommand, type KMSClient, type SigningAlgorithmSpec } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, KMSClient, SignCommand, type KMSClientConfig, type SigningAlgorithmSpec } from '@aws-sdk/client-kms';
 import type { DocumentSigner } from '#ports/services.ts';
 import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#pdf/certificates.ts';
+import { algorithmOfCertificate } from './seal-certificate.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when the seal function first signs. */
+export const kmsClient = (config: KMSClientConfig) => new KMSClient(config);
 
 const KMS_ALGORITHM: Record<SignatureAlgorithm, SigningAlgorithmSpec> = {
   'rsa-sha256': 'RSASSA_PKCS1_V1_5_SHA_256',
@@ -84,11 +87,4 @@ function algorithmOfKeySpec(spec: string | undefined): SignatureAlgorithm {
   if (spec === 'ECC_NIST_P256') return 'ecdsa-sha256';
   // P-384/P-521 pair with SHA-384/512 in KMS, which the DocumentSigner port (SHA-256 digests) cannot carry.
   throw new Error(`Unsupported KMS key spec for sealing: ${spec ?? 'unknown'} (use RSA_2048 or ECC_NIST_P256)`);
-}
-
-function algorithmOfCertificate(der: Uint8Array): SignatureAlgorithm {
-  const key = new X509Certificate(der).publicKey;
-  if (key.asymmetricKeyType === 'rsa') return 'rsa-sha256';
-  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-sha256';
-  throw new Error('The seal certificate is for neither an RSA nor a P-256 key');
 }

@@ -1,9 +1,12 @@
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, PutObjectTaggingCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, PutObjectTaggingCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 
 const contentTypeOf = (key: string) => (key.endsWith('.png') ? 'image/png' : 'application/pdf');
 const isMissing = (error: unknown) => error instanceof NoSuchKey || ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
 import type { BlobStore, Clock } from '#ports/services.ts';
 import { systemClock } from '../system.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first stores or reads a blob. */
+export const s3Client = (config: S3ClientConfig) => new S3Client(config);
 
 /** Object metadata: when the retention window started (service time; S3 itself counts from the copy). */
 export const RETENTION_STARTED = 'retention-started';

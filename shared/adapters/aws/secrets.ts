@@ -1,10 +1,10 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, SecretsManagerClient, type SecretsManagerClientConfig } from '@aws-sdk/client-secrets-manager';
+import { secretArnVariable, secretsToRead } from './secret-names.ts';
 
-/** The deployment secrets (DESIGN 8): each function gets `<NAME>_ARN` for those it may read. */
-export const SECRET_NAMES = ['JWT_SECRET', 'LINK_SECRET', 'DATA_KEY', 'ORIGIN_VERIFY_SECRET'] as const;
-export type SecretName = (typeof SECRET_NAMES)[number];
+export { SECRET_NAMES, secretArnVariable, type SecretName } from './secret-names.ts';
 
-export const secretArnVariable = (name: SecretName) => `${name}_ARN`;
+/** The Secrets Manager client of a function (built only by functions that have a secret to read). */
+export const secretsManagerClient = (config: SecretsManagerClientConfig = {}) => new SecretsManagerClient(config);
 
 type Env = Record<string, string | undefined>;
 
@@ -14,11 +14,8 @@ type Env = Record<string, string | undefined>;
  * to read it would see them, and a new container picks up a rotated value without a redeploy. Variables without an
  * ARN (the local runtime, tests) are left as they are.
  */
-export async function resolveSecrets(env: Env, client: Pick<SecretsManagerClient, 'send'> = new SecretsManagerClient({})): Promise<Env> {
-  const wanted = SECRET_NAMES.flatMap((name) => {
-    const arn = env[secretArnVariable(name)];
-    return arn ? [{ name, arn }] : [];
-  });
+export async function resolveSecrets(env: Env, client: Pick<SecretsManagerClient, 'send'> = secretsManagerClient()): Promise<Env> {
+  const wanted = secretsToRead(env);
   const values = await Promise.all(wanted.map(async ({ name, arn }) => {
     let value: string | undefined;
     try {

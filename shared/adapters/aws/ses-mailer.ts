@@ -1,5 +1,8 @@
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import { SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import type { EmailMessage, Mailer } from '#ports/services.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first sends an email. */
+export const sesClient = (config: SESv2ClientConfig) => new SESv2Client(config);
 
 export class SesMailer implements Mailer {
   constructor(private readonly ses: SESv2Client, private readonly from: string) {}

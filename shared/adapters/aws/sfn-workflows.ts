@@ -1,5 +1,8 @@
-import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, type SFNClientConfig } from '@aws-sdk/client-sfn';
 import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first starts a workflow. */
+export const sfnClient = (config: SFNClientConfig) => new SFNClient(config);
 
 /** Round 1 is named after the envelope (a second start of it is refused); a later round, started by the seal sweep, adds its number. */
 export const sealExecutionName = (envelopeId: string, round: number) => (round <= 1 ? envelopeId : `${envelopeId}-${String(round)}`);

@@ -1,5 +1,8 @@
-import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand, SNSClient, type SNSClientConfig } from '@aws-sdk/client-sns';
 import type { SmsMessage, SmsSender } from '#ports/services.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first sends an SMS. */
+export const snsClient = (config: SNSClientConfig) => new SNSClient(config);
 
 export class SnsSms implements SmsSender {
   constructor(private readonly sns: SNSClient, private readonly senderId: string | undefined) {}

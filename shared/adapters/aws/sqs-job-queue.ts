@@ -1,6 +1,9 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { Job } from '#domain/outbox.ts';
 import type { JobQueue } from '#ports/services.ts';
+
+/** The client this adapter runs on: built by shared/deps.ts when a function first queues a job. */
+export const sqsClient = (config: SQSClientConfig) => new SQSClient(config);
 
 export class SqsJobQueue implements JobQueue {
   constructor(private readonly sqs: SQSClient, private readonly queueUrl: string) {}

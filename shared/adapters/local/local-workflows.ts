@@ -33,7 +33,8 @@ export class LocalWorkflows implements Workflows {
     return this.start('webhook-retry', `${input.deliveryId}-${String(input.attempt)}`, input);
   }
 
-  private start(stateMachine: string, name: string, input: object): Promise<void> {
+  /** Starts execution `name` of `stateMachine` (the local Step Functions engine calls it for StartExecution). */
+  start(stateMachine: string, name: string, input: object): Promise<void> {
     const key = `${stateMachine}/${name}`;
     const runner = this.runners.get(stateMachine);
     if (!runner || this.stopped || this.used.has(key)) return Promise.resolve();

@@ -44,7 +44,7 @@ function recordingLogger() {
 async function sealWorkflow(deps: TestDeps) {
   const def = workflows.find((w) => w.name === 'seal-envelope');
   if (!def) throw new Error('no seal workflow');
-  const run = await loadStateMachine(process.cwd(), def, deps, { until: () => Promise.resolve(), busy: () => undefined }, 1);
+  const run = await loadStateMachine(process.cwd(), def, () => deps, { now: () => deps.clock.now(), until: () => Promise.resolve(), busy: () => undefined }, 1);
   return (envelopeId: string, round: number) => run({ envelopeId, round }).then(() => 'succeeded', (error: unknown) => `failed: ${(error as Error).message}`);
 }
 

@@ -1,0 +1,89 @@
+/**
+ * How a function is bundled, in one place: the CDK construct (service-function.ts) calls `bundleFunction` to build
+ * each asset, and the cold-start test and `measureBundles` (test/support/cold-start.ts) call the very same function,
+ * so what is tested is what deploys.
+ *
+ * - ESM for Node 22, minified, with a source map beside it (the functions run with --enable-source-maps).
+ * - The AWS SDK is bundled, not taken from the Lambda runtime: the version is the lockfile's, the one the tests ran
+ *   (an older runtime SDK silently drops fields it does not know, such as SES v2 attachments), and only the
+ *   commands the adapters import are kept. Each client is evaluated on its first use (shared/deps.ts).
+ * - Adapters a function's access row does not bind (infra/stacks/environment.ts, `unboundAdapters`) are left out: the
+ *   dynamic import shared/deps.ts would make of one becomes a module that fails, saying so. A function that reached
+ *   for one would fail on AWS anyway, its role lacking the grant; the IAM trace test catches that locally.
+ * - ESM keeps `import.meta.url` meaningful (shared/pdf/fonts.ts resolves its font files from it); the banner gives
+ *   CommonJS dependencies a `require`.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync, type BuildOptions } from 'esbuild';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The file Lambda loads (`index.handler`). */
+export const BUNDLE_FILE = 'index.mjs';
+
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+  absWorkingDir: REPO_ROOT,
+} as const satisfies BuildOptions;
+
+export interface BundleOptions {
+  /** node_modules files to ship beside the bundle, where the code resolves them at run time (the seal's fonts). */
+  files?: readonly string[];
+  /** Module specifiers, as shared/deps.ts imports them dynamically, that the function must not get. */
+  omit?: readonly string[];
+}
+
+/** Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so). */
+export function bundleFunction(entry: string, outdir: string, options: BundleOptions = {}): void {
+  const stubs = mkdtempSync(join(tmpdir(), 'esign-unbound-'));
+  try {
+    // Each omitted module becomes a stub that throws when loaded (esbuild's alias: a synchronous build takes no plugins).
+    const alias = Object.fromEntries((options.omit ?? []).map((specifier, i) => {
+      const stub = join(stubs, `unbound-${String(i)}.js`);
+      writeFileSync(stub, `throw new Error(${JSON.stringify(`${specifier} is not in this function's bundle: its access row (infra/stacks/access.ts) does not bind it`)});\n`);
+      return [specifier, stub];
+    }));
+    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE), alias, metafile: true });
+    const inputs = Object.keys(metafile.inputs).map((input) => join(REPO_ROOT, input));
+    const unused = Object.entries(alias).filter(([, stub]) => !inputs.includes(stub)).map(([specifier]) => specifier);
+    if (unused.length > 0) throw new Error(`${entry}: nothing imports ${unused.join(', ')}; the list of unbound adapters is out of date`);
+  } finally {
+    rmSync(stubs, { recursive: true, force: true });
+  }
+  copyModuleFiles(options.files ?? [], outdir);
+}
+
+/** Copies node_modules files, and the package.json and licence of each package they come from, under `outdir`. */
+function copyModuleFiles(files: readonly string[], outdir: string): void {
+  const packageOf = (file: string) => file.split('/').slice(0, file.startsWith('@') ? 2 : 1).join('/');
+  const copy = (file: string) => {
+    mkdirSync(dirname(join(outdir, 'node_modules', file)), { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'node_modules', file), join(outdir, 'node_modules', file));
+  };
+  files.forEach(copy);
+  for (const pkg of new Set(files.map(packageOf))) {
+    const licences = readdirSync(join(REPO_ROOT, 'node_modules', pkg)).filter((name) => name.startsWith('LICENSE'));
+    ['package.json', ...licences].forEach((name) => { copy(`${pkg}/${name}`); });
+  }
+}
+
+/** The font files shared/pdf/fonts.ts resolves at run time, read from its source so the two cannot drift. */
+export function sealFontFiles(): string[] {
+  const source = readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'fonts.ts'), 'utf8');
+  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.ttf)'/g)].map((m) => m[1] ?? '');
+  if (files.length === 0) throw new Error('No font files found in shared/pdf/fonts.ts: the seal bundle would lack its fonts');
+  return [...new Set(files)];
+}

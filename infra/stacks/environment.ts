@@ -1,0 +1,126 @@
+/**
+ * The environment of each manifest function, from its access row (access.ts) and the resources it may be bound to:
+ * one function for both runtimes. CDK passes the deployed resources (tokens read from the handoff parameters,
+ * infra/constructs/handoff.ts); the local runtime passes its engines' names. So a function locally starts from the
+ * very configuration it gets on AWS, and what it reaches for is what its role grants (the IAM trace relies on it).
+ *
+ * No CDK import here: the local runtime loads this module.
+ */
+import { SECRET_NAMES, secretArnVariable, type SecretName } from '#adapters/aws/secret-names.ts';
+import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
+import { accessOf } from './access.ts';
+
+/** What the deployed stacks share: each is an SSM parameter its producer writes and its consumers read at deploy. */
+export const RESOURCE_KEYS = [
+  'apiUrl', 'signingUrl',
+  'tableName', 'tableArn',
+  'bucketName', 'bucketArn', 'encryptionKeyArn',
+  'jobsQueueUrl', 'jobsQueueArn',
+  'sealStateMachineArn', 'webhookRetryStateMachineArn',
+  'sealKeyArn', 'sealCertificatePem',
+  'jwtSecretArn', 'linkSecretArn', 'dataKeySecretArn', 'originVerifySecretArn',
+] as const;
+
+export type ResourceKey = (typeof RESOURCE_KEYS)[number];
+
+/**
+ * The service's resources by what the functions need of them. `encryptionKeyArn` is the KMS key of the documents
+ * bucket and of the secrets.
+ */
+export type ServiceResources = Record<ResourceKey, string>;
+
+/** The secret ARN of each deployment secret. */
+export const SECRET_RESOURCES: Record<SecretName, ResourceKey> = {
+  JWT_SECRET: 'jwtSecretArn', LINK_SECRET: 'linkSecretArn', DATA_KEY: 'dataKeySecretArn', ORIGIN_VERIFY_SECRET: 'originVerifySecretArn',
+};
+
+/** Deployment settings that reach the functions' environment. */
+export interface FunctionSettings {
+  senderEmail: string;
+  smsSenderId: string | null;
+  /** RATE_LIMITS for the routes (JSON, shared/config.ts). */
+  rateLimits: string;
+}
+
+/** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
+export const UNBOUND = 'unbound-in-this-function';
+/** A secret the function may not read: long enough to pass the configuration check, and visibly no key. */
+export const unboundSecret = (name: string) => `${UNBOUND}:${name}:no-access-granted`;
+/** A secret the function reads from Secrets Manager at cold start, by `<NAME>_ARN` (shared/adapters/aws/secrets.ts). */
+export const IN_SECRETS_MANAGER = 'in-secrets-manager';
+
+const routeHandlers = new Set(routes.map((route) => route.handler));
+
+/** Routes also run the traffic control (rate counters, Idempotency-Key records), which writes the table. */
+export const isRoute = (handler: string) => routeHandlers.has(handler);
+
+function secretVariables(bound: readonly SecretName[], resources: ServiceResources): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of SECRET_NAMES) {
+    if (bound.includes(name)) {
+      env[name] = IN_SECRETS_MANAGER;
+      env[secretArnVariable(name)] = resources[SECRET_RESOURCES[name]];
+    } else if (name !== 'ORIGIN_VERIFY_SECRET') {
+      // Optional in the configuration (no signing host in front): left unset rather than given a placeholder.
+      env[name] = unboundSecret(name);
+    }
+  }
+  return env;
+}
+
+/** The environment of `handler`: its resources where its row binds them, placeholders elsewhere. */
+export function functionEnvironment(handler: string, resources: ServiceResources, settings: FunctionSettings): Record<string, string> {
+  const access = accessOf(handler);
+  const route = isRoute(handler);
+  const env: Record<string, string> = {
+    BASE_URL: resources.apiUrl,
+    SIGNING_URL: resources.signingUrl,
+    TABLE_NAME: access.table || route ? resources.tableName : UNBOUND,
+    BUCKET_NAME: access.documents ? resources.bucketName : UNBOUND,
+    JOBS_QUEUE_URL: access.jobs ? resources.jobsQueueUrl : UNBOUND,
+    ...secretVariables(access.secrets ?? [], resources),
+  };
+  if (route) env.RATE_LIMITS = settings.rateLimits;
+  if (access.mail) env.MAIL_FROM = settings.senderEmail;
+  if (access.sms && settings.smsSenderId) env.SMS_SENDER_ID = settings.smsSenderId;
+  for (const workflow of access.starts ?? []) {
+    if (workflow === 'seal') env.SEAL_STATE_MACHINE_ARN = resources.sealStateMachineArn;
+    else env.WEBHOOK_RETRY_STATE_MACHINE_ARN = resources.webhookRetryStateMachineArn;
+  }
+  if (access.sign) {
+    env.SEAL_KEY_ID = resources.sealKeyArn;
+    env.SEAL_CERTIFICATE_CHAIN_PEM = resources.sealCertificatePem;
+  }
+  return env;
+}
+
+/** Every function of the manifest: routes (and the no-route answer), workers and workflow tasks, each once. */
+export function manifestHandlers(): string[] {
+  return [...new Set([
+    ...routes.map((route) => route.handler),
+    fallbackRoute.handler,
+    ...workers.map((worker) => worker.handler),
+    ...workflows.flatMap((workflow) => Object.values(workflow.tasks).map((task) => task.handler)),
+  ])];
+}
+
+/**
+ * The adapters shared/deps.ts loads on demand (by these specifiers), each with what in an access row binds it. The
+ * bundle of a function leaves out those its row does not bind (infra/constructs/bundling.ts).
+ */
+const ADAPTERS: Record<string, (access: ReturnType<typeof accessOf>, route: boolean) => boolean> = {
+  '#adapters/aws/table.ts': (access, route) => Boolean(access.table) || route,
+  '#adapters/aws/s3-blob-store.ts': (access) => Boolean(access.documents),
+  '#adapters/aws/ses-mailer.ts': (access) => Boolean(access.mail),
+  '#adapters/aws/sns-sms.ts': (access) => Boolean(access.sms),
+  '#adapters/aws/sqs-job-queue.ts': (access) => Boolean(access.jobs),
+  '#adapters/aws/sfn-workflows.ts': (access) => Boolean(access.starts?.length),
+  '#adapters/aws/kms-signer.ts': (access) => Boolean(access.sign),
+  '#adapters/aws/secrets.ts': (access) => Boolean(access.secrets?.length),
+};
+
+/** The adapter modules `handler` has no use for, as shared/deps.ts names them. */
+export function unboundAdapters(handler: string): string[] {
+  const access = accessOf(handler);
+  return Object.entries(ADAPTERS).filter(([, binds]) => !binds(access, isRoute(handler))).map(([specifier]) => specifier);
+}
