@@ -96,8 +96,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/get-usage.ts': { ...bearer },
   // The document is built from the manifest and the schemas: no data, no secret (only its rate counter).
   'functions/api/openapi.ts': {},
-  // The $default route: 404 or 405 from the manifest, counted like any request (its rate counter only).
-  'functions/api/no-route.ts': {},
+  // The $default route: 404 or 405 from the manifest, counted like any request against its caller (a bearer token's
+  // application, so JWT_SECRET to tell it; else the address); its rate counter is all it writes.
+  'functions/api/no-route.ts': { secrets: ['JWT_SECRET'] },
 
   // Workers
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,

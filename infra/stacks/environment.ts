@@ -49,7 +49,7 @@ export const unboundSecret = (name: string) => `${UNBOUND}:${name}:no-access-gra
 /** A secret the function reads from Secrets Manager at cold start, by `<NAME>_ARN` (shared/adapters/aws/secrets.ts). */
 export const IN_SECRETS_MANAGER = 'in-secrets-manager';
 
-const routeHandlers = new Set(routes.map((route) => route.handler));
+const routeHandlers = new Set([...routes.map((route) => route.handler), fallbackRoute.handler]);
 
 /** Routes also run the traffic control (rate counters, Idempotency-Key records), which writes the table. */
 export const isRoute = (handler: string) => routeHandlers.has(handler);

@@ -19,7 +19,7 @@ import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 
 /** Workflow tasks given an envelope that does not exist answer as their state machine expects: not ready, retry. */
-const NOT_READY = new Set(['functions/workers/seal.ts', 'functions/workers/finalize.ts', 'functions/workers/notify.ts']);
+const NOT_READY = new Set(['functions/workers/seal.ts', 'functions/workers/finalize.ts']);
 
 const scratch = mkdtempSync(join(tmpdir(), 'esign-bundle-'));
 afterAll(() => { rmSync(scratch, { recursive: true, force: true }); });

@@ -40,12 +40,12 @@ const allows = (f: SynthesizedFunction, action: string) => f.statements.filter((
 const resolvedEnv = (f: SynthesizedFunction) => Object.fromEntries(Object.entries(f.env).map(([name, value]) => [name, resolve(f, value)]));
 
 describe('CDK app: the manifest, exactly', () => {
-  it('has one function and one route per route row, and no other function or route', () => {
+  it('has one function and one route per route row, the $default route\'s function, and no other function or route', () => {
     const { templates } = synthesized;
     const fns = resourcesOfType(templates.api, 'AWS::Lambda::Function');
-    expect(fns).toHaveLength(routes.length);
+    expect(fns).toHaveLength(routes.length + 1);
     const routeKeys = resourcesOfType(templates.api, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(routeKeys.sort()).toEqual([...routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
     expect(resourcesOfType(templates.web, 'AWS::ApiGatewayV2::Route')).toEqual([]);
     for (const f of functions) {
       expect(f.props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });

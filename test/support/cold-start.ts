@@ -23,7 +23,8 @@ import { createTableInput } from '#adapters/aws/table-schema.ts';
 import { BUNDLE_FILE, bundleFunction, REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { startDynamoDbLocal } from '#infra/local/engines/dynamodb.ts';
 import { bundleOptionsOf } from '#infra/stacks/functions.ts';
-import { routes, workers, workflows } from '#infra/routes.ts';
+import { fallbackRoute, routes } from '#infra/routes.ts';
+import { manifestHandlers } from '#infra/stacks/environment.ts';
 import { manifestFunctions, resolverFor, synthesize, TEST_PSEUDO, type SynthesizedFunction } from './templates.ts';
 
 export interface ColdStart {
@@ -103,9 +104,14 @@ function firstEvent(handler: string): unknown {
       requestContext: { ...base.requestContext, routeKey: key, http: { ...base.requestContext.http, method: route.method, path } },
     };
   }
+  if (handler === fallbackRoute.handler) {
+    const base = JSON.parse(fill(readFileSync(join(REPO_ROOT, 'events', 'api', 'get-envelope.json'), 'utf8'))) as { requestContext: { http: Record<string, string> } } & Record<string, unknown>;
+    return { ...base, routeKey: '$default', rawPath: '/v1/nowhere', pathParameters: {}, requestContext: { ...base.requestContext, routeKey: '$default', http: { ...base.requestContext.http, path: '/v1/nowhere' } } };
+  }
   const sample: Record<string, string> = {
     'functions/workers/jobs.ts': 'jobs-routing-advance', 'functions/workers/object-removed.ts': 'object-removed',
-    'functions/workers/seal.ts': 'seal', 'functions/workers/finalize.ts': 'finalize', 'functions/workers/notify.ts': 'notify', 'functions/workers/webhook-attempt.ts': 'webhook-attempt',
+    'functions/workers/seal.ts': 'seal', 'functions/workers/finalize.ts': 'finalize', 'functions/workers/seal-failed.ts': 'seal-failed',
+    'functions/workers/webhook-attempt.ts': 'webhook-attempt',
   };
   return JSON.parse(fill(readFileSync(join(REPO_ROOT, 'events', 'workers', `${sample[handler] ?? 'schedule'}.json`), 'utf8')));
 }
@@ -140,7 +146,7 @@ async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T
 
 /** Bundle size, init time and first-event time of each manifest function, from its own bundle and environment. */
 export async function measureBundles(options: MeasureOptions = {}): Promise<ColdStart[]> {
-  const wanted = new Set(options.handlers ?? [...routes.map((r) => r.handler), ...workers.map((w) => w.handler), ...workflows.flatMap((w) => Object.values(w.tasks).map((t) => t.handler))]);
+  const wanted = new Set(options.handlers ?? manifestHandlers());
   const functions = manifestFunctions(synthesize()).filter((fn) => wanted.has(fn.handler));
   const scratch = mkdtempSync(join(tmpdir(), 'esign-cold-start-'));
   const dynamodb = options.dynamodbEndpoint ? undefined : await startDynamoDbLocal();

@@ -15,7 +15,7 @@ import { REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { RESOURCE_KEYS } from '#infra/stacks/environment.ts';
 import { createService, type Service } from '#infra/stacks/service.ts';
 import { DEFAULT_SETTINGS, type ServiceSettings } from '#infra/stacks/settings.ts';
-import { routes, workers, workflows } from '#infra/routes.ts';
+import { fallbackRoute, routes, workers, workflows } from '#infra/routes.ts';
 
 export type Json = Record<string, unknown>;
 export interface Resource { Type: string; Properties: Json; Metadata?: Json }
@@ -68,6 +68,7 @@ export function statementsOf(template: Template, props: Json): Statement[] {
 export function manifestFunctions(synthesized: Synthesized): SynthesizedFunction[] {
   const described = [
     ...routes.map((r) => ({ handler: r.handler, description: `${r.method} ${r.path}`, stack: 'api' as const })),
+    { handler: fallbackRoute.handler, description: 'no route ($default)', stack: 'api' as const },
     ...workers.map((w) => ({ handler: w.handler, description: `worker: ${w.name}`, stack: 'workflows' as const })),
     ...workflows.flatMap((wf) => Object.entries(wf.tasks).map(([state, task]) => ({ handler: task.handler, description: `${wf.name}: ${state}`, stack: 'workflows' as const }))),
   ];

@@ -15,7 +15,9 @@ import { manifestFunctions, resolverFor, synthesize, TEST_SETTINGS, type Synthes
  * Functions the suites never run on the local stack, so the trace cannot speak for them; cdk.test.ts pins their grants.
  * deletion-reminders: its daily sweep is started by the scheduler; the retention tests drive it through the clock.
  */
-const NOT_TRACED: Record<string, string> = {};
+const NOT_TRACED: Record<string, string> = {
+  'functions/workers/seal-failed.ts': 'runs only when a seal round fails; shared/domain/use-cases/faults.invariants.test.ts drives it through the same ASL, and cdk.test.ts pins its grants',
+};
 
 let resources: ServiceResources;
 let functions: Map<string, SynthesizedFunction>;

@@ -134,7 +134,9 @@ export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): P
     });
     const named = done?.envelope.documents.some((d) => d.blobKey === sealed.blobKey) ?? false;
     if (!named) await discardStage(deps, stage); // a re-run after this very commit finds its file named: keep it
+    if (!done) throw new EnvelopeNotReady(`Envelope ${sealed.envelopeId} does not exist`);
   } catch (error) {
+    if (error instanceof EnvelopeNotReady) throw error;
     if (!(error instanceof InvalidState)) throw error;
     await discardStage(deps, stage);
     throw new EnvelopeNotReady(error.message);
