@@ -18,14 +18,14 @@ import {
   PDFDict,
   PDFName,
   PDFNumber,
-  PDFObjectParser,
   PDFRawStream,
   PDFRef,
   PDFStream,
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
-import { loadPdf } from './inspect.ts';
+import { loadPdf } from './load.ts';
+import { readLastXref } from './xref.ts';
 
 /** Where the original's last cross-reference section is, and what kind it is. */
 export interface PreviousXref {
@@ -52,8 +52,6 @@ interface Fingerprint {
   text: string;
 }
 
-const HEADER_WINDOW = 1024;
-const TAIL_WINDOW = 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
@@ -73,7 +71,8 @@ export async function openForUpdate(bytes: Uint8Array): Promise<{ doc: PDFDocume
 export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTracker {
   // Updates to encrypted files would need every new string and stream encrypted.
   if (doc.isEncrypted) throw new Error('Cannot append an incremental update to an encrypted PDF');
-  const previous = readPreviousXref(original);
+  const { kind, offset, base, size } = readLastXref(original);
+  const previous = { kind, offset, base, size };
   const { context } = doc;
   context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1, largestReference(context));
   const snapshot = new Map<PDFRef, Fingerprint>();
@@ -241,55 +240,4 @@ function byteWidth(value: number): number {
 function writeUInt(buf: Buffer, value: number, at: number, width: number): number {
   for (let i = width - 1; i >= 0; i--) buf[at + width - 1 - i] = Math.floor(value / 256 ** i) % 256;
   return at + width;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading the original's last cross-reference section.
-
-/** The original's last cross-reference section: where `startxref` points, its kind and its /Size. */
-export function readPreviousXref(bytes: Uint8Array): PreviousXref {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerAt = buf.subarray(0, HEADER_WINDOW).indexOf('%PDF-', 0, 'latin1');
-  if (headerAt < 0) throw new Error('Not a PDF: no %PDF- header');
-  const offset = lastStartxref(buf);
-  for (const base of headerAt > 0 ? [0, headerAt] : [0]) {
-    const section = sectionAt(buf, offset + base);
-    if (section) return { ...section, offset, base };
-  }
-  throw new Error('The PDF\'s startxref does not point at a cross-reference section');
-}
-
-function lastStartxref(buf: Buffer): number {
-  const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
-  const at = buf.subarray(tailStart).lastIndexOf('startxref', undefined, 'latin1');
-  const digits = at < 0 ? null : /^startxref\s+(\d{1,15})\s+%%EOF/.exec(buf.toString('latin1', tailStart + at));
-  if (!digits?.[1]) throw new Error('The PDF has no startxref/%%EOF at its end');
-  return Number(digits[1]);
-}
-
-function sectionAt(buf: Buffer, at: number): Omit<PreviousXref, 'offset' | 'base'> | undefined {
-  if (at >= buf.length) return undefined;
-  const head = buf.toString('latin1', at, Math.min(buf.length, at + 64));
-  const lead = /^\s*/.exec(head)?.[0].length ?? 0;
-  if (/^xref\s/.test(head.slice(lead))) {
-    const trailerAt = buf.indexOf('trailer', at, 'latin1');
-    if (trailerAt < 0) return undefined;
-    return { kind: 'table', size: sizeOf(parseObjectAt(buf, trailerAt + 'trailer'.length)) };
-  }
-  const header = /^\d+\s+\d+\s+obj\b/.exec(head.slice(lead));
-  if (!header) return undefined;
-  const object = parseObjectAt(buf, at + lead + header[0].length);
-  const dict = object instanceof PDFRawStream ? object.dict : undefined;
-  if (dict?.get(PDFName.of('Type')) !== PDFName.of('XRef')) return undefined;
-  return { kind: 'stream', size: sizeOf(dict) };
-}
-
-function parseObjectAt(buf: Buffer, at: number): PDFObject {
-  return PDFObjectParser.forBytes(buf.subarray(at), PDFContext.create()).parseObject();
-}
-
-function sizeOf(trailer: PDFObject | undefined): number {
-  const size = trailer instanceof PDFDict ? trailer.get(PDFName.of('Size')) : undefined;
-  if (!(size instanceof PDFNumber)) throw new Error('The PDF\'s trailer has no /Size');
-  return size.asNumber();
 }

@@ -3,7 +3,7 @@ import { addAuditCertificate, type AuditCertificateInput } from './certificate.t
 import { flattenFields, type FlattenItem } from './flatten.ts';
 import { createFontSet } from './fonts.ts';
 import { appendIncrementalUpdate, trackChanges } from './incremental.ts';
-import { loadPdf } from './inspect.ts';
+import { loadPdf } from './load.ts';
 import { signPdf } from './pades.ts';
 
 export interface SealInput {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addAuditCertificate, type AuditCertificateInput } from '#pdf/certificate.ts';
 import { createFontSet } from '#pdf/fonts.ts';
-import { loadPdf } from '#pdf/inspect.ts';
+import { loadPdf } from '#pdf/load.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 interface Word { text: string; xMin: number; yMin: number; xMax: number; yMax: number }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { toPdfRect } from '#domain/placement.ts';
 import { flattenFields, type FlattenItem } from '#pdf/flatten.ts';
 import { createFontSet } from '#pdf/fonts.ts';
-import { loadPdf } from '#pdf/inspect.ts';
+import { loadPdf } from '#pdf/load.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 type Rotation = FlattenItem['rotate'];

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, ParseSpeeds } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf, loadPdf, type PdfInspection, type PdfRejection } from '../../shared/pdf/inspect.ts';
+import { inspectPdf, type PdfInspection, type PdfRejection } from '../../shared/pdf/inspect.ts';
+import { loadPdf } from '../../shared/pdf/load.ts';
 import { sealPdf } from '../../shared/pdf/seal.ts';
 import { KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
 import { pdfsig, startsWith, tempDir } from './signature-tools.ts';
