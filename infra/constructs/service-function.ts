@@ -18,7 +18,7 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 
 /**
  * esbuild settings shared by the construct and the bundle-size test. ESM keeps `import.meta.url` meaningful
- * (shared/pdf/fonts.ts resolves its font files from it); the banner gives CommonJS dependencies a `require`.
+ * (shared/pdf/text/catalog.ts resolves its font files from it); the banner gives CommonJS dependencies a `require`.
  * The AWS SDK v3 is provided by the Lambda runtime and stays out of the bundles.
  */
 export const ESBUILD = {
@@ -127,14 +127,16 @@ export function copyCommands(files: readonly string[], inputDir: string, outputD
   const packages = [...new Set(files.map(packageOf))];
   return [
     ...files.map((file) => `mkdir -p "${outputDir}/node_modules/${posix.dirname(file)}" && cp "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`),
+    // A WebAssembly module is loaded from beside the bundle (new URL('x.wasm', import.meta.url) in the bundled code).
+    ...files.filter((file) => file.endsWith('.wasm')).map((file) => `cp "${inputDir}/node_modules/${file}" "${outputDir}/${posix.basename(file)}"`),
     ...packages.map((pkg) => `cp "${inputDir}/node_modules/${pkg}/package.json" "${inputDir}/node_modules/${pkg}"/LICENSE* "${outputDir}/node_modules/${pkg}/"`),
   ];
 }
 
-/** The font files shared/pdf/fonts.ts resolves at run time, read from its source so the two cannot drift. */
+/** The font files (and the shaper's WebAssembly) the seal reads at run time, read from their sources so they cannot drift. */
 export function sealFontFiles(): string[] {
-  const source = readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'fonts.ts'), 'utf8');
-  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.ttf)'/g)].map((m) => m[1] ?? '');
-  if (files.length === 0) throw new Error('No font files found in shared/pdf/fonts.ts: the seal bundle would lack its fonts');
+  const source = ['catalog.ts', 'shaper.ts'].map((file) => readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'text', file), 'utf8')).join('\n');
+  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.(?:ttf|wasm))'/g)].map((m) => m[1] ?? '');
+  if (files.length === 0) throw new Error('No font files found in shared/pdf/text/catalog.ts: the seal bundle would lack its fonts');
   return [...new Set(files)];
 }

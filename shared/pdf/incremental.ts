@@ -38,11 +38,26 @@ export interface PreviousXref {
   size: number;
 }
 
-/** What a document looked like when it was loaded. */
+/**
+ * What a document looked like when it was loaded, or when its last update was written: writeUpdate() moves it on,
+ * so several updates can follow each other without reading back what was written.
+ */
 export interface ChangeTracker {
-  readonly original: Uint8Array;
-  readonly previous: PreviousXref;
-  readonly snapshot: ReadonlyMap<PDFRef, Fingerprint>;
+  /** The bytes the next update follows (for appendIncrementalUpdate's check). */
+  original: Uint8Array;
+  /** How many bytes the file has before the next update. */
+  length: number;
+  /** The last byte before the next update (an object must start a line). */
+  lastByte: number | undefined;
+  previous: PreviousXref;
+  readonly snapshot: Map<PDFRef, Fingerprint>;
+}
+
+/** One written update: its chunks, in order, and where each object of it starts in the whole file. */
+export interface WrittenUpdate {
+  chunks: Buffer[];
+  length: number;
+  objects: Map<PDFRef, { offset: number; chunk: Buffer }>;
 }
 
 /** How an indirect object looked: its serialization, and for raw streams the identity of their data. */
@@ -77,7 +92,7 @@ export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTrac
   context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1, largestReference(context));
   const snapshot = new Map<PDFRef, Fingerprint>();
   for (const [ref, object] of context.enumerateIndirectObjects()) snapshot.set(ref, fingerprint(object));
-  return { original, previous, snapshot };
+  return { original, length: original.length, lastByte: original[original.length - 1], previous, snapshot };
 }
 
 /**
@@ -107,33 +122,55 @@ export function changedObjects(doc: PDFDocument, tracker: ChangeTracker): [PDFRe
 
 /**
  * `original` followed by an update holding every new or changed object of `doc`; `original` itself if
- * nothing changed. `original` must be the bytes `tracker` was made from.
+ * nothing changed. `original` must be the bytes `tracker` stands at.
  */
 export function appendIncrementalUpdate(original: Uint8Array, doc: PDFDocument, tracker: ChangeTracker): Uint8Array {
   if (original !== tracker.original && Buffer.compare(original, tracker.original) !== 0) {
     throw new Error('appendIncrementalUpdate: these are not the bytes the change tracker was made from');
   }
-  const objects = changedObjects(doc, tracker);
+  const update = writeUpdate(doc, tracker);
+  if (!update) return original;
+  const out = Buffer.concat([original, ...update.chunks], original.length + update.length);
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.length);
+  tracker.original = bytes;
+  return bytes;
+}
+
+/**
+ * Serializes every new or changed object of `doc` and a cross-reference section chained to the previous one, and
+ * moves the tracker past them (undefined when nothing changed). The caller appends the chunks to the file.
+ */
+export function writeUpdate(doc: PDFDocument, tracker: ChangeTracker): WrittenUpdate | undefined {
+  const changed = changedObjects(doc, tracker);
+  if (changed.length === 0) return undefined;
   const { previous } = tracker;
-  if (objects.length === 0) return original;
-  const parts: Uint8Array[] = [original];
-  let length = original.length;
-  const push = (chunk: Uint8Array): void => {
-    parts.push(chunk);
-    length += chunk.length;
+  const chunks: Buffer[] = [];
+  const objects = new Map<PDFRef, { offset: number; chunk: Buffer }>();
+  let position = tracker.length;
+  const push = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    position += chunk.length;
   };
-  const last = original[original.length - 1];
-  if (last !== LF && last !== CR) push(latin1('\n')); // `N 0 obj` must start a line
+  if (tracker.lastByte !== LF && tracker.lastByte !== CR) push(latin1('\n')); // `N 0 obj` must start a line
   const entries: XrefEntry[] = [];
-  for (const [ref, object] of objects) {
-    entries.push({ ref, offset: length - previous.base });
-    push(serializeIndirect(ref.objectNumber, ref.generationNumber, object));
+  for (const [ref, object] of changed) {
+    const chunk = serializeIndirect(ref.objectNumber, ref.generationNumber, object);
+    entries.push({ ref, offset: position - previous.base });
+    objects.set(ref, { offset: position, chunk });
+    push(chunk);
+    tracker.snapshot.set(ref, fingerprint(object));
   }
   const size = Math.max(previous.size, doc.context.largestObjectNumber + 1);
-  const section = { entries, at: length - previous.base, size, trailer: trailerDict(doc.context, previous.offset) };
+  const at = position - previous.base;
+  const section = { entries, at, size, trailer: trailerDict(doc.context, previous.offset) };
   push(previous.kind === 'table' ? xrefTable(section) : xrefStream(section));
-  const out = Buffer.concat(parts, length);
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  // An XRef stream takes the number `size` for itself; later objects must not reuse it.
+  if (previous.kind === 'stream') doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, size);
+  tracker.previous = { kind: previous.kind, offset: at, base: previous.base, size: previous.kind === 'stream' ? size + 1 : size };
+  const length = position - tracker.length;
+  tracker.length = position;
+  tracker.lastByte = LF;
+  return { chunks, length, objects };
 }
 
 function fingerprint(object: PDFObject): Fingerprint {
@@ -164,7 +201,7 @@ interface XrefSection {
   trailer: PDFDict;
 }
 
-function serializeIndirect(objectNumber: number, generation: number, object: PDFObject): Uint8Array {
+function serializeIndirect(objectNumber: number, generation: number, object: PDFObject): Buffer {
   const head = latin1(`${objectNumber} ${generation} obj\n`);
   const tail = latin1('\nendobj\n');
   const out = Buffer.allocUnsafe(head.length + object.sizeInBytes() + tail.length);
@@ -185,7 +222,7 @@ function trailerDict(context: PDFContext, prev: number): PDFDict {
 }
 
 /** `xref`, one subsection per run of consecutive object numbers, the trailer, startxref and %%EOF. */
-function xrefTable({ entries, at, size, trailer }: XrefSection): Uint8Array {
+function xrefTable({ entries, at, size, trailer }: XrefSection): Buffer {
   let text = 'xref\n';
   for (const run of consecutiveRuns(entries)) {
     text += `${run[0]?.ref.objectNumber ?? 0} ${run.length}\n`;
@@ -199,7 +236,7 @@ function xrefTable({ entries, at, size, trailer }: XrefSection): Uint8Array {
 }
 
 /** An uncompressed XRef stream object (its own entry included), then startxref and %%EOF. */
-function xrefStream({ entries, at, size, trailer }: XrefSection): Uint8Array {
+function xrefStream({ entries, at, size, trailer }: XrefSection): Buffer {
   const self = PDFRef.of(size); // free: every number in use is below `size`
   const all = [...entries, { ref: self, offset: at }];
   const offsetWidth = byteWidth(Math.max(...all.map((e) => e.offset)));

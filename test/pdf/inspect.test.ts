@@ -350,7 +350,7 @@ describe('inspectPdf accepts only what sealing can seal', () => {
     ],
     certificate: {
       envelopeId: 'e', subject: 'Fuzz', originalSha256: '0'.repeat(64), originalPageCount: pageCount, createdAt: new Date(0).toISOString(),
-      completedAt: new Date(0).toISOString(), chainHead: '0'.repeat(64), signers: [], events: [],
+      completedAt: new Date(0).toISOString(), chainHead: { seq: 3, hash: '0'.repeat(64) }, documents: [], signers: [], events: [],
     },
     signer: await KeyFileSigner.open(tempDir()),
     signingTime: new Date(0),
