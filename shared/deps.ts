@@ -3,6 +3,7 @@ import { SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { documentClient } from '#adapters/aws/dynamo.ts';
@@ -11,6 +12,10 @@ import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-reposito
 import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
 import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
 import { KmsDocumentSigner } from '#adapters/aws/kms-signer.ts';
+import { SsmCertificateStore } from '#adapters/aws/ssm-certificate-store.ts';
+import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
+import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
+import type { SealEvidence } from '#pdf/seal.ts';
 import { SesMailer } from '#adapters/aws/ses-mailer.ts';
 import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
 import { SnsSms } from '#adapters/aws/sns-sms.ts';
@@ -45,6 +50,8 @@ export interface Deps {
   workflows: Workflows;
   webhooks: WebhookRepository;
   documentSigner: DocumentSigner;
+  /** The timestamp authority and revocation source of seals above PAdES B-B (from TSA_URL, PADES_LEVEL). */
+  sealEvidence: SealEvidence;
   contacts: ContactRepository;
   usage: UsageRepository;
   rateLimiter: RateLimiter;
@@ -76,7 +83,8 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
     jobs: new SqsJobQueue(new SQSClient(clients.sqs ?? {}), config.jobsQueueUrl),
     workflows: new SfnWorkflows(new SFNClient({}), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn }),
     webhooks: new DynamoWebhookRepository(db, config.tableName),
-    documentSigner: lazySigner(() => new KmsDocumentSigner(new KMSClient({}), config.sealKeyId, config.sealCertificateChainPem)),
+    documentSigner: lazySigner(async () => new KmsDocumentSigner(new KMSClient({}), config.sealKeyId, await sealChainPem(config))),
+    sealEvidence: sealEvidence(config),
     contacts: new DynamoContactRepository(db, config.tableName),
     usage: new DynamoUsageRepository(db, config.tableName),
     rateLimiter: new DynamoRateLimiter(db, config.tableName),
@@ -85,14 +93,37 @@ export function buildDeps(config: Config, clients: ClientSettings = {}, override
   };
 }
 
-/** Built on first use: only the sealing function needs the key and its certificate configured. */
-function lazySigner(create: () => DocumentSigner): DocumentSigner {
-  let signer: DocumentSigner | undefined;
-  const get = () => (signer ??= create());
+/**
+ * Built on first use: only the sealing function needs the key and its certificate configured. The chain is read
+ * by certificateChain(), which every signature asks for before it needs the algorithm.
+ */
+function lazySigner(create: () => Promise<DocumentSigner>): DocumentSigner {
+  let signer: Promise<DocumentSigner> | undefined;
+  let ready: DocumentSigner | undefined;
+  const get = () => (signer ??= create().then((made) => (ready = made)).catch((error: unknown) => { signer = undefined; throw error; }));
   return {
-    get algorithm() { return get().algorithm; },
-    certificateChain: () => get().certificateChain(),
-    signDigest: (digest) => get().signDigest(digest),
+    get algorithm() {
+      if (!ready) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
+      return ready.algorithm;
+    },
+    certificateChain: async () => (await get()).certificateChain(),
+    signDigest: async (digest) => (await get()).signDigest(digest),
+  };
+}
+
+/** The chain `npm run seal-cert -- import` stored in SSM (SEAL_CERTIFICATE_PARAMETER), else SEAL_CERTIFICATE_CHAIN_PEM. */
+function sealChainPem(config: Config): Promise<string> {
+  if (!config.sealCertificateParameter) return Promise.resolve(config.sealCertificateChainPem);
+  return new SsmCertificateStore(new SSMClient({}), config.sealCertificateParameter).read();
+}
+
+function sealEvidence(config: Config): SealEvidence {
+  const level = config.padesLevel;
+  if (level === 'B-B' || !config.tsaUrl) return { level: 'B-B' };
+  return {
+    level,
+    timestamps: new HttpTimestampAuthority(config.tsaUrl, { authHeader: config.tsaAuthHeader }),
+    ...(level === 'B-LT' || level === 'B-LTA' ? { revocation: new HttpRevocationSource() } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
 import { devHandlers } from './dev-endpoints.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
+import { startLocalPki } from './engines/pki.ts';
 import { localS3ClientConfig, startS3 } from './engines/s3.ts';
 import { startSes } from './engines/ses.ts';
 import type { RunningEngine } from './engines/types.ts';
@@ -193,13 +194,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (!dataDir) await rm(scratch, { recursive: true, force: true });
   };
   try {
-    const [dynamodb, s3, ses, sqs] = await Promise.all([
+    const [dynamodb, s3, ses, sqs, pki] = await Promise.all([
       startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
       startS3({ dataDir: join(scratch, 's3') }),
       startSes({}),
       startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+      startLocalPki({ dir: join(scratch, 'pki') }),
     ]);
-    engines.push(dynamodb, s3, ses, sqs);
+    engines.push(dynamodb, s3, ses, sqs, pki);
     const jobsQueue = sqs.queues[JOBS_QUEUE] ?? { url: '', dlqUrl: '' };
     await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
 
@@ -210,7 +212,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const clock = new OffsetClock();
     const sms = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const holder: { deps?: Deps } = {};
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => drainAll(idleChecks) }))(req, res));
+    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ holder, clock, sms, ses, jobs: scheduled, drain: () => drainAll(idleChecks), pki }))(req, res));
     const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'))(req, res));
     servers.push(api, signing);
     const apiPort = await listen(api, options.port ?? 3000);
@@ -222,7 +224,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       BASE_URL: options.baseUrl ?? `http://127.0.0.1:${String(apiPort)}`,
       SIGNING_URL: options.signingUrl ?? `http://127.0.0.1:${String(signingPort)}`,
       JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey,
-      MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local',
+      MAIL_FROM: options.mailFrom ?? 'no-reply@esign.local', TSA_URL: pki.tsaUrl,
       ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
       ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
       ...(options.rateLimits ? { RATE_LIMITS: JSON.stringify(options.rateLimits) } : {}),
@@ -234,7 +236,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sqs: { endpoint: sqs.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS },
     };
     const localWorkflows = new LocalWorkflows();
-    const documentSigner = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'));
+    const documentSigner = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'), { certify: (key, chain) => pki.sealChain(key, chain) });
     const deps = buildDeps(config, clients, { clock, sms, workflows: localWorkflows, documentSigner });
     holder.deps = deps;
     bound = await loadRoutes(deps);

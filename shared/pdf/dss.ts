@@ -23,7 +23,8 @@ export class RevocationUnavailable extends Error {
   }
 }
 
-const selfSigned = (cert: X509Certificate): boolean => cert.checkIssued(cert) && cert.verify(cert.publicKey);
+/** Subject = issuer and signed by its own key (checkIssued() would also want keyCertSign, which a self-signed seal lacks). */
+export const selfSigned = (cert: X509Certificate): boolean => cert.subject === cert.issuer && cert.verify(cert.publicKey);
 
 /** Every distinct certificate given, and the revocation data of each one that has an issuer among them. */
 export async function collectValidationMaterial(certificates: Uint8Array[], revocation: RevocationSource): Promise<ValidationMaterial> {
@@ -39,7 +40,8 @@ export async function collectValidationMaterial(certificates: Uint8Array[], revo
     material.crls.push(...data.crls);
     material.ocspResponses.push(...data.ocspResponses);
   }));
-  return material;
+  const distinct = (items: Uint8Array[]) => [...new Map(items.map((der) => [Buffer.from(der).toString('base64'), der])).values()];
+  return { certificates: material.certificates, crls: distinct(material.crls), ocspResponses: distinct(material.ocspResponses) };
 }
 
 /** Adds the material to the document's DSS (created, or extended when an earlier signer made one). */

@@ -57,7 +57,7 @@ export function tstInfoOf(token: pkijs.ContentInfo | Uint8Array): pkijs.TSTInfo 
   const signed = new pkijs.SignedData({ schema: contentInfo.content });
   const content = signed.encapContentInfo.eContent;
   if (signed.encapContentInfo.eContentType !== CMS_OID.tstInfo || !content) throw new TimestampUnavailable('The token does not hold a TSTInfo');
-  return pkijs.TSTInfo.fromBER(content.valueBlock.valueHexView);
+  return pkijs.TSTInfo.fromBER(content.getValue()); // getValue(): the octets also when pkijs encoded them in constructed form
 }
 
 /** The certificates a token carries (the TSA's, and whatever chain it sent along). */
