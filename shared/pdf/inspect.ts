@@ -45,7 +45,7 @@ export interface PdfInfo {
   sizeBytes: number;
 }
 
-export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages';
+export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages' | 'locked';
 
 export type PdfInspection = { ok: true; info: PdfInfo } | { ok: false; reason: PdfRejection; message: string };
 
@@ -70,6 +70,7 @@ const rejected = {
   truncated: (what: string) => new Rejected('truncated', `The PDF is truncated or incomplete (${what})`),
   damaged: (what: string) => new Rejected('damaged', `The PDF is damaged: ${what}`),
   noPages: () => new Rejected('no_pages', 'The PDF has no pages'),
+  locked: () => new Rejected('locked', 'The PDF is certified with no changes permitted (DocMDP P=1): it cannot be signed or sealed without breaking its certification; upload a copy that is not locked'),
 };
 
 /** Inspects an uploaded PDF. Never throws: every problem becomes `{ ok: false, reason, message }`. */
@@ -87,6 +88,7 @@ async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
   const doc = await loadPdf(bytes);
   // Checked here, not by pdf-lib: its EncryptedPDFError is a plain Error that fails instanceof.
   if (doc.isEncrypted) throw rejected.encrypted();
+  if (docMdpPermissions(doc) === 1) throw rejected.locked();
   const pages = readPages(doc);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };
@@ -116,6 +118,23 @@ function fromXrefProblem(problem: XrefProblem): Rejected {
     // Sealing appends an update after this section: a file whose section cannot be read would pass here and fail at the seal.
     case 'unreadable': return rejected.damaged('its last cross-reference section or trailer cannot be read, so it could not be sealed; save it again with a PDF tool');
   }
+}
+
+/**
+ * The access permissions of a certification signature (ISO 32000-1 §12.8.2.2): /Perms /DocMDP names the signature,
+ * whose /Reference holds a DocMDP transform with /P (1: no changes at all; 2, the default: form filling and
+ * signing; 3: also annotations). Undefined when the document is not certified.
+ */
+function docMdpPermissions(doc: PDFDocument): number | undefined {
+  const signature = doc.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.lookupMaybe(PDFName.of('DocMDP'), PDFDict);
+  const references = signature?.lookupMaybe(PDFName.of('Reference'), PDFArray);
+  if (!signature || !references) return undefined;
+  for (let i = 0; i < references.size(); i++) {
+    const reference = references.lookupMaybe(i, PDFDict);
+    if (reference?.get(PDFName.of('TransformMethod')) !== PDFName.of('DocMDP')) continue;
+    return reference.lookupMaybe(PDFName.of('TransformParams'), PDFDict)?.lookupMaybe(PDFName.of('P'), PDFNumber)?.asNumber() ?? 2;
+  }
+  return undefined;
 }
 
 /** Maps a pdf-lib error (plain Errors: its ES5 classes break instanceof) to a rejection without internals. */

@@ -22,6 +22,7 @@ export interface RunningPki extends RunningEngine {
   tsaUrl: string;
   crlUrl: string;
   rootPem: string;
+  rootDer: Uint8Array;
   /** The chain to give the local seal key: `current` when it still fits, else a certificate issued by the local root. */
   sealChain(publicKey: Uint8Array, current: Uint8Array[]): Promise<Uint8Array[]>;
 }
@@ -64,7 +65,7 @@ export async function startLocalPki(options: { dir: string }): Promise<RunningPk
   await writeFile(join(options.dir, 'state.json'), JSON.stringify({ port }));
   let stopping: Promise<void> | undefined;
   return {
-    endpoint, tsaUrl: `${endpoint}/tsa`, crlUrl, rootPem: toPem(root.cert),
+    endpoint, tsaUrl: `${endpoint}/tsa`, crlUrl, rootPem: toPem(root.cert), rootDer: root.cert,
     sealChain: async (publicKey, current) => {
       const [leaf] = current;
       if (leaf && keepsChain(leaf, root.cert, crlUrl)) return current;
