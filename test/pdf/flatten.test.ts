@@ -271,7 +271,7 @@ describe('flattenFields: the original AcroForm', () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([A4.width, A4.height]);
     const form = doc.getForm();
-    for (const [name, value, y] of [['latin', 'PLAINVALUE', 700], ['greek', 'Ωμέγα', 650]] as const) {
+    for (const [name, value, y] of [['latin', 'PLAINVALUE', 700], ['greek', 'Ωμέγα', 650], ['two-fonts', 'Łódź / 北京', 550]] as const) {
       const field = form.createTextField(name);
       field.addToPage(page, { x: 50, y, width: 200, height: 24 });
       field.acroField.setValue(PDFHexString.fromText(value));
@@ -283,7 +283,7 @@ describe('flattenFields: the original AcroForm', () => {
     const pdf = await flattened(await doc.save({ updateFieldAppearances: false }), []);
     expect(spawnSync('qpdf', ['--check', tempFile(pdf)]).status).toBe(0);
     const shown = words(pdf, 1).map((w) => w.text);
-    expect(shown).toEqual(expect.arrayContaining(['PLAINVALUE', 'Ωμέγα']));
+    expect(shown).toEqual(expect.arrayContaining(['PLAINVALUE', 'Ωμέγα', 'Łódź', '/', '北京'])); // one value, two fonts
     expect(shown).not.toContain('HIDDENVALUE');
     const sealed = await PDFDocument.load(pdf);
     expect(sealed.getPage(0).node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.size() ?? 0).toBe(0);

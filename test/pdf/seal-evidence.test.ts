@@ -2,6 +2,7 @@
  * What the seal does when its evidence cannot be had (the ports fail), and what it keeps of earlier signatures.
  * The choice: a seal that cannot reach its configured level fails with a retryable error; it never lowers it.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { PDFArray, PDFDict, PDFName, PDFString, PDFHexString, PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,12 +11,13 @@ import { freePort } from '#infra/local/engines/free-port.ts';
 import type { RunningPki } from '#infra/local/engines/pki.ts';
 import { inspectPdf } from '#pdf/inspect.ts';
 import { RevocationUnavailable } from '#pdf/dss.ts';
+import { signPdf } from '#pdf/pades.ts';
 import { sealPdf, type SealInput } from '#pdf/seal.ts';
 import { timestampResponse, TimestampUnavailable, tokenFromResponse } from '#pdf/tsp.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { testConfig } from '#test/support/config.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
-import { allSignatures, opensslCmsVerify, pdfsig, qpdfCheck } from './signature-tools.ts';
+import { allSignatures, opensslCmsVerify, pdfsig, qpdfCheck, tempFile } from './signature-tools.ts';
 
 let pki: RunningPki;
 let levelInput: TestPki['input'];
@@ -91,6 +93,27 @@ describe('earlier signatures', () => {
     const doc = await PDFDocument.load(second);
     const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray);
     expect(fields.asArray().map((f) => (doc.context.lookup(f, PDFDict).get(PDFName.of('T')) as PDFHexString | PDFString).decodeText())).toEqual(['Signature1', 'Signature2', 'Signature3', 'Signature4']);
+  });
+
+
+  it('a signed field of the input stays (in the form, on its page, still valid); the unsigned ones are flattened', async () => {
+    const withForm = await makePdf({
+      edit: (doc) => {
+        const field = doc.getForm().createTextField('company');
+        field.setText('ACME Ltd');
+        field.addToPage(doc.getPage(0), { x: 50, y: 600, width: 200, height: 24 });
+      },
+    });
+    const signed = await signPdf(withForm, levelInput('B-B').signer, { signingTime: new Date('2026-01-01T00:00:00Z') });
+    const sealed = (await sealPdf(signed, input({}))).bytes;
+    const report = pdfsig(sealed);
+    expect(report.match(/Signature is Valid\./g)?.length).toBe(2);
+    const doc = await PDFDocument.load(sealed);
+    const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray).asArray().map((f) => doc.context.lookup(f, PDFDict));
+    expect(fields.map((f) => (f.get(PDFName.of('T')) as PDFHexString | PDFString).decodeText())).toEqual(['Signature1', 'Signature2', 'Signature3']);
+    const annots = doc.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).asArray();
+    expect(annots).toContain(doc.context.getObjectRef(fields[0]!));
+    expect(execFileSync('pdftotext', [tempFile(sealed, 'mixed.pdf'), '-'], { encoding: 'utf8' })).toContain('ACME Ltd');
   });
 });
 

@@ -66,16 +66,18 @@ export class Canvas {
       if (run.glyphs.length === 0) continue;
       const face = this.fonts.face(run.file);
       this.raw(`/${this.fontName(face)} ${n(at.size)} Tf`);
+      const textOf = (cluster: number) => line.text.slice(cluster, clusterEnds.get(cluster));
       const actual = !run.rtl && !oneGlyphPerCluster(run);
       if (actual) this.raw(`/Span <</ActualText ${PDFHexString.fromText(line.text.slice(run.start, run.end)).toString()}>> BDC`);
-      this.glyphs(run, face, at.size, state, (cluster) => line.text.slice(cluster, clusterEnds.get(cluster)));
+      // A span's glyphs stand for no text of their own: the span's /ActualText says it.
+      this.glyphs(run, face, at.size, state, actual ? () => undefined : textOf);
       if (actual) this.raw('EMC');
     }
     if (state.rise !== 0) this.raw('0 Ts');
     return this.raw('ET');
   }
 
-  private glyphs(run: GlyphRun, face: EmbeddedFace, size: number, state: { pen: number; cursor: number; rise: number }, textOf: (cluster: number) => string): void {
+  private glyphs(run: GlyphRun, face: EmbeddedFace, size: number, state: { pen: number; cursor: number; rise: number }, textOf: (cluster: number) => string | undefined): void {
     let shown: string[] = [];
     const flush = () => { if (shown.length > 0) this.raw(`[${shown.join('')}] TJ`); shown = []; };
     const carriers = textCarriers(run);

@@ -3,7 +3,8 @@
  * npm package, except DejaVu Sans (its own free licence) kept as the last resort for symbols Noto Sans lacks, and
  * the three script faces a signer may choose for a typed signature (OFL 1.1).
  *
- * A character goes to the face for its script (Devanagari to Noto Sans Devanagari, Han to Noto Sans SC, ...);
+ * A character goes to the face for its script (Devanagari to Noto Sans Devanagari, Han to Noto Sans SC, ... over 20
+ * scripts in all);
  * anything else through the style's general chain. Files are read and parsed on first use only, so a seal of
  * Latin names never touches the 10 MB CJK faces, and the seal function's cold start reads none of them.
  */
@@ -42,6 +43,15 @@ const SCRIPT_FACES: { pattern: RegExp; regular: string; bold: string }[] = [
   { pattern: /\p{Script=Georgian}/u, regular: '@expo-google-fonts/noto-sans-georgian/400Regular/NotoSansGeorgian_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-georgian/700Bold/NotoSansGeorgian_700Bold.ttf' },
   { pattern: /\p{Script=Armenian}/u, regular: '@expo-google-fonts/noto-sans-armenian/400Regular/NotoSansArmenian_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-armenian/700Bold/NotoSansArmenian_700Bold.ttf' },
   { pattern: /\p{Script=Ethiopic}/u, regular: '@expo-google-fonts/noto-sans-ethiopic/400Regular/NotoSansEthiopic_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-ethiopic/700Bold/NotoSansEthiopic_700Bold.ttf' },
+  { pattern: /\p{Script=Gujarati}/u, regular: '@expo-google-fonts/noto-sans-gujarati/400Regular/NotoSansGujarati_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-gujarati/700Bold/NotoSansGujarati_700Bold.ttf' },
+  { pattern: /\p{Script=Gurmukhi}/u, regular: '@expo-google-fonts/noto-sans-gurmukhi/400Regular/NotoSansGurmukhi_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-gurmukhi/700Bold/NotoSansGurmukhi_700Bold.ttf' },
+  { pattern: /\p{Script=Telugu}/u, regular: '@expo-google-fonts/noto-sans-telugu/400Regular/NotoSansTelugu_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-telugu/700Bold/NotoSansTelugu_700Bold.ttf' },
+  { pattern: /\p{Script=Kannada}/u, regular: '@expo-google-fonts/noto-sans-kannada/400Regular/NotoSansKannada_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-kannada/700Bold/NotoSansKannada_700Bold.ttf' },
+  { pattern: /\p{Script=Malayalam}/u, regular: '@expo-google-fonts/noto-sans-malayalam/400Regular/NotoSansMalayalam_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-malayalam/700Bold/NotoSansMalayalam_700Bold.ttf' },
+  { pattern: /\p{Script=Sinhala}/u, regular: '@expo-google-fonts/noto-sans-sinhala/400Regular/NotoSansSinhala_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-sinhala/700Bold/NotoSansSinhala_700Bold.ttf' },
+  { pattern: /\p{Script=Khmer}/u, regular: '@expo-google-fonts/noto-sans-khmer/400Regular/NotoSansKhmer_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-khmer/700Bold/NotoSansKhmer_700Bold.ttf' },
+  { pattern: /\p{Script=Lao}/u, regular: '@expo-google-fonts/noto-sans-lao/400Regular/NotoSansLao_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-lao/700Bold/NotoSansLao_700Bold.ttf' },
+  { pattern: /\p{Script=Myanmar}/u, regular: '@expo-google-fonts/noto-sans-myanmar/400Regular/NotoSansMyanmar_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-myanmar/700Bold/NotoSansMyanmar_700Bold.ttf' },
   { pattern: /\p{Script=Hangul}/u, regular: CJK_KR, bold: CJK_KR },
   { pattern: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}]/u, regular: CJK_SC, bold: CJK_SC },
 ];

@@ -1,12 +1,13 @@
 /**
- * Fonts embedded in one document as subsets: each face a Type0 font with Identity-H encoding over a CIDFontType2
- * whose CIDs are the subset's glyph ids, so the shaper's glyphs (conjuncts, contextual forms, ligatures) are drawn
- * as shaped, not re-derived from characters. A ToUnicode map gives each glyph the text of its cluster.
+ * Fonts embedded in one document as subsets: each face a Type0 font with Identity-H encoding over a CIDFontType2,
+ * so the shaper's glyphs (conjuncts, contextual forms, ligatures) are drawn as shaped, not re-derived from
+ * characters. A CID is a glyph *with the text it stands for*: one glyph drawn for two texts (Arabic and Persian
+ * yeh share their final form) gets two CIDs, each with its own ToUnicode entry, both mapped to the one glyph.
  * Every font the seal draws with is embedded (PDF/A and even spacing in every viewer); streams deflate with zlib.
  */
 import { randomInt } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { PDFHexString, PDFName, PDFRawStream, type PDFContext, type PDFRef } from 'pdf-lib';
+import { PDFName, PDFRawStream, PDFString, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { FontFile } from './catalog.ts';
 
 interface Subset {
@@ -19,17 +20,26 @@ export class EmbeddedFace {
   private readonly subset: Subset;
   private readonly toUnicode = new Map<number, string>();
   private readonly widths = new Map<number, number>();
+  private readonly cids = new Map<string, number>();
+  /** CID -> glyph id in the subset; CID 0 is .notdef. */
+  private readonly toGlyph: number[] = [0];
 
   constructor(context: PDFContext, readonly file: FontFile) {
     this.ref = context.nextRef();
     this.subset = (file.font as unknown as { createSubset(): Subset }).createSubset();
   }
 
-  /** The CID (glyph id in the subset) that draws glyph `gid`; `text` is what it stands for, if it is the first glyph of its cluster. */
+  /** The CID that draws glyph `gid` standing for `text` (undefined: for no text of its own, a mark or a glyph in a span). */
   cid(gid: number, text: string | undefined): number {
-    const cid = this.subset.includeGlyph(gid);
-    if (!this.widths.has(cid)) this.widths.set(cid, this.advance(gid));
-    if (text && !this.toUnicode.has(cid)) this.toUnicode.set(cid, text);
+    const key = `${String(gid)}\u0000${text ?? ''}`;
+    let cid = this.cids.get(key);
+    if (cid === undefined) {
+      cid = this.toGlyph.length;
+      this.cids.set(key, cid);
+      this.toGlyph.push(this.subset.includeGlyph(gid));
+      this.widths.set(cid, this.advance(gid));
+      if (text) this.toUnicode.set(cid, text);
+    }
     return cid;
   }
 
@@ -55,10 +65,13 @@ export class EmbeddedFace {
     });
     descriptor.set(PDFName.of('FontFile2'), context.register(file));
     const cidFont = context.obj({
-      Type: 'Font', Subtype: 'CIDFontType2', BaseFont: name, CIDToGIDMap: 'Identity',
-      CIDSystemInfo: { Registry: PDFHexString.fromText('Adobe'), Ordering: PDFHexString.fromText('Identity'), Supplement: 0 },
+      Type: 'Font', Subtype: 'CIDFontType2', BaseFont: name,
+      CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
       W: widthArray(this.widths),
     });
+    const toGlyph = Buffer.alloc(this.toGlyph.length * 2);
+    this.toGlyph.forEach((glyph, cid) => toGlyph.writeUInt16BE(glyph, cid * 2));
+    cidFont.set(PDFName.of('CIDToGIDMap'), context.register(stream(context, toGlyph)));
     cidFont.set(PDFName.of('FontDescriptor'), context.register(descriptor));
     const type0 = context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: name, Encoding: 'Identity-H' });
     type0.set(PDFName.of('DescendantFonts'), context.obj([context.register(cidFont)]));
