@@ -5,7 +5,7 @@
  * that each certificate is issued by the next, then stores the chain where the seal reads it.
  *
  * The seal key is the KMS key SEAL_KEY_ID when set (the chain then goes to the SSM parameter
- * SEAL_CERTIFICATE_PARAMETER, default /esign/seal-certificate-chain, which the seal function reads), else the
+ * SEAL_CERTIFICATE_PARAMETER, default /Esign/seal-certificate-chain, which the seal function reads), else the
  * local key under DATA_DIR (default .data)/signing, whose chain file the local stack reads.
  */
 import { X509Certificate } from 'node:crypto';
@@ -22,7 +22,8 @@ import { certificationRequest, parseSubject, type SigningKey } from '#pdf/pki.ts
 
 /** The e-seal profile's fields (EN 319 412-3): a name, the organisation and its country. */
 export const DEFAULT_SUBJECT = 'CN=E-Signature Service Seal,O=E-Signature Service,C=DE';
-export const DEFAULT_PARAMETER = '/esign/seal-certificate-chain';
+/** Beside the deploy's self-signed /<prefix>/seal-certificate-pem (prefix Esign by default), which a redeploy rewrites. */
+export const DEFAULT_PARAMETER = '/Esign/seal-certificate-chain';
 
 interface SealKey extends SigningKey {
   publicKey: Uint8Array;

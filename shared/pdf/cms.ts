@@ -50,11 +50,19 @@ export interface SignedDataContent {
   unsigned?: (signature: Uint8Array) => Promise<pkijs.Attribute[]>;
 }
 
+/** Parsed certificates by their DER: a signer hands out the same chain for every seal, and parsing costs milliseconds. */
+const parsed = new WeakMap<Uint8Array, pkijs.Certificate>();
+const certificateOf = (der: Uint8Array): pkijs.Certificate => {
+  let cert = parsed.get(der);
+  if (!cert) parsed.set(der, (cert = pkijs.Certificate.fromBER(der)));
+  return cert;
+};
+
 export async function buildSignedData(signer: DocumentSigner, what: SignedDataContent): Promise<Uint8Array> {
   const chain = await signer.certificateChain();
   const [signingDer] = chain;
   if (!signingDer) throw new Error('The document signer has no certificate');
-  const signingCert = pkijs.Certificate.fromBER(signingDer);
+  const signingCert = certificateOf(signingDer);
   const attributes = signedAttributes(what.contentDigest, signingDer, signingCert, what.contentType);
   const signature = await signer.signDigest(sha256(signedAttributesToSign(attributes)));
   const unsigned = what.unsigned ? await what.unsigned(signature) : [];
@@ -74,7 +82,7 @@ export async function buildSignedData(signer: DocumentSigner, what: SignedDataCo
       eContentType: what.contentType,
       ...(what.content ? { eContent: new asn1js.OctetString({ valueHex: what.content }) } : {}), // else detached
     }),
-    certificates: chain.map((certificate) => pkijs.Certificate.fromBER(certificate)),
+    certificates: chain.map(certificateOf),
     signerInfos: [signerInfo],
   });
   const contentInfo = new pkijs.ContentInfo({ contentType: CMS_OID.signedData, content: signedData.toSchema(true) });

@@ -126,7 +126,9 @@ function fromXrefProblem(problem: XrefProblem): Rejected {
  * signing; 3: also annotations). Undefined when the document is not certified.
  */
 function docMdpPermissions(doc: PDFDocument): number | undefined {
-  const signature = doc.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.lookupMaybe(PDFName.of('DocMDP'), PDFDict);
+  const catalog: unknown = doc.catalog; // undefined at runtime when the trailer has no usable /Root (readPages says so)
+  if (!(catalog instanceof PDFDict)) return undefined;
+  const signature = catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.lookupMaybe(PDFName.of('DocMDP'), PDFDict);
   const references = signature?.lookupMaybe(PDFName.of('Reference'), PDFArray);
   if (!signature || !references) return undefined;
   for (let i = 0; i < references.size(); i++) {

@@ -127,10 +127,16 @@ function textCarriers(run: GlyphRun): Set<number> {
   return new Set(best.values());
 }
 
-/** Where each cluster's text ends (the next cluster start in logical order). */
+const boundaries = new WeakMap<ShapedLine, Map<number, number>>();
+
+/** Where each cluster's text ends (the next cluster start in logical order); lines are shared, so this is kept. */
 function clusterBoundaries(line: ShapedLine): Map<number, number> {
-  const starts = [...new Set(line.runs.flatMap((run) => run.glyphs.map((g) => g.cluster)))].sort((a, b) => a - b);
-  return new Map(starts.map((start, i) => [start, starts[i + 1] ?? line.text.length]));
+  let ends = boundaries.get(line);
+  if (!ends) {
+    const starts = [...new Set(line.runs.flatMap((run) => run.glyphs.map((g) => g.cluster)))].sort((a, b) => a - b);
+    boundaries.set(line, (ends = new Map(starts.map((start, i) => [start, starts[i + 1] ?? line.text.length]))));
+  }
+  return ends;
 }
 
 /**

@@ -17,16 +17,14 @@ interface Subset {
 
 export class EmbeddedFace {
   readonly ref: PDFRef;
-  private readonly subset: Subset;
   private readonly toUnicode = new Map<number, string>();
   private readonly widths = new Map<number, number>();
   private readonly cids = new Map<string, number>();
-  /** CID -> glyph id in the subset; CID 0 is .notdef. */
+  /** CID -> glyph id in the font file; CID 0 is .notdef. */
   private readonly toGlyph: number[] = [0];
 
   constructor(context: PDFContext, readonly file: FontFile) {
     this.ref = context.nextRef();
-    this.subset = (file.font as unknown as { createSubset(): Subset }).createSubset();
   }
 
   /** The CID that draws glyph `gid` standing for `text` (undefined: for no text of its own, a mark or a glyph in a span). */
@@ -36,7 +34,7 @@ export class EmbeddedFace {
     if (cid === undefined) {
       cid = this.toGlyph.length;
       this.cids.set(key, cid);
-      this.toGlyph.push(this.subset.includeGlyph(gid));
+      this.toGlyph.push(gid);
       this.widths.set(cid, this.advance(gid));
       if (text) this.toUnicode.set(cid, text);
     }
@@ -45,16 +43,14 @@ export class EmbeddedFace {
 
   /** The glyph's width as the /W array declares it, in thousandths of an em. */
   advance(gid: number): number {
-    const { font } = this.file;
-    return Math.round((font.getGlyph(gid).advanceWidth * 1000) / font.unitsPerEm);
+    return advanceOf(this.file, gid);
   }
 
   /** Writes the font's objects into the reserved reference. */
   write(context: PDFContext): void {
     const { font } = this.file;
     const name = `${subsetTag()}+${(font.postscriptName || 'Font').replace(/[^\x21-\x7e]|[()<>[\]{}/%#]/g, '')}`;
-    const data = this.subset.encode();
-    const file = stream(context, data, { Length1: data.length });
+    const { file, subsetGlyph } = subsetOf(this.file, this.toGlyph);
     const scale = 1000 / font.unitsPerEm;
     const box = font.bbox;
     const descriptor = context.obj({
@@ -63,14 +59,14 @@ export class EmbeddedFace {
       Ascent: Math.round(font.ascent * scale), Descent: Math.round(font.descent * scale),
       CapHeight: Math.round((font.capHeight || font.ascent) * scale), StemV: 80,
     });
-    descriptor.set(PDFName.of('FontFile2'), context.register(file));
+    descriptor.set(PDFName.of('FontFile2'), context.register(PDFRawStream.of(context.obj({ Filter: 'FlateDecode', Length1: file.length }), file.deflated)));
     const cidFont = context.obj({
       Type: 'Font', Subtype: 'CIDFontType2', BaseFont: name,
       CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
       W: widthArray(this.widths),
     });
     const toGlyph = Buffer.alloc(this.toGlyph.length * 2);
-    this.toGlyph.forEach((glyph, cid) => toGlyph.writeUInt16BE(glyph, cid * 2));
+    this.toGlyph.forEach((glyph, cid) => toGlyph.writeUInt16BE(subsetGlyph.get(glyph) ?? 0, cid * 2));
     cidFont.set(PDFName.of('CIDToGIDMap'), context.register(stream(context, toGlyph)));
     cidFont.set(PDFName.of('FontDescriptor'), context.register(descriptor));
     const type0 = context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: name, Encoding: 'Identity-H' });
@@ -78,6 +74,48 @@ export class EmbeddedFace {
     type0.set(PDFName.of('ToUnicode'), context.register(stream(context, Buffer.from(toUnicodeCMap(this.toUnicode), 'latin1'))));
     context.assign(this.ref, type0);
   }
+}
+
+const advances = new WeakMap<FontFile, Map<number, number>>();
+
+/** Advance widths by glyph, kept per font file: fontkit builds a glyph object on every getGlyph(). */
+function advanceOf(file: FontFile, gid: number): number {
+  let widths = advances.get(file);
+  if (!widths) advances.set(file, (widths = new Map<number, number>()));
+  let width = widths.get(gid);
+  if (width === undefined) widths.set(gid, (width = Math.round((file.font.getGlyph(gid).advanceWidth * 1000) / file.font.unitsPerEm)));
+  return width;
+}
+
+interface EncodedSubset {
+  file: { deflated: Uint8Array; length: number };
+  /** Glyph id in the font file -> glyph id in the subset. */
+  subsetGlyph: Map<number, number>;
+}
+
+/**
+ * Encoded subsets by face and glyph set: encoding and deflating one costs milliseconds, and the certificate pages
+ * of one seal and the next mostly use the same glyphs (the Latin text faces always take all of printable ASCII,
+ * so that documents in ASCII share one subset).
+ */
+const subsets = new Map<string, EncodedSubset>();
+const SUBSET_CACHE = 32;
+const ASCII = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+
+function subsetOf(file: FontFile, glyphs: number[]): EncodedSubset {
+  const base = /NotoSans_[47]00/.test(file.path) ? file.font.glyphsForString(ASCII).map((g) => g.id) : [];
+  const set = [...new Set([0, ...base, ...glyphs])].sort((a, b) => a - b);
+  const key = `${file.path}\u0000${set.join(',')}`;
+  let cached = subsets.get(key);
+  if (!cached) {
+    const subset = (file.font as unknown as { createSubset(): Subset }).createSubset();
+    const subsetGlyph = new Map(set.map((gid) => [gid, subset.includeGlyph(gid)]));
+    const data = subset.encode();
+    cached = { file: { deflated: deflateSync(data, { level: 1 }), length: data.length }, subsetGlyph };
+    if (subsets.size >= SUBSET_CACHE) subsets.delete(subsets.keys().next().value ?? '');
+    subsets.set(key, cached);
+  }
+  return cached;
 }
 
 /** The faces one document draws with. */
@@ -98,10 +136,13 @@ export class DocumentFonts {
   }
 }
 
+/** Past this size a stream is deflated at level 1: font subsets compress a few percent less, in a third of the time. */
+const FAST_DEFLATE_BYTES = 16_384;
+
 /** A FlateDecode stream deflated by Node's zlib (pdf-lib would use pure-JS pako). */
 export function stream(context: PDFContext, data: Uint8Array, extra: Record<string, number> = {}): PDFRawStream {
   const dict = context.obj({ Filter: 'FlateDecode', ...extra });
-  return PDFRawStream.of(dict, deflateSync(data));
+  return PDFRawStream.of(dict, deflateSync(data, { level: data.length > FAST_DEFLATE_BYTES ? 1 : 6 }));
 }
 
 /** A subset's name starts with a six-letter tag (ISO 32000-1 §9.6.4), which pdffonts and PDF/A checks expect. */

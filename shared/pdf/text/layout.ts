@@ -51,8 +51,24 @@ interface Item {
   placeholder: boolean;
 }
 
-/** Lays out one line (line breaks in `text` become spaces). */
-export async function layoutLine(text: string, style: TextStyle, baseDirection: 'ltr' | 'rtl' | 'auto' = 'auto'): Promise<ShapedLine> {
+/** Recent layouts: certificate labels and values repeat on every page and every event ("Email", "Actor", ...). */
+const recent = new Map<string, Promise<ShapedLine>>();
+const RECENT_LIMIT = 512;
+
+/** Lays out one line (line breaks in `text` become spaces). The result is shared: do not change it. */
+export function layoutLine(text: string, style: TextStyle, baseDirection: 'ltr' | 'rtl' | 'auto' = 'auto'): Promise<ShapedLine> {
+  const key = `${style}\u0000${baseDirection}\u0000${text}`;
+  let line = recent.get(key);
+  if (!line) {
+    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value ?? '');
+    line = layout(text, style, baseDirection);
+    recent.set(key, line);
+    line.catch(() => recent.delete(key));
+  }
+  return line;
+}
+
+async function layout(text: string, style: TextStyle, baseDirection: 'ltr' | 'rtl' | 'auto'): Promise<ShapedLine> {
   const clean = normalise(text);
   const { levels, direction } = bidiLevels(clean, baseDirection);
   const items = itemize(clean, style, levels);
@@ -122,12 +138,18 @@ function visualOrder(runs: { level: number; run: GlyphRun }[]): GlyphRun[] {
 
 export const widthOfRuns = (runs: GlyphRun[]): number => runs.reduce((sum, run) => sum + run.glyphs.reduce((w, g) => w + g.xAdvance, 0), 0);
 
+const extents = new Map<string, { ascent: number; descent: number }>();
+
 function extentOf(faces: string[]): { ascent: number; descent: number } {
   let { ascent, descent } = BASE_EXTENT;
   for (const face of faces) {
-    const { font } = fontFile(face);
-    ascent = Math.max(ascent, font.ascent / font.unitsPerEm);
-    descent = Math.min(descent, font.descent / font.unitsPerEm);
+    let extent = extents.get(face);
+    if (!extent) {
+      const { font } = fontFile(face);
+      extents.set(face, (extent = { ascent: font.ascent / font.unitsPerEm, descent: font.descent / font.unitsPerEm }));
+    }
+    ascent = Math.max(ascent, extent.ascent);
+    descent = Math.min(descent, extent.descent);
   }
   return { ascent, descent };
 }

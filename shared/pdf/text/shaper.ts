@@ -35,7 +35,7 @@ function hbFont(hb: HarfBuzz, file: FontFile): { font: InstanceType<HarfBuzz['Fo
   let entry = fonts.get(file.path);
   if (!entry) {
     const face = new hb.Face(new hb.Blob(file.bytes));
-    entry = { font: new hb.Font(face), upem: file.font.unitsPerEm };
+    entry = { font: new hb.Font(face), upem: file.font.unitsPerEm }; // read once: fontkit recomputes it on every access
     fonts.set(file.path, entry);
   }
   return entry;

@@ -23,6 +23,10 @@ export async function wrapLines(text: string, style: TextStyle, size: number, ma
   for (const paragraph of text.normalize('NFC').split(/\r\n|[\n\r\u2028\u2029]/)) {
     const clean = normalise(paragraph);
     const whole = await layoutLine(clean, style);
+    if (whole.width * size <= maxWidth && clean.trim() === clean) {
+      lines.push(whole); // fits as it is: most values do
+      continue;
+    }
     const units = clusters(clean, whole);
     for (const [start, end] of breakUnits(units, maxWidth / size)) {
       lines.push(await layoutLine(clean.slice(start, end), style, whole.direction));
