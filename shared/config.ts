@@ -28,6 +28,14 @@ const EnvSchema = v.object({
   SMS_SENDER_ID: v.optional(v.string(), ''),
   /** JSON overriding parts of DEFAULT_RATE_LIMITS, e.g. `{"plans":{"test":{"limit":5,"windowSeconds":60}}}`. */
   RATE_LIMITS: v.optional(v.string(), '{}'),
+  /** An RFC 3161 timestamp authority: seals above PAdES B-B need one. */
+  TSA_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('TSA_URL must be a URL'))]), ''),
+  /** Sent with every timestamp request: "Name: value", or a bare Authorization value ("Basic ..."). */
+  TSA_AUTH_HEADER: v.optional(v.string(), ''),
+  /** Caps the seal's level; default: the highest the configuration allows (B-LTA with TSA_URL, else B-B). */
+  PADES_LEVEL: v.optional(v.union([v.literal(''), v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'], 'PADES_LEVEL must be B-B, B-T, B-LT or B-LTA')]), ''),
+  /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
+  SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),
 });
 
 /** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
@@ -99,6 +107,13 @@ export interface Config {
   senderCopyEmail: string | null;
   /** Request budgets (spec 8, DECISIONS 19). */
   rateLimits: RateLimits;
+  /** The RFC 3161 timestamp authority and its optional header; null: none. */
+  tsaUrl: string | null;
+  tsaAuthHeader: string | null;
+  /** The PAdES level seals are made at (ADDITIONS A9). */
+  padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+  /** The SSM parameter with the seal certificate chain; null: SEAL_CERTIFICATE_CHAIN_PEM. */
+  sealCertificateParameter: string | null;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -129,5 +144,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     senderCopyEmail: e.SENDER_COPY_EMAIL || null,
     originVerifySecret: e.ORIGIN_VERIFY_SECRET || null,
     rateLimits: rateLimitsOf(e.RATE_LIMITS),
+    tsaUrl: e.TSA_URL || null,
+    tsaAuthHeader: e.TSA_AUTH_HEADER || null,
+    padesLevel: padesLevelOf(e.PADES_LEVEL, e.TSA_URL),
+    sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
   };
+}
+
+/** A level above B-B needs a timestamp authority; asking for one without it fails the cold start, not the seal. */
+function padesLevelOf(level: '' | Config['padesLevel'], tsaUrl: string): Config['padesLevel'] {
+  if (!level) return tsaUrl ? 'B-LTA' : 'B-B';
+  if (level !== 'B-B' && !tsaUrl) throw new Error(`Invalid configuration: PADES_LEVEL ${level} needs TSA_URL`);
+  return level;
 }

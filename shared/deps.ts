@@ -17,10 +17,14 @@ import type { SESv2ClientConfig } from '@aws-sdk/client-sesv2';
 import type { SFNClientConfig } from '@aws-sdk/client-sfn';
 import type { SNSClientConfig } from '@aws-sdk/client-sns';
 import type { SQSClientConfig } from '@aws-sdk/client-sqs';
+import type { SSMClientConfig } from '@aws-sdk/client-ssm';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#adapters/aws/secret-names.ts';
 import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
+import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
+import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
+import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
@@ -45,6 +49,8 @@ export interface Deps {
   workflows: Workflows;
   webhooks: WebhookRepository;
   documentSigner: DocumentSigner;
+  /** The timestamp authority and revocation source of seals above PAdES B-B (from TSA_URL, PADES_LEVEL). */
+  sealEvidence: SealEvidence;
   contacts: ContactRepository;
   usage: UsageRepository;
   rateLimiter: RateLimiter;
@@ -63,6 +69,7 @@ export interface ClientSettings {
   sfn?: SFNClientConfig;
   kms?: KMSClientConfig;
   secretsManager?: SecretsManagerClientConfig;
+  ssm?: SSMClientConfig;
 }
 
 export type AwsService = keyof ClientSettings;
@@ -142,17 +149,48 @@ function tablePorts(config: Config, aws: AwsSettings) {
   };
 }
 
-/** The seal key: its algorithm and chain come from the certificate in the configuration, only signing needs KMS. */
+/**
+ * The seal key: its chain is the one `npm run seal-cert -- import` stored in SSM (SEAL_CERTIFICATE_PARAMETER), else
+ * (nothing imported) SEAL_CERTIFICATE_CHAIN_PEM, the certificate issued at deploy; its algorithm comes from that certificate; only signing needs KMS. A seal asks for the
+ * chain before the algorithm, so a chain read from SSM is in hand by then.
+ */
 function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
+  const chainPem = once(async () => {
+    if (!config.sealCertificateParameter) return config.sealCertificateChainPem;
+    const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
+    return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), config.sealCertificateParameter).read().catch((error: unknown) => {
+      // Nothing imported yet: the certificate issued at deploy.
+      if ((error as { name?: string }).name === 'ParameterNotFound' && config.sealCertificateChainPem) return config.sealCertificateChainPem;
+      throw error;
+    });
+  });
   const signer = lazyPort<Pick<DocumentSigner, 'certificateChain' | 'signDigest'>>(async () => {
     const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
-    return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, config.sealCertificateChainPem);
+    return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
   }, { certificateChain: true, signDigest: true });
-  let algorithm: DocumentSigner['algorithm'] | undefined;
+  let algorithm: DocumentSigner['algorithm'] | undefined = config.sealCertificateParameter ? undefined : algorithmOfCertificate(config.sealCertificateChainPem);
   return {
-    get algorithm() { return (algorithm ??= algorithmOfCertificate(config.sealCertificateChainPem)); },
-    certificateChain: () => signer.certificateChain(),
+    get algorithm() {
+      if (!algorithm) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
+      return algorithm;
+    },
+    certificateChain: async () => {
+      const chain = await signer.certificateChain();
+      algorithm ??= algorithmOfCertificate(await chainPem());
+      return chain;
+    },
     signDigest: (digest) => signer.signDigest(digest),
+  };
+}
+
+/** What seals above PAdES B-B reach out to: the timestamp authority (TSA_URL), and revocation data for B-LT and up. */
+function sealEvidence(config: Config): SealEvidence {
+  const level = config.padesLevel;
+  if (level === 'B-B' || !config.tsaUrl) return { level: 'B-B' };
+  return {
+    level,
+    timestamps: new HttpTimestampAuthority(config.tsaUrl, { authHeader: config.tsaAuthHeader }),
+    ...(level === 'B-LT' || level === 'B-LTA' ? { revocation: new HttpRevocationSource() } : {}),
   };
 }
 
@@ -186,6 +224,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
       return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
     }, { startSealing: true, startWebhookRetry: true }),
     documentSigner: kmsSigner(config, aws),
+    sealEvidence: sealEvidence(config),
     logger: jsonLogger(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
     ...overrides,

@@ -10,12 +10,12 @@
  * - Adapters a function's access row does not bind (infra/stacks/environment.ts, `unboundAdapters`) are left out: the
  *   dynamic import shared/deps.ts would make of one becomes a module that fails, saying so. A function that reached
  *   for one would fail on AWS anyway, its role lacking the grant; the IAM trace test catches that locally.
- * - ESM keeps `import.meta.url` meaningful (shared/pdf/fonts.ts resolves its font files from it); the banner gives
+ * - ESM keeps `import.meta.url` meaningful (shared/pdf/text/catalog.ts resolves its font files from it); the banner gives
  *   CommonJS dependencies a `require`.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions } from 'esbuild';
 
@@ -74,16 +74,18 @@ function copyModuleFiles(files: readonly string[], outdir: string): void {
     copyFileSync(join(REPO_ROOT, 'node_modules', file), join(outdir, 'node_modules', file));
   };
   files.forEach(copy);
+  // A WebAssembly module is loaded from beside the bundle (new URL('x.wasm', import.meta.url) in the bundled code).
+  for (const file of files.filter((f) => f.endsWith('.wasm'))) copyFileSync(join(REPO_ROOT, 'node_modules', file), join(outdir, basename(file)));
   for (const pkg of new Set(files.map(packageOf))) {
     const licences = readdirSync(join(REPO_ROOT, 'node_modules', pkg)).filter((name) => name.startsWith('LICENSE'));
     ['package.json', ...licences].forEach((name) => { copy(`${pkg}/${name}`); });
   }
 }
 
-/** The font files shared/pdf/fonts.ts resolves at run time, read from its source so the two cannot drift. */
+/** The font files (and the shaper's WebAssembly) the seal reads at run time, read from their sources so they cannot drift. */
 export function sealFontFiles(): string[] {
-  const source = readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'fonts.ts'), 'utf8');
-  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.ttf)'/g)].map((m) => m[1] ?? '');
-  if (files.length === 0) throw new Error('No font files found in shared/pdf/fonts.ts: the seal bundle would lack its fonts');
+  const source = ['catalog.ts', 'shaper.ts'].map((file) => readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'text', file), 'utf8')).join('\n');
+  const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.(?:ttf|wasm))'/g)].map((m) => m[1] ?? '');
+  if (files.length === 0) throw new Error('No font files found in shared/pdf/text/catalog.ts: the seal bundle would lack its fonts');
   return [...new Set(files)];
 }

@@ -72,8 +72,13 @@ export function grantStateMachine(fn: ServiceFunction, stateMachineArn: string):
 }
 
 /** Sign on the seal key only (never GetPublicKey: the certificate carries it). */
-export function grantSigningKey(fn: ServiceFunction, keyArn: string): void {
+/** Signing with the seal key, and reading the CA-issued chain `npm run seal-cert -- import` may have stored. */
+export function grantSigningKey(fn: ServiceFunction, keyArn: string, certificateParameter: string | null): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [keyArn] }));
+  if (certificateParameter) {
+    const { region, account } = Stack.of(fn);
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [`arn:aws:ssm:${region}:${account}:parameter${certificateParameter}`] }));
+  }
 }
 
 /**

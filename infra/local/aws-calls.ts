@@ -118,6 +118,7 @@ export function targetsOf(service: AwsService, operation: string, input: Input):
     case 'secretsManager': return [{ action: operation, arn: String(input.SecretId) }];
     case 'ses': return [{ action: operation, from: String(input.FromEmailAddress) }];
     case 'sns': return [{ action: operation, ...(input.TopicArn ? { arn: field(input, 'TopicArn') } : { phoneNumber: true }) }];
+    case 'ssm': return [{ action: operation, arn: String(input.Name) }];
   }
 }
 

@@ -20,6 +20,8 @@ export interface DevState {
   jobs: Job[];
   /** Waits until the background queues are empty and idle. */
   drain: () => Promise<unknown>;
+  /** The local certificate authority's root (PEM): seals verify against it. */
+  pki: { rootPem: string };
 }
 
 export interface OutboxMessage {
@@ -84,6 +86,7 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       await state.drain();
       return ok({ now: state.clock.now().toISOString() });
     },
+    'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
     'POST /_local/apps': async (_req, _url, body) => {
       const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));
       return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);

@@ -27,6 +27,7 @@ import { devHandlers } from './dev-endpoints.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
 import { freePort } from './engines/free-port.ts';
 import { inProcessAnswers } from './engines/in-process.ts';
+import { startLocalPki } from './engines/pki.ts';
 import { localS3ClientConfig, startS3 } from './engines/s3.ts';
 import { startSes } from './engines/ses.ts';
 import { startSqs } from './engines/sqs.ts';
@@ -100,14 +101,16 @@ async function started<T extends readonly Promise<RunningEngine>[]>(teardown: Te
 
 /** The local engines, each on a free port, and the table and bucket on them. Add an engine here. */
 async function startEngines(options: LocalStackOptions, dataDir: string | undefined, scratch: string, teardown: Teardown) {
-  const [dynamodb, s3, ses, sqs] = await started(teardown, [
+  const [dynamodb, s3, ses, sqs, pki] = await started(teardown, [
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
     startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
+    startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
   await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
-  return { dynamodb, s3, ses, sqs };
+  return { dynamodb, s3, ses, sqs, pki };
 }
 
 type Engines = Awaited<ReturnType<typeof startEngines>>;
@@ -184,7 +187,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // 2. Engines, and what the data stack holds.
     const engines = await startEngines(options, dataDir, scratch, teardown);
     const secrets = await localSecrets(dataDir);
-    const sealKey = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'));
+    const sealKey = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'), { certify: (key, chain) => engines.pki.sealChain(key, chain) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
 
     // 3. Every function wired from its own environment.
@@ -197,7 +200,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       resources, clients, clock,
       settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}) },
       environment: {
-        LOCAL_MODE: '1',
+        LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
         ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
       },
@@ -252,7 +255,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
 
     // 6. Serve.
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain }), () => noRoute)(req, res));
+    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki }), () => noRoute)(req, res));
     const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute)(req, res));
     for (const server of [api, signing]) teardown.add(() => close(server));
     await listen(api, ports.api);

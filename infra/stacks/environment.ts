@@ -40,6 +40,12 @@ export interface FunctionSettings {
   smsSenderId: string | null;
   /** RATE_LIMITS for the routes (JSON, shared/config.ts). */
   rateLimits: string;
+  /** The seal's timestamp authority, its credentials and the PAdES level cap (ADDITIONS A9). */
+  tsaUrl?: string | null;
+  tsaAuthHeader?: string | null;
+  padesLevel?: string | null;
+  /** Where `npm run seal-cert -- import` stores a CA-issued chain (SSM); the seal reads it when it is there. */
+  sealCertificateParameter?: string | null;
 }
 
 /** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
@@ -90,6 +96,10 @@ export function functionEnvironment(handler: string, resources: ServiceResources
   if (access.sign) {
     env.SEAL_KEY_ID = resources.sealKeyArn;
     env.SEAL_CERTIFICATE_CHAIN_PEM = resources.sealCertificatePem;
+    if (settings.sealCertificateParameter) env.SEAL_CERTIFICATE_PARAMETER = settings.sealCertificateParameter;
+    if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
+    if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
+    if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
   }
   return env;
 }

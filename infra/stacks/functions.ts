@@ -51,6 +51,6 @@ export function manifestFunction(scope: Construct, handler: string, description:
   if (access.sms) grantSms(fn);
   if (access.jobs) grantJobQueue(fn, resources.jobsQueueArn);
   for (const workflow of access.starts ?? []) grantStateMachine(fn, workflow === 'seal' ? resources.sealStateMachineArn : resources.webhookRetryStateMachineArn);
-  if (access.sign) grantSigningKey(fn, resources.sealKeyArn);
+  if (access.sign) grantSigningKey(fn, resources.sealKeyArn, ctx.settings.sealCertificateParameter ?? null);
   return fn;
 }

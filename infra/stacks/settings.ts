@@ -31,6 +31,12 @@ export interface ServiceSettings {
   alarmEmail: string | null;
   /** The built signing pages; deployed when the folder exists at synth time. */
   webDistPath: string;
+  /** An RFC 3161 timestamp authority for seals above PAdES B-B (ADDITIONS A9); null: B-B seals. */
+  tsaUrl: string | null;
+  /** `Name: value` (or a bare Authorization value) the TSA wants, if any. */
+  tsaAuthHeader: string | null;
+  /** Caps the PAdES level (`B-B` .. `B-LTA`); null: the highest `tsaUrl` allows. */
+  padesLevel: string | null;
 }
 
 /** Every setting but the sender, which each deployment must name. */
@@ -46,6 +52,9 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   apiThrottle: { rateLimit: 100, burstLimit: 200 },
   alarmEmail: null,
   webDistPath: 'web/dist',
+  tsaUrl: null,
+  tsaAuthHeader: null,
+  padesLevel: null,
 };
 
 const text = (node: Node, key: string): string | null => {
@@ -127,10 +136,15 @@ export function settingsFromContext(node: Node): ServiceSettings {
     apiThrottle: { ...DEFAULT_SETTINGS.apiThrottle, ...throttle },
     alarmEmail: text(node, 'alarmEmail'),
     webDistPath: text(node, 'webDistPath') ?? DEFAULT_SETTINGS.webDistPath,
+    tsaUrl: text(node, 'tsaUrl'),
+    tsaAuthHeader: text(node, 'tsaAuthHeader'),
+    padesLevel: text(node, 'padesLevel'),
   };
 }
 
 /** The settings that reach the functions' environment (infra/stacks/environment.ts). */
 export const functionSettings = (settings: ServiceSettings): FunctionSettings => ({
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
+  tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
+  sealCertificateParameter: `/${settings.prefix}/seal-certificate-chain`,
 });

@@ -23,6 +23,9 @@ export interface SelfSignedCertificateOptions {
 export const OID = {
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
+  country: '2.5.4.6',
+  organizationalUnit: '2.5.4.11',
+  organizationIdentifier: '2.5.4.97',
   keyUsage: '2.5.29.15',
   basicConstraints: '2.5.29.19',
   subjectKeyIdentifier: '2.5.29.14',
@@ -68,7 +71,8 @@ export async function issueSelfSignedCertificate(opts: SelfSignedCertificateOpti
 export function distinguishedName(attributes: readonly (readonly [string, string])[]): pkijs.RelativeDistinguishedNames {
   const rdns = attributes.map(
     ([type, value]) =>
-      new asn1js.Set({ value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()] }),
+      // countryName is a PrintableString (RFC 5280 appendix A); everything else UTF-8.
+      new asn1js.Set({ value: [new pkijs.AttributeTypeAndValue({ type, value: type === OID.country ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }) }).toSchema()] }),
   );
   // Parsed back from DER so pkijs keeps (and re-emits) exactly this encoding.
   return pkijs.RelativeDistinguishedNames.fromBER(new asn1js.Sequence({ value: rdns }).toBER(false));
@@ -81,7 +85,7 @@ export function x509Time(date: Date): pkijs.Time {
   return new pkijs.Time({ type, value: wholeSeconds(date) });
 }
 
-function certificateSignatureAlgorithm(algorithm: SignatureAlgorithm): pkijs.AlgorithmIdentifier {
+export function certificateSignatureAlgorithm(algorithm: SignatureAlgorithm): pkijs.AlgorithmIdentifier {
   return algorithm === 'rsa-sha256'
     ? new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRsa, algorithmParams: new asn1js.Null() })
     : new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 }); // RFC 5758: no parameters
@@ -99,16 +103,16 @@ function signingExtensions(spki: pkijs.PublicKeyInfo): pkijs.Extension[] {
 }
 
 /** 16 random bytes, positive and without a leading zero byte (a minimal DER INTEGER). */
-function serialNumber(): Uint8Array {
+export function serialNumber(): Uint8Array {
   const bytes = new Uint8Array(randomBytes(16));
   bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x40;
   return bytes;
 }
 
 /** DER times carry no fractional seconds. */
-const wholeSeconds = (date: Date): Date => new Date(Math.floor(date.getTime() / 1000) * 1000);
+export const wholeSeconds = (date: Date): Date => new Date(Math.floor(date.getTime() / 1000) * 1000);
 
-const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest());
+export const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest());
 
 // ---------------------------------------------------------------------------------------------
 // PEM.

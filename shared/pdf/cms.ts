@@ -1,12 +1,14 @@
 /**
- * The CMS for a PAdES B-B signature (ETSI EN 319 142-1, CAdES detached): SignedData over no content,
- * signed attributes contentType, messageDigest and signingCertificateV2 (no signing-time: the PDF's /M
- * carries the time in B-B), the signer's certificate chain, one SignerInfo.
+ * The CMS for a PAdES signature (ETSI EN 319 142-1, CAdES detached): SignedData over no content, signed
+ * attributes contentType, messageDigest and signingCertificateV2 (no signing-time: the PDF's /M carries the
+ * claimed time), the signer's whole certificate chain, one SignerInfo; for B-T also an unsigned
+ * signature-time-stamp attribute (RFC 3161 token over the signature value). The same builder makes the local
+ * timestamp authority's tokens (encapsulated TSTInfo).
  */
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { DocumentSigner } from '#ports/services.ts';
+import type { DocumentSigner, TimestampAuthority } from '#ports/services.ts';
 
 export const CMS_OID = {
   data: '1.2.840.113549.1.7.1',
@@ -17,6 +19,8 @@ export const CMS_OID = {
   sha256: '2.16.840.1.101.3.4.2.1',
   rsaEncryption: '1.2.840.113549.1.1.1',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
 const der = (block: { toBER(sizeOnly?: boolean): ArrayBuffer }): Uint8Array => new Uint8Array(block.toBER(false));
@@ -24,28 +28,61 @@ const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha
 
 /**
  * A DER ContentInfo holding a detached SignedData over content whose SHA-256 is `contentDigest`
- * (for a PDF: the bytes the /ByteRange covers), signed by `signer`.
+ * (for a PDF: the bytes the /ByteRange covers), signed by `signer`; with `timestamps`, time-stamped (B-T).
  */
-export async function buildCadesSignature(signer: DocumentSigner, contentDigest: Uint8Array): Promise<Uint8Array> {
+export async function buildCadesSignature(signer: DocumentSigner, contentDigest: Uint8Array, options: { timestamps?: TimestampAuthority } = {}): Promise<Uint8Array> {
+  const { timestamps } = options;
+  return buildSignedData(signer, {
+    contentType: CMS_OID.data,
+    contentDigest,
+    unsigned: timestamps && (async (signature) => [
+      new pkijs.Attribute({ type: CMS_OID.signatureTimeStampToken, values: [asn1js.fromBER(await timestamps.timestamp(sha256(signature))).result] }),
+    ]),
+  });
+}
+
+export interface SignedDataContent {
+  contentType: string;
+  contentDigest: Uint8Array;
+  /** Encapsulated content (a timestamp token's TSTInfo); absent: detached. */
+  content?: Uint8Array;
+  /** Unsigned attributes made from the signature value (a signature timestamp). */
+  unsigned?: (signature: Uint8Array) => Promise<pkijs.Attribute[]>;
+}
+
+/** Parsed certificates by their DER: a signer hands out the same chain for every seal, and parsing costs milliseconds. */
+const parsed = new WeakMap<Uint8Array, pkijs.Certificate>();
+const certificateOf = (der: Uint8Array): pkijs.Certificate => {
+  let cert = parsed.get(der);
+  if (!cert) parsed.set(der, (cert = pkijs.Certificate.fromBER(der)));
+  return cert;
+};
+
+export async function buildSignedData(signer: DocumentSigner, what: SignedDataContent): Promise<Uint8Array> {
   const chain = await signer.certificateChain();
   const [signingDer] = chain;
   if (!signingDer) throw new Error('The document signer has no certificate');
-  const signingCert = pkijs.Certificate.fromBER(signingDer);
-  const attributes = signedAttributes(contentDigest, signingDer, signingCert);
+  const signingCert = certificateOf(signingDer);
+  const attributes = signedAttributes(what.contentDigest, signingDer, signingCert, what.contentType);
   const signature = await signer.signDigest(sha256(signedAttributesToSign(attributes)));
+  const unsigned = what.unsigned ? await what.unsigned(signature) : [];
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
     sid: new pkijs.IssuerAndSerialNumber({ issuer: signingCert.issuer, serialNumber: signingCert.serialNumber }),
     digestAlgorithm: sha256Algorithm(),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+    ...(unsigned.length > 0 ? { unsignedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 1, attributes: unsigned }) } : {}),
     signatureAlgorithm: signerSignatureAlgorithm(signer.algorithm),
     signature: new asn1js.OctetString({ valueHex: signature }),
   });
   const signedData = new pkijs.SignedData({
-    version: 1,
+    version: what.content ? 3 : 1,
     digestAlgorithms: [sha256Algorithm()],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: CMS_OID.data }), // detached: no eContent
-    certificates: chain.map((certificate) => pkijs.Certificate.fromBER(certificate)),
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: what.contentType,
+      ...(what.content ? { eContent: new asn1js.OctetString({ valueHex: what.content }) } : {}), // else detached
+    }),
+    certificates: chain.map(certificateOf),
     signerInfos: [signerInfo],
   });
   const contentInfo = new pkijs.ContentInfo({ contentType: CMS_OID.signedData, content: signedData.toSchema(true) });
@@ -57,9 +94,10 @@ export function signedAttributes(
   contentDigest: Uint8Array,
   signingCertDer: Uint8Array,
   signingCert = pkijs.Certificate.fromBER(signingCertDer),
+  contentType: string = CMS_OID.data,
 ): pkijs.Attribute[] {
   const attributes = [
-    new pkijs.Attribute({ type: CMS_OID.contentType, values: [new asn1js.ObjectIdentifier({ value: CMS_OID.data })] }),
+    new pkijs.Attribute({ type: CMS_OID.contentType, values: [new asn1js.ObjectIdentifier({ value: contentType })] }),
     new pkijs.Attribute({ type: CMS_OID.messageDigest, values: [new asn1js.OctetString({ valueHex: contentDigest })] }),
     new pkijs.Attribute({ type: CMS_OID.signingCertificateV2, values: [signingCertificateV2(signingCertDer, signingCert)] }),
   ];

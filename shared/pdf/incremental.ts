@@ -18,14 +18,14 @@ import {
   PDFDict,
   PDFName,
   PDFNumber,
-  PDFObjectParser,
   PDFRawStream,
   PDFRef,
   PDFStream,
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
-import { loadPdf } from './inspect.ts';
+import { loadPdf } from './load.ts';
+import { readLastXref } from './xref.ts';
 
 /** Where the original's last cross-reference section is, and what kind it is. */
 export interface PreviousXref {
@@ -38,11 +38,26 @@ export interface PreviousXref {
   size: number;
 }
 
-/** What a document looked like when it was loaded. */
+/**
+ * What a document looked like when it was loaded, or when its last update was written: writeUpdate() moves it on,
+ * so several updates can follow each other without reading back what was written.
+ */
 export interface ChangeTracker {
-  readonly original: Uint8Array;
-  readonly previous: PreviousXref;
-  readonly snapshot: ReadonlyMap<PDFRef, Fingerprint>;
+  /** The bytes the next update follows (for appendIncrementalUpdate's check). */
+  original: Uint8Array;
+  /** How many bytes the file has before the next update. */
+  length: number;
+  /** The last byte before the next update (an object must start a line). */
+  lastByte: number | undefined;
+  previous: PreviousXref;
+  readonly snapshot: Map<PDFRef, Fingerprint>;
+}
+
+/** One written update: its chunks, in order, and where each object of it starts in the whole file. */
+export interface WrittenUpdate {
+  chunks: Buffer[];
+  length: number;
+  objects: Map<PDFRef, { offset: number; chunk: Buffer }>;
 }
 
 /** How an indirect object looked: its serialization, and for raw streams the identity of their data. */
@@ -52,8 +67,6 @@ interface Fingerprint {
   text: string;
 }
 
-const HEADER_WINDOW = 1024;
-const TAIL_WINDOW = 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
@@ -73,12 +86,13 @@ export async function openForUpdate(bytes: Uint8Array): Promise<{ doc: PDFDocume
 export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTracker {
   // Updates to encrypted files would need every new string and stream encrypted.
   if (doc.isEncrypted) throw new Error('Cannot append an incremental update to an encrypted PDF');
-  const previous = readPreviousXref(original);
+  const { kind, offset, base, size } = readLastXref(original);
+  const previous = { kind, offset, base, size };
   const { context } = doc;
   context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1, largestReference(context));
   const snapshot = new Map<PDFRef, Fingerprint>();
   for (const [ref, object] of context.enumerateIndirectObjects()) snapshot.set(ref, fingerprint(object));
-  return { original, previous, snapshot };
+  return { original, length: original.length, lastByte: original[original.length - 1], previous, snapshot };
 }
 
 /**
@@ -108,33 +122,55 @@ export function changedObjects(doc: PDFDocument, tracker: ChangeTracker): [PDFRe
 
 /**
  * `original` followed by an update holding every new or changed object of `doc`; `original` itself if
- * nothing changed. `original` must be the bytes `tracker` was made from.
+ * nothing changed. `original` must be the bytes `tracker` stands at.
  */
 export function appendIncrementalUpdate(original: Uint8Array, doc: PDFDocument, tracker: ChangeTracker): Uint8Array {
   if (original !== tracker.original && Buffer.compare(original, tracker.original) !== 0) {
     throw new Error('appendIncrementalUpdate: these are not the bytes the change tracker was made from');
   }
-  const objects = changedObjects(doc, tracker);
+  const update = writeUpdate(doc, tracker);
+  if (!update) return original;
+  const out = Buffer.concat([original, ...update.chunks], original.length + update.length);
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.length);
+  tracker.original = bytes;
+  return bytes;
+}
+
+/**
+ * Serializes every new or changed object of `doc` and a cross-reference section chained to the previous one, and
+ * moves the tracker past them (undefined when nothing changed). The caller appends the chunks to the file.
+ */
+export function writeUpdate(doc: PDFDocument, tracker: ChangeTracker): WrittenUpdate | undefined {
+  const changed = changedObjects(doc, tracker);
+  if (changed.length === 0) return undefined;
   const { previous } = tracker;
-  if (objects.length === 0) return original;
-  const parts: Uint8Array[] = [original];
-  let length = original.length;
-  const push = (chunk: Uint8Array): void => {
-    parts.push(chunk);
-    length += chunk.length;
+  const chunks: Buffer[] = [];
+  const objects = new Map<PDFRef, { offset: number; chunk: Buffer }>();
+  let position = tracker.length;
+  const push = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    position += chunk.length;
   };
-  const last = original[original.length - 1];
-  if (last !== LF && last !== CR) push(latin1('\n')); // `N 0 obj` must start a line
+  if (tracker.lastByte !== LF && tracker.lastByte !== CR) push(latin1('\n')); // `N 0 obj` must start a line
   const entries: XrefEntry[] = [];
-  for (const [ref, object] of objects) {
-    entries.push({ ref, offset: length - previous.base });
-    push(serializeIndirect(ref.objectNumber, ref.generationNumber, object));
+  for (const [ref, object] of changed) {
+    const chunk = serializeIndirect(ref.objectNumber, ref.generationNumber, object);
+    entries.push({ ref, offset: position - previous.base });
+    objects.set(ref, { offset: position, chunk });
+    push(chunk);
+    tracker.snapshot.set(ref, fingerprint(object));
   }
   const size = Math.max(previous.size, doc.context.largestObjectNumber + 1);
-  const section = { entries, at: length - previous.base, size, trailer: trailerDict(doc.context, previous.offset) };
+  const at = position - previous.base;
+  const section = { entries, at, size, trailer: trailerDict(doc.context, previous.offset) };
   push(previous.kind === 'table' ? xrefTable(section) : xrefStream(section));
-  const out = Buffer.concat(parts, length);
-  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  // An XRef stream takes the number `size` for itself; later objects must not reuse it.
+  if (previous.kind === 'stream') doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, size);
+  tracker.previous = { kind: previous.kind, offset: at, base: previous.base, size: previous.kind === 'stream' ? size + 1 : size };
+  const length = position - tracker.length;
+  tracker.length = position;
+  tracker.lastByte = LF;
+  return { chunks, length, objects };
 }
 
 function fingerprint(object: PDFObject): Fingerprint {
@@ -165,7 +201,7 @@ interface XrefSection {
   trailer: PDFDict;
 }
 
-function serializeIndirect(objectNumber: number, generation: number, object: PDFObject): Uint8Array {
+function serializeIndirect(objectNumber: number, generation: number, object: PDFObject): Buffer {
   const head = latin1(`${objectNumber} ${generation} obj\n`);
   const tail = latin1('\nendobj\n');
   const out = Buffer.allocUnsafe(head.length + object.sizeInBytes() + tail.length);
@@ -186,7 +222,7 @@ function trailerDict(context: PDFContext, prev: number): PDFDict {
 }
 
 /** `xref`, one subsection per run of consecutive object numbers, the trailer, startxref and %%EOF. */
-function xrefTable({ entries, at, size, trailer }: XrefSection): Uint8Array {
+function xrefTable({ entries, at, size, trailer }: XrefSection): Buffer {
   let text = 'xref\n';
   for (const run of consecutiveRuns(entries)) {
     text += `${run[0]?.ref.objectNumber ?? 0} ${run.length}\n`;
@@ -200,7 +236,7 @@ function xrefTable({ entries, at, size, trailer }: XrefSection): Uint8Array {
 }
 
 /** An uncompressed XRef stream object (its own entry included), then startxref and %%EOF. */
-function xrefStream({ entries, at, size, trailer }: XrefSection): Uint8Array {
+function xrefStream({ entries, at, size, trailer }: XrefSection): Buffer {
   const self = PDFRef.of(size); // free: every number in use is below `size`
   const all = [...entries, { ref: self, offset: at }];
   const offsetWidth = byteWidth(Math.max(...all.map((e) => e.offset)));
@@ -241,55 +277,4 @@ function byteWidth(value: number): number {
 function writeUInt(buf: Buffer, value: number, at: number, width: number): number {
   for (let i = width - 1; i >= 0; i--) buf[at + width - 1 - i] = Math.floor(value / 256 ** i) % 256;
   return at + width;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading the original's last cross-reference section.
-
-/** The original's last cross-reference section: where `startxref` points, its kind and its /Size. */
-export function readPreviousXref(bytes: Uint8Array): PreviousXref {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerAt = buf.subarray(0, HEADER_WINDOW).indexOf('%PDF-', 0, 'latin1');
-  if (headerAt < 0) throw new Error('Not a PDF: no %PDF- header');
-  const offset = lastStartxref(buf);
-  for (const base of headerAt > 0 ? [0, headerAt] : [0]) {
-    const section = sectionAt(buf, offset + base);
-    if (section) return { ...section, offset, base };
-  }
-  throw new Error('The PDF\'s startxref does not point at a cross-reference section');
-}
-
-function lastStartxref(buf: Buffer): number {
-  const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
-  const at = buf.subarray(tailStart).lastIndexOf('startxref', undefined, 'latin1');
-  const digits = at < 0 ? null : /^startxref\s+(\d{1,15})\s+%%EOF/.exec(buf.toString('latin1', tailStart + at));
-  if (!digits?.[1]) throw new Error('The PDF has no startxref/%%EOF at its end');
-  return Number(digits[1]);
-}
-
-function sectionAt(buf: Buffer, at: number): Omit<PreviousXref, 'offset' | 'base'> | undefined {
-  if (at >= buf.length) return undefined;
-  const head = buf.toString('latin1', at, Math.min(buf.length, at + 64));
-  const lead = /^\s*/.exec(head)?.[0].length ?? 0;
-  if (/^xref\s/.test(head.slice(lead))) {
-    const trailerAt = buf.indexOf('trailer', at, 'latin1');
-    if (trailerAt < 0) return undefined;
-    return { kind: 'table', size: sizeOf(parseObjectAt(buf, trailerAt + 'trailer'.length)) };
-  }
-  const header = /^\d+\s+\d+\s+obj\b/.exec(head.slice(lead));
-  if (!header) return undefined;
-  const object = parseObjectAt(buf, at + lead + header[0].length);
-  const dict = object instanceof PDFRawStream ? object.dict : undefined;
-  if (dict?.get(PDFName.of('Type')) !== PDFName.of('XRef')) return undefined;
-  return { kind: 'stream', size: sizeOf(dict) };
-}
-
-function parseObjectAt(buf: Buffer, at: number): PDFObject {
-  return PDFObjectParser.forBytes(buf.subarray(at), PDFContext.create()).parseObject();
-}
-
-function sizeOf(trailer: PDFObject | undefined): number {
-  const size = trailer instanceof PDFDict ? trailer.get(PDFName.of('Size')) : undefined;
-  if (!(size instanceof PDFNumber)) throw new Error('The PDF\'s trailer has no /Size');
-  return size.asNumber();
 }

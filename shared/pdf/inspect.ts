@@ -9,22 +9,20 @@
  * and the /Count cross-check exist to catch exactly that.
  */
 import { createHash } from 'node:crypto';
-import { readPreviousXref } from './incremental.ts';
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
   PDFName,
   PDFNumber,
   PDFPageLeaf,
   PDFPageTree,
-  PDFParser,
-  PDFStreamParsingError,
   toDegrees,
-  type PDFContext,
+  type PDFDocument,
   type PDFObject,
   type PDFPage,
 } from 'pdf-lib';
+import { loadPdf } from './load.ts';
+import { readLastXref, XrefError, type XrefProblem, type XrefSection } from './xref.ts';
 
 export interface PageBox {
   x: number;
@@ -47,16 +45,10 @@ export interface PdfInfo {
   sizeBytes: number;
 }
 
-export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages';
+export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages' | 'locked';
 
 export type PdfInspection = { ok: true; info: PdfInfo } | { ok: false; reason: PdfRejection; message: string };
 
-/** The %PDF- header may be preceded by junk, but only within the first KB (as Acrobat allows). */
-const HEADER_WINDOW = 1024;
-/** %%EOF must be in the last KB: tolerates trailing whitespace/garbage without scanning the whole file. */
-const TAIL_WINDOW = 1024;
-/** How much of an XRef stream object we read to find its dictionary. */
-const XREF_DICT_WINDOW = 8192;
 /** Real page trees are a handful of levels deep; this bounds recursion on hostile files. */
 const MAX_TREE_DEPTH = 64;
 
@@ -78,6 +70,7 @@ const rejected = {
   truncated: (what: string) => new Rejected('truncated', `The PDF is truncated or incomplete (${what})`),
   damaged: (what: string) => new Rejected('damaged', `The PDF is damaged: ${what}`),
   noPages: () => new Rejected('no_pages', 'The PDF has no pages'),
+  locked: () => new Rejected('locked', 'The PDF is certified with no changes permitted (DocMDP P=1): it cannot be signed or sealed without breaking its certification; upload a copy that is not locked'),
 };
 
 /** Inspects an uploaded PDF. Never throws: every problem becomes `{ ok: false, reason, message }`. */
@@ -95,13 +88,7 @@ async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
   const doc = await loadPdf(bytes);
   // Checked here, not by pdf-lib: its EncryptedPDFError is a plain Error that fails instanceof.
   if (doc.isEncrypted) throw rejected.encrypted();
-  // Sealing appends an incremental update after the original's last cross-reference section: a file whose
-  // section it cannot read would be accepted here and then fail at the seal, after everyone had signed.
-  try {
-    readPreviousXref(bytes);
-  } catch {
-    throw rejected.damaged('its last cross-reference section or trailer cannot be read, so it could not be sealed; save it again with a PDF tool');
-  }
+  if (docMdpPermissions(doc) === 1) throw rejected.locked();
   const pages = readPages(doc);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };
@@ -112,126 +99,44 @@ async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
 
 function checkFileStructure(bytes: Uint8Array): void {
   if (bytes.length === 0) throw rejected.empty();
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view, no copy
-  const headerAt = buf.subarray(0, HEADER_WINDOW).indexOf('%PDF-', 0, 'latin1');
-  if (headerAt < 0) throw rejected.notPdf();
-  const { offset, startxrefAt } = readStartxref(buf);
-  const xref = locateXref(buf, offset, headerAt);
-  if (/\/Encrypt(?![^\s/<>[\]()%{}])/.test(trailerText(buf, xref, startxrefAt))) throw rejected.encrypted();
-}
-
-/** The offset after the last `startxref` that precedes the final %%EOF. */
-function readStartxref(buf: Buffer): { offset: number; startxrefAt: number } {
-  const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
-  const eofInTail = buf.subarray(tailStart).lastIndexOf('%%EOF', undefined, 'latin1');
-  if (eofInTail < 0) throw rejected.truncated('no end-of-file marker');
-  const eofAt = tailStart + eofInTail;
-  const searchFrom = Math.max(0, eofAt - TAIL_WINDOW);
-  const inWindow = buf.subarray(searchFrom, eofAt).lastIndexOf('startxref', undefined, 'latin1');
-  if (inWindow < 0) throw rejected.truncated('no cross-reference table');
-  const startxrefAt = searchFrom + inWindow;
-  const digits = /^startxref\s+(\d{1,12})(?!\d)/.exec(buf.toString('latin1', startxrefAt, eofAt + 1));
-  if (!digits?.[1]) throw rejected.truncated('no cross-reference table');
-  return { offset: Number(digits[1]), startxrefAt };
-}
-
-interface XrefSection { kind: 'table' | 'stream'; at: number }
-
-/** Where the last cross-reference section starts; some files count offsets from the %PDF header. */
-function locateXref(buf: Buffer, offset: number, headerAt: number): XrefSection {
-  const candidates = headerAt > 0 ? [offset, offset + headerAt] : [offset];
-  for (const at of candidates) {
-    const section = xrefSectionAt(buf, at);
-    if (section) return section;
+  let xref: XrefSection;
+  try {
+    xref = readLastXref(bytes);
+  } catch (err) {
+    throw err instanceof XrefError ? fromXrefProblem(err.problem) : err;
   }
-  if (offset >= buf.length) throw rejected.truncated('the cross-reference table is missing');
-  throw rejected.damaged('its cross-reference offset (startxref) does not point to a cross-reference table');
+  if (xref.trailer.has(PDFName.of('Encrypt'))) throw rejected.encrypted();
 }
 
-function xrefSectionAt(buf: Buffer, offset: number): XrefSection | undefined {
-  if (offset >= buf.length) return undefined;
-  const head = buf.toString('latin1', offset, Math.min(buf.length, offset + XREF_DICT_WINDOW));
-  const lead = /^\s*/.exec(head)?.[0].length ?? 0;
-  const at = offset + lead;
-  if (/^xref\s/.test(head.slice(lead))) return { kind: 'table', at };
-  const object = /^\d+\s+\d+\s+obj\b/.exec(head.slice(lead));
-  if (!object) return undefined;
-  return /\/Type\s*\/XRef\b/.test(dictionaryOf(head.slice(lead))) ? { kind: 'stream', at } : undefined;
-}
-
-/** The text of an object up to its `stream` keyword (the stream data itself is binary). */
-function dictionaryOf(objectText: string): string {
-  const streamAt = objectText.indexOf('stream');
-  return streamAt < 0 ? objectText : objectText.slice(0, streamAt);
-}
-
-/** The last trailer dictionary: the `trailer` after an xref table, or the XRef stream's dictionary. */
-function trailerText(buf: Buffer, xref: XrefSection, startxrefAt: number): string {
-  if (xref.kind === 'stream') {
-    return dictionaryOf(buf.toString('latin1', xref.at, Math.min(buf.length, xref.at + XREF_DICT_WINDOW)));
+function fromXrefProblem(problem: XrefProblem): Rejected {
+  switch (problem) {
+    case 'no_header': return rejected.notPdf();
+    case 'no_eof': return rejected.truncated('no end-of-file marker');
+    case 'no_startxref': return rejected.truncated('no cross-reference table');
+    case 'missing': return rejected.truncated('the cross-reference table is missing');
+    case 'not_a_section': return rejected.damaged('its cross-reference offset (startxref) does not point to a cross-reference table');
+    // Sealing appends an update after this section: a file whose section cannot be read would pass here and fail at the seal.
+    case 'unreadable': return rejected.damaged('its last cross-reference section or trailer cannot be read, so it could not be sealed; save it again with a PDF tool');
   }
-  const trailerAt = buf.subarray(0, startxrefAt).lastIndexOf('trailer', undefined, 'latin1');
-  if (trailerAt < xref.at) throw rejected.damaged('its trailer is missing');
-  return buf.toString('latin1', trailerAt, startxrefAt);
 }
-
-// ---------------------------------------------------------------------------------------------
-// pdf-lib parse.
 
 /**
- * PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true,
- * parseSpeed: ParseSpeeds.Fastest }), made fast on streams with an indirect /Length (see
- * FastStreamEndParser). Throws pdf-lib's errors; callers check `doc.isEncrypted` themselves.
+ * The access permissions of a certification signature (ISO 32000-1 §12.8.2.2): /Perms /DocMDP names the signature,
+ * whose /Reference holds a DocMDP transform with /P (1: no changes at all; 2, the default: form filling and
+ * signing; 3: also annotations). Undefined when the document is not certified.
  */
-export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
-  // Invalid objects throw: an object pdf-lib cannot parse is one it cannot faithfully re-save.
-  const context = await new FastStreamEndParser(bytes).parseDocument();
-  return new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
-}
-
-/** PDFDocument's constructor is private; load() is only a parser run followed by this call. */
-type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
-
-const STREAM = Buffer.from('stream', 'latin1');
-const CR = 0x0d;
-const LF = 0x0a;
-
-/**
- * pdf-lib's parser, except that a stream without a direct /Length (e.g. `/Length 12 0 R`, as
- * Ghostscript and pdfTeX write) is ended with Buffer.indexOf instead of a byte-by-byte keyword
- * match: ~8x faster (800 ms -> 100 ms on 25 MB). Same result as pdf-lib's findEndOfStreamFallback,
- * including its quirk that a bare `stream` inside the data opens a nested stream.
- */
-class FastStreamEndParser extends PDFParser {
-  private readonly raw: Buffer;
-
-  constructor(bytes: Uint8Array) {
-    super(bytes, Infinity, true, false); // objectsPerTick: Infinity = no artificial yielding
-    this.raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+function docMdpPermissions(doc: PDFDocument): number | undefined {
+  const catalog: unknown = doc.catalog; // undefined at runtime when the trailer has no usable /Root (readPages says so)
+  if (!(catalog instanceof PDFDict)) return undefined;
+  const signature = catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.lookupMaybe(PDFName.of('DocMDP'), PDFDict);
+  const references = signature?.lookupMaybe(PDFName.of('Reference'), PDFArray);
+  if (!signature || !references) return undefined;
+  for (let i = 0; i < references.size(); i++) {
+    const reference = references.lookupMaybe(i, PDFDict);
+    if (reference?.get(PDFName.of('TransformMethod')) !== PDFName.of('DocMDP')) continue;
+    return reference.lookupMaybe(PDFName.of('TransformParams'), PDFDict)?.lookupMaybe(PDFName.of('P'), PDFNumber)?.asNumber() ?? 2;
   }
-
-  protected override findEndOfStreamFallback(): number {
-    let nesting = 1;
-    for (let cursor = this.bytes.offset(); ; ) {
-      const at = this.raw.indexOf(STREAM, cursor);
-      if (at < 0) throw new PDFStreamParsingError(this.bytes.position());
-      const isEnd = at - 3 >= cursor && this.raw.toString('latin1', at - 3, at) === 'end';
-      const scannedFrom = cursor;
-      cursor = at + STREAM.length;
-      nesting += isEnd ? -1 : 1;
-      if (nesting > 0) continue;
-      this.bytes.moveTo(cursor);
-      return this.withLeadingEol(at - 3, scannedFrom);
-    }
-  }
-
-  /** pdf-lib's end excludes one EOL (CRLF, CR or LF) before `endstream`, if not already scanned past. */
-  private withLeadingEol(keyword: number, scannedFrom: number): number {
-    const raw = this.raw;
-    if (keyword - 2 >= scannedFrom && raw[keyword - 2] === CR && raw[keyword - 1] === LF) return keyword - 2;
-    if (keyword - 1 >= scannedFrom && (raw[keyword - 1] === CR || raw[keyword - 1] === LF)) return keyword - 1;
-    return keyword;
-  }
+  return undefined;
 }
 
 /** Maps a pdf-lib error (plain Errors: its ES5 classes break instanceof) to a rejection without internals. */

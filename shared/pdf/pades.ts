@@ -1,16 +1,17 @@
 /**
- * PAdES B-B signing (ETSI EN 319 142-1) as an incremental update: the input PDF stays an exact byte
- * prefix of the output, and the signature's /ByteRange covers the whole output but its own /Contents.
+ * PAdES signatures (ETSI EN 319 142-1) and document timestamps written as incremental updates: the file before
+ * stays an exact byte prefix, and each /ByteRange covers the whole file but its own /Contents.
  *
- * Steps: add a signature field (invisible widget on page 1) whose /V is a signature dictionary with a
- * /ByteRange placeholder and a zero-filled /Contents of fixed size; append the update; patch the real
- * /ByteRange in place; hash the covered bytes; build the CMS; write its hex into /Contents.
+ * Steps: add a signature field (an invisible widget on page 1) whose /V is a signature dictionary with a
+ * /ByteRange placeholder and a zero-filled /Contents of fixed size; write the update; patch the real /ByteRange
+ * in the chunk just written; hash the covered chunks (nothing is read back or parsed); write the hex of what the
+ * signer returns (a CMS, or a timestamp token) into /Contents.
  */
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 import type { DocumentSigner } from '#ports/services.ts';
 import { buildCadesSignature } from './cms.ts';
-import { appendIncrementalUpdate, openForUpdate } from './incremental.ts';
+import { openForUpdate, writeUpdate, type ChangeTracker } from './incremental.ts';
 
 export interface SignPdfOptions {
   /** Written as the signature's /M: PAdES B-B carries the claimed signing time there, not in the CMS. */
@@ -23,63 +24,134 @@ export interface SignPdfOptions {
   contentsBytes?: number;
 }
 
-/** The CMS did not fit the space reserved for /Contents. */
+/** What was signed did not fit the space reserved for /Contents. */
 export class SignatureTooLargeError extends Error {
   constructor(
     readonly cmsBytes: number,
     readonly reservedBytes: number,
   ) {
-    super(`The signature (${cmsBytes} bytes of CMS) does not fit the ${reservedBytes} bytes reserved for it: raise contentsBytes`);
+    super(`The signature (${String(cmsBytes)} bytes of CMS) does not fit the ${String(reservedBytes)} bytes reserved for it: raise contentsBytes`);
     this.name = 'SignatureTooLargeError';
   }
 }
 
-const DEFAULT_CONTENTS_BYTES = 16_384;
+export const DEFAULT_CONTENTS_BYTES = 16_384;
 /** Ten digits per offset: room for files up to ~9.3 GB; the real values are padded with spaces. */
 const WIDE = 9_999_999_999;
 /** Print (4) + Locked (128): an invisible seal nobody can move or delete in a viewer. */
 const WIDGET_FLAGS = 132;
 
-/** Signs the whole of `pdf` as an incremental update (PAdES B-B, /SubFilter /ETSI.CAdES.detached). */
-export async function signPdf(pdf: Uint8Array, signer: DocumentSigner, options: SignPdfOptions): Promise<Uint8Array> {
-  const reserved = options.contentsBytes ?? DEFAULT_CONTENTS_BYTES;
-  if (!Number.isInteger(reserved) || reserved <= 0) throw new RangeError('contentsBytes must be a positive integer');
-  const { doc, tracker } = await openForUpdate(pdf);
-  const signature = signatureDictionary(doc, options, reserved);
-  addSignatureField(doc, doc.context.register(signature.dict));
-  const out = appendIncrementalUpdate(pdf, doc, tracker);
-  const contents = locateContents(out, pdf.length, signature);
-  const digest = patchByteRange(out, signature, contents);
-  const cms = await buildCadesSignature(signer, digest);
-  if (cms.length > reserved) throw new SignatureTooLargeError(cms.length, reserved);
-  out.set(Buffer.from(Buffer.from(cms).toString('hex'), 'latin1'), contents.start + 1); // the rest stays 0 padding
-  return out;
+/** The whole file as it is being written: the original, then each update's chunks. Never copied until bytes(). */
+export class PdfFile {
+  readonly chunks: Uint8Array[];
+  length: number;
+
+  constructor(original: Uint8Array) {
+    this.chunks = [original];
+    this.length = original.length;
+  }
+
+  append(chunks: Uint8Array[]): void {
+    for (const chunk of chunks) {
+      this.chunks.push(chunk);
+      this.length += chunk.length;
+    }
+  }
+
+  /** SHA-256 of everything but [from, to). */
+  digestExcept(from: number, to: number): Uint8Array {
+    const hash = createHash('sha256');
+    let at = 0;
+    for (const chunk of this.chunks) {
+      const [start, end] = [at, at + chunk.length];
+      if (end <= from || start >= to) hash.update(chunk);
+      else {
+        if (start < from) hash.update(chunk.subarray(0, from - start));
+        if (end > to) hash.update(chunk.subarray(to - start));
+      }
+      at = end;
+    }
+    return new Uint8Array(hash.digest());
+  }
+
+  bytes(): Uint8Array {
+    if (this.chunks.length === 1 && this.chunks[0]) return this.chunks[0];
+    const out = Buffer.concat(this.chunks, this.length);
+    return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  }
 }
 
-interface SignatureDictionary {
-  dict: PDFDict;
-  /** The serialized /ByteRange placeholder and /Contents placeholder, to find them in the output. */
+/** A signature dictionary waiting for its /ByteRange and /Contents. */
+export interface SignatureSlot {
+  ref: PDFRef;
+  reserved: number;
   byteRangeText: string;
   contentsText: string;
 }
 
-function signatureDictionary(doc: PDFDocument, options: SignPdfOptions, reserved: number): SignatureDictionary {
+export type SignatureKind = { kind: 'signature'; options: SignPdfOptions } | { kind: 'timestamp'; contentsBytes?: number };
+
+/** Adds a signature field (or a document timestamp field, ETSI.RFC3161) to `doc`; its dictionary awaits the update. */
+export function addSignatureField(doc: PDFDocument, what: SignatureKind): SignatureSlot {
+  const reserved = (what.kind === 'signature' ? what.options.contentsBytes : what.contentsBytes) ?? DEFAULT_CONTENTS_BYTES;
+  if (!Number.isInteger(reserved) || reserved <= 0) throw new RangeError('contentsBytes must be a positive integer');
   const { context } = doc;
   const byteRange = context.obj([0, WIDE, WIDE, WIDE]);
   const contents = PDFHexString.of('0'.repeat(reserved * 2));
-  const dict = context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached' });
+  const dict = what.kind === 'signature'
+    ? context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.CAdES.detached' })
+    : context.obj({ Type: 'DocTimeStamp', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.RFC3161' });
   dict.set(PDFName.of('ByteRange'), byteRange);
   dict.set(PDFName.of('Contents'), contents);
+  if (what.kind === 'signature') describe(dict, what.options);
+  const ref = context.register(dict);
+  addWidget(doc, ref);
+  return { ref, reserved, byteRangeText: `/ByteRange ${byteRange.toString()}`, contentsText: contents.toString() };
+}
+
+function describe(dict: PDFDict, options: SignPdfOptions): void {
   dict.set(PDFName.of('M'), PDFString.fromDate(options.signingTime));
   const text = { Reason: options.reason, Location: options.location, Name: options.name, ContactInfo: options.contactInfo };
   for (const [key, value] of Object.entries(text)) {
     if (value !== undefined) dict.set(PDFName.of(key), PDFHexString.fromText(value)); // UTF-16: any script
   }
-  return { dict, byteRangeText: `/ByteRange ${byteRange.toString()}`, contentsText: contents.toString() };
 }
 
-/** An invisible signature widget on page 1, listed in the AcroForm's /Fields, with /SigFlags 3. */
-function addSignatureField(doc: PDFDocument, signatureRef: PDFRef): void {
+/**
+ * Writes `doc`'s pending changes (holding `slot`) as one update appended to `file`, and fills /Contents with what
+ * `sign` returns for the SHA-256 of the covered bytes.
+ */
+export async function writeSignedUpdate(
+  doc: PDFDocument,
+  tracker: ChangeTracker,
+  file: PdfFile,
+  slot: SignatureSlot,
+  sign: (digest: Uint8Array) => Promise<Uint8Array>,
+): Promise<void> {
+  const update = writeUpdate(doc, tracker);
+  const written = update?.objects.get(slot.ref);
+  if (!update || !written) throw new Error('The signature dictionary was not written');
+  file.append(update.chunks);
+  const local = locate(written.chunk, slot);
+  const start = written.offset + local.contents;
+  const end = start + slot.contentsText.length;
+  const range = `/ByteRange [ ${[0, start, end, file.length - end].join(' ')}`.padEnd(slot.byteRangeText.length - 1, ' ') + ']';
+  if (range.length !== slot.byteRangeText.length) throw new Error('The PDF is too large for the /ByteRange placeholder');
+  written.chunk.write(range, local.byteRange, 'latin1');
+  const der = await sign(file.digestExcept(start, end));
+  if (der.length > slot.reserved) throw new SignatureTooLargeError(der.length, slot.reserved);
+  written.chunk.write(Buffer.from(der).toString('hex'), local.contents + 1, 'latin1'); // the rest stays 0 padding
+}
+
+function locate(chunk: Buffer, slot: SignatureSlot): { byteRange: number; contents: number } {
+  const byteRange = chunk.indexOf(slot.byteRangeText, 0, 'latin1');
+  const contents = byteRange < 0 ? -1 : chunk.indexOf(slot.contentsText, byteRange, 'latin1');
+  if (contents < 0) throw new Error('Signature placeholders not found in the written update');
+  return { byteRange, contents };
+}
+
+/** An invisible widget on page 1, listed in the AcroForm's /Fields, with /SigFlags 3. */
+function addWidget(doc: PDFDocument, signatureRef: PDFRef): void {
   const { context } = doc;
   const page = doc.getPages()[0];
   if (!page) throw new Error('Cannot sign a PDF without pages');
@@ -117,35 +189,15 @@ function uniqueFieldName(fields: PDFArray): string {
     if (title instanceof PDFString || title instanceof PDFHexString) taken.add(title.decodeText());
   }
   let n = 1;
-  while (taken.has(`Signature${n}`)) n++;
-  return `Signature${n}`;
+  while (taken.has(`Signature${String(n)}`)) n++;
+  return `Signature${String(n)}`;
 }
 
-interface ContentsLocation {
-  byteRangeAt: number;
-  /** Offset of `<` and one past `>` of the /Contents hex string. */
-  start: number;
-  end: number;
-}
-
-/** The placeholders' offsets, searched only in the appended update (the original may hold anything). */
-function locateContents(out: Uint8Array, originalLength: number, signature: SignatureDictionary): ContentsLocation {
-  const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-  const byteRangeAt = buf.indexOf(signature.byteRangeText, originalLength, 'latin1');
-  const start = byteRangeAt < 0 ? -1 : buf.indexOf(signature.contentsText, byteRangeAt, 'latin1');
-  if (start < 0) throw new Error('Signature placeholders not found in the written update');
-  return { byteRangeAt, start, end: start + signature.contentsText.length };
-}
-
-/** Writes the real /ByteRange over its placeholder (same length) and returns the SHA-256 it covers. */
-function patchByteRange(out: Uint8Array, signature: SignatureDictionary, contents: ContentsLocation): Uint8Array {
-  const range = [0, contents.start, contents.end, out.length - contents.end];
-  const placeholder = signature.byteRangeText;
-  const patched = `/ByteRange [ ${range.join(' ')}`.padEnd(placeholder.length - 1, ' ') + ']';
-  if (patched.length !== placeholder.length) throw new Error('The PDF is too large for the /ByteRange placeholder');
-  out.set(Buffer.from(patched, 'latin1'), contents.byteRangeAt);
-  const hash = createHash('sha256');
-  hash.update(out.subarray(0, contents.start));
-  hash.update(out.subarray(contents.end));
-  return new Uint8Array(hash.digest());
+/** Signs the whole of `pdf` as an incremental update (PAdES B-B, /SubFilter /ETSI.CAdES.detached). */
+export async function signPdf(pdf: Uint8Array, signer: DocumentSigner, options: SignPdfOptions): Promise<Uint8Array> {
+  const { doc, tracker } = await openForUpdate(pdf);
+  const slot = addSignatureField(doc, { kind: 'signature', options });
+  const file = new PdfFile(pdf);
+  await writeSignedUpdate(doc, tracker, file, slot, (digest) => buildCadesSignature(signer, digest));
+  return file.bytes();
 }

@@ -103,3 +103,21 @@ export interface WebhookSender {
   checkTarget(url: string): TargetCheck;
   send(request: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookSendResult>;
 }
+
+/** An RFC 3161 timestamp authority (TSA_URL on AWS, the local responder under `npm start`). */
+export interface TimestampAuthority {
+  /** A TimeStampToken (DER ContentInfo holding a SignedData over TSTInfo) for a SHA-256 digest. Throws TimestampUnavailable. */
+  timestamp(digest: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Revocation data for one certificate, as the CA publishes it (DER). */
+export interface RevocationData {
+  crls: Uint8Array[];
+  ocspResponses: Uint8Array[];
+}
+
+/** Where revocation data comes from: the certificate's CRL distribution points or its OCSP responder. */
+export interface RevocationSource {
+  /** The current CRL or OCSP response for `certificate` (DER), issued by `issuer`. Throws RevocationUnavailable. */
+  revocation(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationData>;
+}

@@ -17,7 +17,7 @@ describe('KeyFileSigner', () => {
     expect(statSync(join(dir, KEY_FILE)).mode & 0o777).toBe(0o600);
     const [certificate] = await first.certificateChain();
     const cert = new X509Certificate(certificate!);
-    expect(cert.subject).toBe('CN=E-Signature Service (local)');
+    expect(cert.subject).toBe('CN=E-Signature Service (local)\nO=E-Signature Service (local)'); // the default subject carries O
     expect(cert.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(cert.verify(cert.publicKey)).toBe(true);
     expect(readFileSync(join(dir, CERTIFICATE_FILE), 'utf8')).toContain('-----BEGIN CERTIFICATE-----');

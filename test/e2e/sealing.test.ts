@@ -6,6 +6,7 @@ import { createMultipart, sigField, signer, type EnvelopeBody } from '#test/supp
 import { makePdf } from '#test/support/pdfs.ts';
 import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
 import { pdfsig, pdftotext, qpdfCheck, tempPdf } from '#test/support/validators.ts';
+import { allSignatures, opensslCmsVerify, opensslTsVerify } from '#test/pdf/signature-tools.ts';
 
 let token: string;
 beforeAll(async () => { token = (await newApp('sealing')).token; });
@@ -37,7 +38,7 @@ async function signedEnvelope(pdf: Uint8Array, emails: string[]): Promise<Envelo
 }
 
 describe('sealing a completed envelope', () => {
-  it('completes with a sealed PDF that pdfsig, qpdf and pdftotext accept, with every field and the audit certificate', async () => {
+  it('completes with a B-LTA sealed PDF that pdfsig, qpdf, openssl (against the local root) and pdftotext accept, with every field and the audit certificate', async () => {
     const original = await makePdf({ pages: 2, size: [612, 792] });
     const [a, b] = [unique('seal-a'), unique('seal-b')];
     const envelope = await signedEnvelope(original, [a, b]);
@@ -57,7 +58,13 @@ describe('sealing a completed envelope', () => {
     const file = tempPdf(sealed);
     const verdict = pdfsig(file);
     expect(verdict).toContain('Signature is Valid.');
-    expect(verdict).toContain('Total document signed');
+    expect(verdict.split('Signature #2')[1]).toContain('Total document signed'); // the document timestamp covers everything
+    const root = await call('GET', '/_local/pki/root.pem');
+    expect(root.status).toBe(200);
+    const rootPem = Buffer.from(root.bytes).toString('utf8');
+    const [seal, stamp] = allSignatures(sealed);
+    expect(opensslCmsVerify(seal!.cms, seal!.content, rootPem)).toMatchObject({ ok: true });
+    expect(opensslTsVerify(stamp!.cms, createHash('sha256').update(stamp!.content).digest(), rootPem)).toMatchObject({ ok: true });
     expect(qpdfCheck(file)).toMatchObject({ ok: true });
     const text = pdftotext(file);
     expect(text).toContain(`Clause agreed by ${a}`);
@@ -65,6 +72,8 @@ describe('sealing a completed envelope', () => {
     expect(text).toContain('Łukasz Żółć');
     expect(text).toContain('王小明');
     expect(text).toContain(envelope.id);
+    expect(text).toContain('PAdES B-LTA');
+    expect(text).toMatch(/Audit chain head\s+event #\d+\s+[0-9a-f]{64}/);
     expect((await PDFDocument.load(sealed)).getPageCount()).toBeGreaterThan(2);
 
     for (const address of [a, b]) {

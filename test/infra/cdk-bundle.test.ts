@@ -55,9 +55,8 @@ describe('function bundles', () => {
       ...BUNDLE_OPTIONS,
       stdin: {
         contents: [
-          "import { PDFDocument } from 'pdf-lib';",
-          "import { createFontSet } from '#pdf/fonts.ts';",
-          'export async function draw(text) { const fonts = await createFontSet(await PDFDocument.create()); return (await fonts.regular.runs(text)).map((r) => r.text); }',
+          "import { layoutLine } from '#pdf/text/layout.ts';",
+          'export async function draw(text) { const line = await layoutLine(text, "regular"); return { text: line.text, glyphs: line.runs.reduce((n, r) => n + r.glyphs.length, 0), uncovered: line.uncovered }; }',
         ].join('\n'),
         resolveDir: BUNDLE_OPTIONS.absWorkingDir,
         sourcefile: 'font-check.ts',
@@ -65,7 +64,8 @@ describe('function bundles', () => {
       },
       outfile: join(outdir, 'font-check.mjs'),
     });
-    const bundle = await import(pathToFileURL(join(outdir, 'font-check.mjs')).href) as { draw: (text: string) => Promise<string[]> };
-    expect((await bundle.draw('Łukasz 王芳 김민준')).join('')).toBe('Łukasz 王芳 김민준');
+    const bundle = await import(pathToFileURL(join(outdir, 'font-check.mjs')).href) as { draw: (text: string) => Promise<{ text: string; glyphs: number; uncovered: string[] }> };
+    expect(await bundle.draw('Łukasz 王芳 김민준 नमस्ते')).toMatchObject({ text: 'Łukasz 王芳 김민준 नमस्ते', uncovered: [] });
+    expect((await bundle.draw('नमस्ते')).glyphs).toBeLessThan(6); // shaped: conjuncts, not one glyph per character
   });
 });

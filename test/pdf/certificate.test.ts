@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addAuditCertificate, type AuditCertificateInput } from '#pdf/certificate.ts';
-import { createFontSet } from '#pdf/fonts.ts';
-import { loadPdf } from '#pdf/inspect.ts';
+import { SealDrawing } from '#pdf/draw/drawing.ts';
+import { loadPdf } from '#pdf/load.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 interface Word { text: string; xMin: number; yMin: number; xMax: number; yMax: number }
@@ -52,8 +52,10 @@ function input(eventCount: number): AuditCertificateInput {
     originalSha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     originalPageCount: 2,
     createdAt: '2024-05-01T08:00:00.000Z',
-    completedAt: '2024-05-02T09:31:00.000Z',
-    chainHead: 'c0ffee0000000000000000000000000000000000000000000000000000c0ffee',
+    completedAt: '2024-05-02T09:31:00.123Z',
+    chainHead: { seq: 14, hash: 'c0ffee0000000000000000000000000000000000000000000000000000c0ffee' },
+    padesLevel: 'B-LTA',
+    documents: [{ name: 'Mutual NDA.pdf', sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', pageCount: 2 }],
     signers: [
       { id: 's1', name: 'Łukasz Nowak', email: 'lukasz@example.pl', status: 'signed', signedAt: '2024-05-01T10:00:00.000Z' },
       { id: 's2', name: '王小明', email: 'wang@example.cn', status: 'signed', signedAt: '2024-05-01T11:00:00.000Z' },
@@ -72,7 +74,9 @@ function input(eventCount: number): AuditCertificateInput {
 
 async function withCertificate(original: Uint8Array, certificate: AuditCertificateInput): Promise<Uint8Array> {
   const doc = await loadPdf(original);
-  await addAuditCertificate(doc, certificate, await createFontSet(doc));
+  const drawing = new SealDrawing(doc);
+  await addAuditCertificate(doc, certificate, drawing);
+  drawing.finish();
   return doc.save();
 }
 
@@ -113,10 +117,12 @@ describe('addAuditCertificate', () => {
       'Original SHA-256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
       'Pages in original 2',
       'Created (UTC) 2024-05-01T08:00:00.000Z',
-      'Completed (UTC) 2024-05-02T09:31:00.000Z',
+      'Completed (UTC) 2024-05-02T09:31:00.123Z',
       'Łukasz Nowak Email lukasz@example.pl Status signed Signed at (UTC) 2024-05-01T10:00:00.000Z',
       'Дмитрий Ωμέγα Email dmitri@example.ru Status declined Signed at (UTC) -',
-      'Audit chain head c0ffee0000000000000000000000000000000000000000000000000000c0ffee',
+      'Audit chain head event #14 c0ffee0000000000000000000000000000000000000000000000000000c0ffee',
+      'Signature level PAdES B-LTA',
+      'Mutual NDA.pdf SHA-256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 Pages 2',
       'recorded by the service as documentHashFinal',
     ]) {
       expect(text).toContain(expected);

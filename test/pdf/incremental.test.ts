@@ -4,10 +4,10 @@ import {
   appendIncrementalUpdate,
   changedObjects,
   openForUpdate,
-  readPreviousXref,
   trackChanges,
 } from '../../shared/pdf/incremental.ts';
-import { loadPdf } from '../../shared/pdf/inspect.ts';
+import { loadPdf } from '../../shared/pdf/load.ts';
+import { readLastXref as readPreviousXref } from '../../shared/pdf/xref.ts';
 import { assemblePdf, encryptedFixture, lastXrefOffset, makePdf } from '../support/pdfs.ts';
 import { qpdfCheck, startsWith } from './signature-tools.ts';
 

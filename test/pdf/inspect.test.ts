@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, ParseSpeeds } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf, loadPdf, type PdfInspection, type PdfRejection } from '../../shared/pdf/inspect.ts';
+import { inspectPdf, type PdfInspection, type PdfRejection } from '../../shared/pdf/inspect.ts';
+import { loadPdf } from '../../shared/pdf/load.ts';
 import { sealPdf } from '../../shared/pdf/seal.ts';
 import { KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
 import { pdfsig, startsWith, tempDir } from './signature-tools.ts';
@@ -349,7 +350,7 @@ describe('inspectPdf accepts only what sealing can seal', () => {
     ],
     certificate: {
       envelopeId: 'e', subject: 'Fuzz', originalSha256: '0'.repeat(64), originalPageCount: pageCount, createdAt: new Date(0).toISOString(),
-      completedAt: new Date(0).toISOString(), chainHead: '0'.repeat(64), signers: [], events: [],
+      completedAt: new Date(0).toISOString(), chainHead: { seq: 3, hash: '0'.repeat(64) }, documents: [], signers: [], events: [],
     },
     signer: await KeyFileSigner.open(tempDir()),
     signingTime: new Date(0),

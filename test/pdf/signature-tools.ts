@@ -101,3 +101,49 @@ export const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update
 export function startsWith(whole: Uint8Array, prefix: Uint8Array): boolean {
   return whole.length >= prefix.length && Buffer.compare(whole.subarray(0, prefix.length), prefix) === 0;
 }
+
+export interface SignatureInFile extends ExtractedSignature {
+  /** The signature dictionary's /SubFilter: ETSI.CAdES.detached or ETSI.RFC3161 (a document timestamp). */
+  subFilter: string;
+}
+
+/** Every signature of the file, in file order (each /ByteRange with the /Contents it leaves out). */
+export function allSignatures(pdf: Uint8Array): SignatureInFile[] {
+  const text = latin1(pdf);
+  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => {
+    const byteRange = [1, 2, 3, 4].map((i) => Number(m[i])) as ExtractedSignature['byteRange'];
+    const [a, b, c, d] = byteRange;
+    const padded = Buffer.from(text.slice(b + 1, c - 1), 'hex');
+    const dictStart = text.lastIndexOf('<<', m.index);
+    const subFilter = /\/SubFilter\s*\/([\w.]+)/.exec(text.slice(dictStart, c + 200))?.[1] ?? '';
+    const cms = new Uint8Array(padded.subarray(0, asn1js.fromBER(padded).offset));
+    return { byteRange, content: new Uint8Array(Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)])), cms, subFilter };
+  });
+}
+
+/** `openssl ts -verify` of a timestamp token (DER) against the SHA-256 digest it should stamp, trusting only `caPem`. */
+export function opensslTsVerify(token: Uint8Array, digest: Uint8Array, caPem: string): { ok: boolean; output: string } {
+  const dir = tempDir();
+  const args = ['ts', '-verify', '-token_in', '-in', tempFile(token, 'token.der', dir), '-digest', Buffer.from(digest).toString('hex'), '-CAfile', tempFile(caPem, 'ca.pem', dir)];
+  const result = run('openssl', args);
+  return { ok: result.status === 0 && result.output.includes('Verification: OK'), output: result.output };
+}
+
+/** `openssl verify -crl_check` of a certificate (DER) against `caPem` with the CRL (DER) its issuer published. */
+export function opensslVerifyWithCrl(certificate: Uint8Array, crl: Uint8Array, caPem: string): { ok: boolean; output: string } {
+  const dir = tempDir();
+  const crlPem = run('openssl', ['crl', '-inform', 'DER'], crl).stdout;
+  const certPem = run('openssl', ['x509', '-inform', 'DER'], certificate).stdout;
+  const result = run('openssl', ['verify', '-crl_check', '-CAfile', tempFile(caPem, 'ca.pem', dir), '-CRLfile', tempFile(crlPem, 'crl.pem', dir), tempFile(certPem, 'cert.pem', dir)]);
+  return { ok: result.status === 0 && /: OK\s*$/.test(result.output.trim()), output: result.output };
+}
+
+/** `mutool sign -v`: MuPDF's own verdict on every signature. */
+export function mutoolVerify(pdf: Uint8Array): string {
+  return run('mutool', ['sign', '-v', tempFile(pdf, 'signed.pdf')]).output;
+}
+
+/** `mutool show FILE OBJECT`: an object as MuPDF reads it (e.g. "trailer/Root/DSS"). */
+export function mutoolShow(pdf: Uint8Array, path: string): string {
+  return run('mutool', ['show', tempFile(pdf, 'shown.pdf'), path]).output;
+}

@@ -53,6 +53,7 @@ export function requestsOf(call: AwsCall, resources: ServiceResources): Request[
       return [`identity/${call.from ?? ''}`, 'identity/recipient@example.org'].map((identity) => ({ action: `ses:${call.action}`, resource: arn('ses', identity), context }));
     }
     case 'sns': return [{ action: `sns:${call.action}`, resource: call.phoneNumber ? '*' : call.arn ?? '', context: {} }];
+    case 'ssm': return [{ action: `ssm:${call.action}`, resource: arn('ssm', `parameter/${(call.arn ?? '').replace(/^\//, '')}`), context: {} }];
   }
 }
 

@@ -43,6 +43,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     usage,
     rateLimiter: new MemoryRateLimiter(),
     idempotency: new MemoryIdempotencyStore(),
+    sealEvidence: { level: 'B-B' },
     logger: jsonLogger(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: true }),
     ...overrides,

@@ -74,6 +74,14 @@ export async function issueKmsCertificate(
   return toPem(der);
 }
 
+/** The KMS key as a signing key: its public key (DER SPKI) and a signer of SHA-256 digests (for a CSR). */
+export async function kmsSigningKey(kms: KMSClient, keyId: string): Promise<{ publicKey: Uint8Array; algorithm: SignatureAlgorithm; signDigest: (digest: Uint8Array) => Promise<Uint8Array> }> {
+  const key = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  if (!key.PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
+  const algorithm = algorithmOfKeySpec(key.KeySpec);
+  return { publicKey: key.PublicKey, algorithm, signDigest: (digest) => signDigestWithKms(kms, keyId, algorithm, digest) };
+}
+
 async function signDigestWithKms(kms: KMSClient, keyId: string, algorithm: SignatureAlgorithm, digest: Uint8Array): Promise<Uint8Array> {
   const result = await kms.send(
     new SignCommand({ KeyId: keyId, Message: digest, MessageType: 'DIGEST', SigningAlgorithm: KMS_ALGORITHM[algorithm] }),

@@ -26,11 +26,31 @@ export class KeyFileSigner implements DocumentSigner {
     private readonly chain: Uint8Array[],
   ) {}
 
-  /** The signer for the key in `dir`, creating the key and its certificate there on first use. */
-  static async open(dir: string): Promise<KeyFileSigner> {
+  /**
+   * The signer for the key in `dir`, creating the key and a self-signed certificate there on first use. With
+   * `certify` (the local CA), the chain it returns replaces the stored one when they differ.
+   */
+  static async open(dir: string, options: { certify?: (publicKey: Uint8Array, current: Uint8Array[]) => Promise<Uint8Array[]> } = {}): Promise<KeyFileSigner> {
     const stored = await readStored(dir);
-    if (stored) return checked(stored.key, stored.certificatePem);
-    return create(dir);
+    const signer = stored ? checked(stored.key, stored.certificatePem) : await create(dir);
+    if (!options.certify) return signer;
+    const chain = await options.certify(signer.publicKey(), signer.chain);
+    if (chain === signer.chain) return signer;
+    return KeyFileSigner.storeChain(dir, chain.map((der) => toPem(der)).join(''));
+  }
+
+  /** Checks that the chain's first certificate certifies the key in `dir`, then stores it there (seal-cert import). */
+  static async storeChain(dir: string, chainPem: string): Promise<KeyFileSigner> {
+    const stored = await readStored(dir);
+    if (!stored) throw new Error(`No seal key in ${dir}`);
+    const signer = checked(stored.key, chainPem);
+    await writeAtomically(join(dir, CERTIFICATE_FILE), chainPem, 0o644);
+    return signer;
+  }
+
+  /** The DER SubjectPublicKeyInfo of the key. */
+  publicKey(): Uint8Array {
+    return createPublicKey(this.key).export({ type: 'spki', format: 'der' });
   }
 
   certificateChain(): Promise<Uint8Array[]> {
@@ -83,6 +103,7 @@ async function create(dir: string): Promise<KeyFileSigner> {
     algorithm: 'rsa-sha256',
     signDigest: (digest) => Promise.resolve(signRsaDigest(privateKey, digest)),
     commonName: COMMON_NAME,
+    organization: COMMON_NAME,
     validFrom: new Date(),
     validYears: VALID_YEARS,
   });

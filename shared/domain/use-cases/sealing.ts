@@ -8,7 +8,7 @@ import type { DownloadLink, Envelope } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
 import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
-import { sealPdf } from '#pdf/seal.ts';
+import { sealPdf, type SealEvidence } from '#pdf/seal.ts';
 import type { FlattenItem } from '#pdf/flatten.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
@@ -35,6 +35,8 @@ export interface SealingDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail'>;
   tenants: TenantRepository;
   documentSigner: DocumentSigner;
+  /** Timestamp authority and revocation source for seals above PAdES B-B; absent: B-B. */
+  sealEvidence?: SealEvidence;
 }
 
 async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
@@ -76,7 +78,8 @@ function certificateInput(envelope: Envelope, audit: AuditEntry[], completedAt: 
   const original = envelope.documents.find((d) => d.kind === 'original');
   return {
     envelopeId: envelope.id, subject: envelope.subject, originalSha256: original?.sha256 ?? '', originalPageCount: original?.pageCount ?? 0,
-    createdAt: envelope.createdAt, completedAt, chainHead: envelope.auditHead.hash,
+    createdAt: envelope.createdAt, completedAt, chainHead: envelope.auditHead,
+    documents: original ? [{ name: envelope.subject ?? 'Document', sha256: original.sha256, pageCount: original.pageCount }] : [],
     signers: envelope.signers.map(({ id, name, email, status, signedAt }) => ({ id, name, email, status, signedAt })),
     events: audit.map(({ seq, timestamp, event, actor, ip, userAgent }) => ({ seq, timestamp, event, actor, ip, userAgent })),
   };
@@ -99,7 +102,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
   const now = deps.clock.now();
   const { bytes: sealed, pageCount } = await sealPdf(bytes, {
     items: await flattenItems(deps, envelope, submissions), certificate: certificateInput(envelope, audit, now.toISOString()),
-    signer: deps.documentSigner, signingTime: now,
+    signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
   });
   const stage = await stageBlobs(deps, envelopeId, (stageId) => [{ key: sealedKey(envelopeId, stageId), bytes: sealed, contentType: 'application/pdf' }]);
   const sha256 = createHash('sha256').update(sealed).digest('hex');

