@@ -19,7 +19,7 @@ function newDraft(tenantId = 'acme', createdAt = new Date(Date.UTC(2026, 0, 1, 0
     id: `0190f5d2-0000-7000-8000-${String(seq).padStart(12, '0')}`, appId: 'app-1', tenantId, subject: `E${String(seq)}`, createdBy: null,
     expiresInDays: 7, fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')],
     fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }],
-    document: letterDocument(),
+    documents: [letterDocument()],
   }, testCtx(createdAt));
 }
 

@@ -127,7 +127,7 @@ describe('usage counter in the send transaction', () => {
     const created = createEnvelope({
       id: randomUUID(), appId, tenantId: 't', subject: null, createdBy: null, expiresInDays: 7, fieldOrigin: 'bottom-left',
       signers: [signerInput('a@example.com')], fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }],
-      document: letterDocument(),
+      documents: [letterDocument()],
     }, testCtx());
     await envelopes.commit(created);
     return created.after;
