@@ -1,4 +1,5 @@
 import { ValidationError } from '#domain/errors.ts';
+import type { UploadInput } from '#domain/inputs.ts';
 import { createEnvelope } from '#domain/use-cases/envelopes.ts';
 import { bearerAuth } from '#http/auth.ts';
 import type { ParsedBody } from '#http/body.ts';
@@ -10,7 +11,7 @@ import { envelopeView } from '#http/views.ts';
 import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import type { Deps } from '#shared/deps.ts';
 
-interface CreateInput { request: ReturnType<typeof parseRequest>; file: Uint8Array | null }
+interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
 
 const parseRequest = (value: unknown) => parseWith(CreateEnvelopeRequest, value);
 
@@ -40,17 +41,18 @@ function multipartRequest(fields: Record<string, string>): unknown {
 const createBody: BodyRule<CreateInput> = {
   accepts: ['json', 'multipart'],
   read: (body: ParsedBody) => {
-    if (body.kind === 'json') return { request: parseRequest(body.value), file: null };
+    if (body.kind === 'json') return { request: parseRequest(body.value), files: [] };
     if (body.kind !== 'multipart') throw ValidationError.at('body', 'must be JSON or multipart/form-data');
-    const file = body.files.find((f) => f.field === 'file');
+    // Several `file` parts are several documents, in order (ADDITIONS A2); each is named by its filename.
+    const files = body.files.filter((f) => f.field === 'file').map((f) => ({ bytes: f.bytes, filename: f.filename }));
     const request = parseRequest(multipartRequest(body.fields));
-    if (!file) throw ValidationError.at('file', 'is required: attach the PDF as the `file` part');
-    return { request, file: file.bytes };
+    if (files.length === 0) throw ValidationError.at('file', 'is required: attach the PDF as the `file` part');
+    return { request, files };
   },
 };
 
 export const createHandler = (deps: Deps) =>
   route({ authenticate: bearerAuth(deps), body: createBody }, async ({ body, principal, meta }) =>
-    created(envelopeView(await createEnvelope(deps, principal.appId, body.request, body.file, meta))));
+    created(envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta))));
 
 export const handler = lambda(createHandler);

@@ -1,10 +1,12 @@
 import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { uploadDocument } from '#domain/use-cases/envelopes.ts';
+import { uploadDocument } from '#domain/use-cases/documents.ts';
 import { bearerAuth } from '#http/auth.ts';
 import { lambda } from '#http/lambda.ts';
 import { created } from '#http/responses.ts';
 import { route, type BodyRule } from '#http/route.ts';
 import { IdParams } from '#schemas/common.ts';
+import { UploadQuery } from '#schemas/envelopes.ts';
+import { documentUploadView } from '#http/views.ts';
 import type { Deps } from '#shared/deps.ts';
 
 /** The raw PDF: `application/octet-stream` (spec 4.2) or `application/pdf`; any other type of body is a 415. */
@@ -22,9 +24,9 @@ const rawPdf: BodyRule<Uint8Array> = {
 };
 
 export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, body: rawPdf }, async ({ params, body, principal, meta }) => {
-    const document = await uploadDocument(deps, principal.appId, params.id, body, meta);
-    return created({ documentId: document.id, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes });
+  route({ authenticate: bearerAuth(deps), params: IdParams, query: UploadQuery, body: rawPdf }, async ({ params, query, body, principal, meta }) => {
+    const document = await uploadDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null }, meta);
+    return created(documentUploadView(document));
   });
 
 export const handler = lambda(createHandler);

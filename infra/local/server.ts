@@ -4,12 +4,12 @@ import { PayloadTooLarge } from '#domain/errors.ts';
 import { resultForError } from '#http/errors.ts';
 import type { ApiHandler } from '#http/route.ts';
 import type { HttpResult } from '#http/responses.ts';
-import { MAX_UPLOAD_BYTES } from '#shared/config.ts';
+import { MAX_TOTAL_DOCUMENT_BYTES } from '#domain/model.ts';
 import { toApiEvent } from './api-event.ts';
 import { matchRoute, type BoundRoute } from './router.ts';
 
 /** What API Gateway would accept at most; beyond it the local server answers 413 itself. */
-const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
+const MAX_REQUEST_BYTES = MAX_TOTAL_DOCUMENT_BYTES + 2 * 1024 * 1024;
 
 export type DevHandler = (req: IncomingMessage, url: URL, body: Buffer) => Promise<HttpResult>;
 
@@ -23,7 +23,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > MAX_REQUEST_BYTES) reject(new PayloadTooLarge('The request body is larger than 25 MB'));
+      if (size > MAX_REQUEST_BYTES) reject(new PayloadTooLarge('The request body is larger than the documents of an envelope may be (100 MB together, 25 MB each)'));
       else resolve(Buffer.concat(chunks));
     });
     req.on('error', reject);

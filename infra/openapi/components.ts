@@ -17,6 +17,7 @@ export const COMPONENT_SCHEMAS = {
   Envelope: res.EnvelopeResponse,
   Signer: res.SignerResponse,
   Field: res.FieldResponse,
+  AnchoredFields: res.AnchoredFieldsResponse,
   Document: res.DocumentResponse,
   AuditEvent: res.AuditEventResponse,
   EnvelopeList: res.EnvelopeListResponse,

@@ -3,7 +3,7 @@
  * infra/openapi.ts takes every manifest route's documentation from OPERATIONS; a route without an entry makes the build throw.
  */
 import type * as v from 'valibot';
-import { DocumentQuery, ListEnvelopesQuery } from '#schemas/envelopes.ts';
+import { DocumentParams, DocumentQuery, LinkDocumentQuery, ListEnvelopesQuery, UploadQuery } from '#schemas/envelopes.ts';
 import { TenantParams } from '#schemas/tenants.ts';
 import { ContactsQuery } from '#schemas/console.ts';
 import { DeliveriesQuery, DeliveryParams } from '#schemas/webhooks.ts';
@@ -73,9 +73,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: { 400: 'Invalid kind', 404: 'No such envelope, or no document uploaded yet', 409: 'The sealed document is requested before completion', 410: 'The document was purged' },
   },
   uploadDocument: {
+    description: 'Adds one more document to a draft, after the others (ADDITIONS A2); `?filename=` names it, else `document-N.pdf`. Its text is indexed once for anchor placement.',
+    query: UploadQuery,
     body: { required: true, description: 'The PDF bytes', content: { 'application/octet-stream': { schema: pdf }, 'application/pdf': { schema: pdf } } },
     success: { status: 201, description: 'The stored original document', content: json('DocumentUpload') },
-    errors: { 400: 'Empty body, not a usable PDF, or the envelope is not in draft', 404: 'No such envelope for this application', 409: concurrent, 413: 'The PDF is larger than 25 MB' },
+    errors: { 400: 'Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft', 404: 'No such envelope for this application', 409: concurrent, 413: 'The PDF is larger than 25 MB' },
+  },
+  deleteDocument: {
+    description: 'Removes a document from a draft, with the fields on it; the others keep their order (ADDITIONS A2).',
+    params: DocumentParams,
+    success: { status: 204, description: 'Removed' },
+    errors: { 400: 'The envelope is not in draft', 404: 'No such envelope or document for this application', 409: concurrent },
   },
   addSigner: {
     body: { required: true, content: json('CreateSignerRequest') },
@@ -83,9 +91,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: { 400: 'Validation error, or the envelope is not in draft', 404: 'No such envelope for this application', 409: concurrent },
   },
   addField: {
+    description: 'By coordinates (`page`, `x`, `y`): answers the Field. By `anchor` (a text in the document, e.g. `/sig1/`): one field per occurrence, or the first, answered as `{ data: [Field, ...] }` (empty when `ignoreIfMissing` and not found) (ADDITIONS A3).',
     body: { required: true, content: json('AddFieldRequest') },
-    success: { status: 201, description: 'The new field', content: json('Field') },
-    errors: { 400: 'Validation error, a placement outside the page, or the envelope is not in draft', 404: 'No such envelope for this application', 409: concurrent },
+    success: { status: 201, description: 'The new field, or `{ data }` for an anchor', content: { 'application/json': { schema: { oneOf: [ref('Field'), ref('AnchoredFields')] } } } },
+    errors: { 400: 'Validation error, a placement outside the page, an anchor not in the document, or the envelope is not in draft', 404: 'No such envelope for this application', 409: concurrent },
   },
   verifyAudit: {
     success: { status: 200, description: 'Whether the audit hash chain recomputes to the recorded head', content: json('AuditVerification') },
@@ -160,8 +169,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: { 400: 'Validation error', 401: linkBeforeOtp, 409: `The signer already signed or declined; or: ${concurrent.toLowerCase()}` },
   },
   getSigningDocument: {
-    description: 'The original PDF, for rendering on the signing page; available once the one-time code (where needed) is verified.',
+    description: 'An original PDF (the first, or `?documentId=`), for rendering on the signing page; available once the one-time code (where needed) is verified.',
     params: TokenParams,
+    query: LinkDocumentQuery,
     success: {
       status: 200,
       description: 'The original PDF',
@@ -180,8 +190,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: { 401: 'The download link is invalid or expired', 410: 'The sealed PDF was deleted at the end of its retention period' },
   },
   downloadSealedDocument: {
-    description: 'The sealed PDF. The download is recorded in the audit trail and stops the deletion reminders for this recipient.',
+    description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail and stops the deletion reminders for this recipient.',
     params: TokenParams,
+    query: LinkDocumentQuery,
     success: {
       status: 200,
       description: 'The sealed PDF',
@@ -261,6 +272,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
 export const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>` (DECISIONS 1)',
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
+  documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>` (DECISIONS 1)',
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>` (DECISIONS 1)',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:

@@ -65,11 +65,14 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/void-envelope.ts': { ...envelopeWrite },
   'functions/api/get-document.ts': { ...envelopeWrite, documents: { read: ['original/', 'sealed/'] }, ...pdfHandling },
   'functions/api/upload-document.ts': { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+  'functions/api/delete-document.ts': { ...envelopeWrite },
   'functions/api/add-signer.ts': { ...envelopeWrite },
-  'functions/api/add-field.ts': { ...envelopeWrite },
+  // An anchor is found in the document's stored text index (original/<envelope>/<document>.text.json).
+  'functions/api/add-field.ts': { ...envelopeWrite, documents: { read: ['original/'] } },
   'functions/api/verify-audit.ts': { ...envelopeWrite },
   'functions/api/resend-signer.ts': { ...envelopeWrite, ...invites },
-  'functions/api/signing-context.ts': { ...link },
+  // Later signers see what earlier ones entered: drawn signatures are read from signatures/.
+  'functions/api/signing-context.ts': { ...link, documents: { read: ['signatures/'] } },
   'functions/api/otp-request.ts': { ...link, mail: true, sms: true },
   'functions/api/otp-verify.ts': { ...link },
   'functions/api/consent.ts': { ...link },

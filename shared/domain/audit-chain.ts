@@ -25,6 +25,7 @@ export type AuditEventName =
   | 'document.downloaded'
   | 'document.purge_reminder_sent'
   | 'document.purged'
+  | 'document.removed'
   | 'signer.invitation_failed'
   | 'notification.failed'
   | 'envelope.seal_failed'

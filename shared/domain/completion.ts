@@ -2,16 +2,27 @@ import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
 import { startRetention } from './retention.ts';
 import { InvalidState } from './errors.ts';
-import type { Document, DownloadLink, Envelope, RequestMeta, SealingState } from './model.ts';
+import { documentName, originals, type Document, type DownloadLink, type Envelope, type RequestMeta, type SealingState } from './model.ts';
 import type { CompletionOutboxItem, JobOutboxItem } from './outbox.ts';
 
+/** One sealed document: its original, and the file that seals it. */
 export interface SealedFile {
-  /** The stage that wrote it (shared/domain/staging.ts): completing releases it. */
-  stageId: string;
+  sourceDocumentId: string;
   blobKey: string;
   sha256: string;
   pageCount: number;
   sizeBytes: number;
+  /** Characters no font had, drawn as a visible box (never silently replaced): noted in envelope.sealed. */
+  uncovered?: string[];
+}
+
+/** What a seal round made: one sealed file per original, staged together, and when it sealed them. */
+export interface SealedFiles {
+  /** The stage that wrote them (shared/domain/staging.ts): completing releases it. */
+  stageId: string;
+  /** The time printed on the audit certificate: the envelope's completedAt (ADDITIONS A9). */
+  sealedAt: string;
+  files: SealedFile[];
 }
 
 /** Sealing may start once every signer has signed and nothing else ended the envelope. */
@@ -21,26 +32,40 @@ export function assertReadyToSeal(envelope: Envelope): void {
 }
 
 /**
- * The sealed PDF is stored: the envelope completes in one change with its hashes, the sealed document record,
- * retention dates on both documents, the recipients' download links, envelope.sealed and envelope.completed.
- * Null when it already completed (a re-run of finalize).
+ * The sealed PDFs are stored: the envelope completes in one change with its hashes, one sealed document per original,
+ * retention dates on all of them, the recipients' download links, envelope.sealed and envelope.completed, at the time
+ * the certificate states. Null when it already completed (a re-run of finalize).
  */
-export function completeEnvelope(envelope: Envelope, sealed: SealedFile, links: DownloadLink[], ctx: Ctx): EnvelopeChange | null {
+export function completeEnvelope(envelope: Envelope, sealed: SealedFiles, links: DownloadLink[], ctx: Ctx): EnvelopeChange | null {
   if (envelope.status === 'completed') return null;
   assertReadyToSeal(envelope);
-  const completedAt = ctx.now.toISOString();
-  const sealedDocument: Document = {
-    id: ctx.nextId(), kind: 'sealed', mimeType: 'application/pdf', sha256: sealed.sha256, pageCount: sealed.pageCount, sizeBytes: sealed.sizeBytes,
-    blobKey: sealed.blobKey, createdAt: completedAt, retentionUntil: null, purgeStatus: 'active', pages: [],
-  };
+  const documents = originals(envelope);
+  if (sealed.files.length !== documents.length || documents.some((d) => !sealed.files.some((f) => f.sourceDocumentId === d.id))) {
+    throw new InvalidState('Cannot complete: the sealed files do not match the envelope\'s documents');
+  }
+  const completedAt = sealed.sealedAt;
+  const sealedDocuments = documents.map((original): Document => {
+    const file = sealed.files.find((f) => f.sourceDocumentId === original.id) ?? sealed.files[0];
+    return {
+      id: ctx.nextId(), kind: 'sealed', name: original.name ?? documentName(original), order: original.order ?? 1, sourceDocumentId: original.id,
+      mimeType: 'application/pdf', sha256: file?.sha256 ?? '', pageCount: file?.pageCount ?? 0, sizeBytes: file?.sizeBytes ?? 0,
+      blobKey: file?.blobKey ?? '', createdAt: completedAt, retentionUntil: null, purgeStatus: 'active', pages: [],
+    };
+  });
   const after: Envelope = startRetention({
-    ...envelope, status: 'completed', completedAt, documentHashFinal: sealed.sha256, downloadLinks: links,
-    documents: [...envelope.documents, sealedDocument], sealing: envelope.sealing ? { ...envelope.sealing, nextCheckAt: null } : null,
+    ...envelope, status: 'completed', completedAt, documentHashFinal: sealedDocuments[0]?.sha256 ?? null, downloadLinks: links,
+    documents: [...envelope.documents, ...sealedDocuments], sealing: envelope.sealing ? { ...envelope.sealing, nextCheckAt: null } : null,
   }, ctx.now);
-  const retentionUntil = sealedDocument.retentionUntil ?? after.documents.at(-1)?.retentionUntil ?? null;
+  const retentionUntil = after.documents.at(-1)?.retentionUntil ?? null;
   const system = (event: AuditDraft['event'], detail: AuditDraft['detail']): AuditDraft => ({ event, actor: 'system', ip: null, userAgent: null, detail });
+  const first = sealedDocuments[0];
+  const uncovered = [...new Set(sealed.files.flatMap((f) => f.uncovered ?? []))];
   const drafts = [
-    system('envelope.sealed', { documentId: sealedDocument.id, sha256: sealed.sha256, pageCount: sealed.pageCount, sizeBytes: sealed.sizeBytes }),
+    system('envelope.sealed', {
+      documentId: first?.id ?? null, sha256: first?.sha256 ?? null, pageCount: first?.pageCount ?? null, sizeBytes: first?.sizeBytes ?? null,
+      documents: sealedDocuments.map((d) => ({ documentId: d.id, sourceDocumentId: d.sourceDocumentId, name: d.name, sha256: d.sha256, pageCount: d.pageCount, sizeBytes: d.sizeBytes })),
+      ...(uncovered.length > 0 ? { charactersWithoutFont: uncovered } : {}),
+    }),
     system('envelope.completed', { completedAt, retentionUntil }),
   ];
   const event = { kind: 'event' as const, id: ctx.nextId(), envelopeId: envelope.id, event: 'envelope.completed' as const, createdAt: completedAt, signerId: null };
@@ -50,13 +75,12 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFile, links: 
   return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId] };
 }
 
-
 /** A recorded download through the portal (spec 4.4): it stops the deletion reminders for that link. */
-export function recordDownload(envelope: Envelope, link: DownloadLink, meta: RequestMeta, ctx: Ctx): EnvelopeChange {
+export function recordDownload(envelope: Envelope, link: DownloadLink, document: Document, meta: RequestMeta, ctx: Ctx): EnvelopeChange {
   const now = ctx.now.toISOString();
   const downloadLinks = (envelope.downloadLinks ?? []).map((l) => (l.id === link.id && !l.downloadedAt ? { ...l, downloadedAt: now } : l));
   const actor = link.signerId ? `signer:${link.signerId}` : 'system';
-  const draft: AuditDraft = { event: 'document.downloaded', actor, ip: meta.ip, userAgent: meta.userAgent, detail: { linkId: link.id, email: link.email, kind: 'sealed' } };
+  const draft: AuditDraft = { event: 'document.downloaded', actor, ip: meta.ip, userAgent: meta.userAgent, detail: { linkId: link.id, email: link.email, kind: 'sealed', documentId: document.id } };
   return changeOf(envelope, { ...envelope, downloadLinks }, [draft], [], ctx);
 }
 

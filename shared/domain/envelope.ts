@@ -6,7 +6,9 @@ import {
 } from './model.ts';
 import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
 import { startRetention } from './retention.ts';
-import { assertNoErrors, placementErrors } from './placement.ts';
+import { assertNoErrors } from './placement.ts';
+import { assertDocumentLimits } from './documents.ts';
+import { fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
 import type { Submission } from './submission.ts';
 import type { UsageIncrement } from './usage.ts';
 
@@ -39,12 +41,8 @@ export interface SignerInput {
   authMethod: AuthMethod;
 }
 
-/** A field before it has an id. */
-export type FieldInput = Omit<Field, 'id'>;
-
 /** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
 export const MAX_SIGNERS = 50;
-export const MAX_FIELDS = 1000;
 
 const system = (event: AuditDraft['event'], meta: RequestMeta, detail: AuditDraft['detail'] = null): AuditDraft => ({
   event, actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail,
@@ -87,25 +85,6 @@ function duplicateEmailErrors(signers: readonly Pick<Signer, 'email'>[], path: (
   return errors;
 }
 
-/** Checks fields against the signers and the document; `path(i)` names field i in the request. */
-export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, path: (i: number) => string): FieldErrors {
-  const document = originalDocument(envelope as Envelope);
-  const errors: FieldErrors = {};
-  fields.forEach((field, i) => {
-    if (!envelope.signers.some((s) => s.id === field.signerId)) {
-      errors[`${path(i)}.signerId`] = ['is not a signer of this envelope'];
-      return;
-    }
-    if (field.documentId !== null && field.documentId !== document?.id) {
-      errors[`${path(i)}.documentId`] = ['is not a document of this envelope'];
-      return;
-    }
-    if (document) Object.assign(errors, placementErrors(field, document, path(i)));
-    else if (field.w <= 0 || field.h <= 0) errors[`${path(i)}.${field.w <= 0 ? 'w' : 'h'}`] = ['must be greater than 0'];
-  });
-  return errors;
-}
-
 export interface NewEnvelopeInput {
   id: string;
   appId: string;
@@ -117,19 +96,21 @@ export interface NewEnvelopeInput {
   retentionDays?: number;
   fieldOrigin: FieldOrigin;
   signers: SignerInput[];
-  /** Fields reference signers by their index in `signers`. */
-  fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number })[];
-  document: Document | null;
+  /** Fields reference signers by their index in `signers` and documents by their index in `documents`. */
+  fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number; documentIndex?: number })[];
+  /** The originals, in order (a multipart create); empty for a JSON create. */
+  documents: Document[];
 }
 
 export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChange {
   if (input.signers.length > MAX_SIGNERS) throw ValidationError.at('signers', `at most ${String(MAX_SIGNERS)} signers`);
   if (input.fields.length > MAX_FIELDS) throw ValidationError.at('fields', `at most ${String(MAX_FIELDS)} fields`);
   assertNoErrors(duplicateEmailErrors(input.signers, (i) => `signers[${String(i)}].email`), 'Signer emails must be unique');
+  assertDocumentLimits(input.documents);
   const signers = input.signers.map((s) => newSigner(s, ctx.nextId()));
-  const documents = input.document ? [input.document] : [];
-  const fields: Field[] = input.fields.map(({ signerIndex, ...f }) => ({
-    ...f, id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: input.document?.id ?? null,
+  const documents = input.documents;
+  const fields: Field[] = input.fields.map(({ signerIndex, documentIndex, ...f }) => ({
+    ...normalised({ ...f, signerId: '', documentId: null }), id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: documents[documentIndex ?? 0]?.id ?? null,
   }));
   assertNoErrors(fieldErrors(fields, { signers, documents }, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
   const createdAt = ctx.now.toISOString();
@@ -138,12 +119,12 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
     subject: input.subject, createdBy: input.createdBy, message: null,
     expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), retentionDays: input.retentionDays ?? DEFAULT_TENANT.retentionDays, deletionAt: null, createdAt,
     sentAt: null, completedAt: null, voidedAt: null, voidReason: null,
-    documentHashOriginal: input.document?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
+    documentHashOriginal: documents[0]?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
     signers, fields, documents, version: 0, auditHead: genesis(input.id),
   };
   const drafts = [system('envelope.created', ctx.meta, {
     appId: input.appId, tenantId: input.tenantId, createdBy: input.createdBy, signers: signers.length, fields: fields.length,
-    documentSha256: input.document?.sha256 ?? null,
+    documentSha256: documents[0]?.sha256 ?? null, documents: documents.map((d) => ({ documentId: d.id, name: d.name ?? null, sha256: d.sha256 })),
   })];
   return changeOf(null, envelope, drafts, [eventItem(envelope, 'envelope.created', ctx)], ctx);
 }
@@ -158,43 +139,6 @@ export function addSigner(envelope: Envelope, input: SignerInput, ctx: Ctx): { c
   return { change: changeOf(envelope, after, drafts, [], ctx), signer };
 }
 
-export function addField(envelope: Envelope, input: FieldInput, ctx: Ctx): { change: EnvelopeChange; field: Field } {
-  requireDraft(envelope, 'add a field');
-  if (envelope.fields.length >= MAX_FIELDS) throw new InvalidState(`An envelope has at most ${String(MAX_FIELDS)} fields`);
-  const document = originalDocument(envelope);
-  const field: Field = { ...input, id: ctx.nextId(), documentId: input.documentId ?? document?.id ?? null };
-  assertNoErrors(rebase(fieldErrors([field], envelope, () => '')), 'The field is invalid');
-  const after = { ...envelope, fields: [...envelope.fields, field] };
-  const drafts = [system('field.added', ctx.meta, { fieldId: field.id, signerId: field.signerId, type: field.type, page: field.page })];
-  return { change: changeOf(envelope, after, drafts, [], ctx), field };
-}
-
-/** `.page` -> `page`: single-field requests name attributes at the top level. */
-function rebase(errors: FieldErrors): FieldErrors {
-  return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.replace(/^\./, ''), v]));
-}
-
-/**
- * Attaches (or, while draft, replaces) the original document; existing fields must fit it. A replaced document's blob
- * is deleted by a job once the change stands, so no stored PDF outlives the record that named it.
- */
-export function attachOriginal(envelope: Envelope, document: Document, ctx: Ctx): EnvelopeChange {
-  requireDraft(envelope, 'upload the document');
-  const replaced = originalDocument(envelope) ?? null;
-  const fields = envelope.fields.map((f) => ({ ...f, documentId: document.id }));
-  const documents = [...envelope.documents.filter((d) => d !== replaced), document];
-  assertNoErrors(fieldErrors(fields, { signers: envelope.signers, documents }, (i) => `fields[${String(i)}]`),
-    'Fields already placed on this envelope do not fit the uploaded document');
-  const after = { ...envelope, documents, fields, documentHashOriginal: document.sha256 };
-  const drafts = [system('document.uploaded', ctx.meta, {
-    documentId: document.id, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes, replaced: replaced?.id ?? null,
-  })];
-  const cleanup: JobOutboxItem[] = replaced
-    ? [{ kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'blobs.delete', envelopeId: envelope.id, keys: [replaced.blobKey] } }]
-    : [];
-  return changeOf(envelope, after, drafts, cleanup, ctx);
-}
-
 /** The signers invited together first: the lowest routing order. */
 export function firstRoutingGroup(signers: readonly Signer[]): Signer[] {
   const lowest = Math.min(...signers.map((s) => s.routingOrder));
@@ -207,7 +151,8 @@ function sendErrors(envelope: Envelope): FieldErrors {
   if (envelope.signers.length === 0) errors.signers = ['the envelope needs at least one signer'];
   if (envelope.fields.length === 0) errors.fields = ['the envelope needs at least one field'];
   envelope.signers.forEach((signer, i) => {
-    if (envelope.fields.length > 0 && !envelope.fields.some((f) => f.signerId === signer.id)) {
+    // A read-only field is shown to its signer, not theirs to fill (ADDITIONS A3): it does not count here.
+    if (envelope.fields.length > 0 && !envelope.fields.some((f) => f.signerId === signer.id && fillable(f))) {
       errors[`signers[${String(i)}]`] = [`signer ${signer.email} has no field to sign`];
     }
   });

@@ -8,22 +8,38 @@ import type { FieldOrigin, FieldType } from './model.ts';
 
 export type { SignerInput };
 
-/** Where a field sits on its page and what it is. */
+/** Placement by a text in the document instead of coordinates (ADDITIONS A3). */
+export interface AnchorInput {
+  text: string;
+  /** Added to the anchor text's origin, in points of PDF user space. */
+  offsetX: number;
+  offsetY: number;
+  occurrence: 'all' | 'first';
+  ignoreIfMissing: boolean;
+}
+
+/** What a field is, and where: coordinates, or an anchor (then `page`, `x` and `y` are found in the document). */
 export interface FieldPlacement {
   type: FieldType;
-  page: number;
-  x: number;
-  y: number;
+  page?: number | undefined;
+  x?: number | undefined;
+  y?: number | undefined;
   w: number;
   h: number;
   required: boolean;
   origin?: FieldOrigin | undefined;
+  anchor?: AnchorInput | undefined;
+  label?: string | null | undefined;
+  value?: string | null | undefined;
+  readOnly?: boolean | undefined;
 }
 
-/** A field in a create request: signers have no ids yet, so they are named by index or email (DECISIONS 4). */
+/** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (DECISIONS 4). */
 export interface CreateFieldInput extends FieldPlacement {
   signerIndex?: number | undefined;
   signerEmail?: string | undefined;
+  /** 0-based position among the request's documents (ADDITIONS A2); default the first. */
+  documentIndex?: number | undefined;
 }
 
 export interface CreateEnvelopeInput {
@@ -40,4 +56,10 @@ export interface CreateEnvelopeInput {
 export interface AddFieldInput extends FieldPlacement {
   documentId: string | null;
   signerId: string;
+}
+
+/** An uploaded document: its bytes and the name to give it. */
+export interface UploadInput {
+  bytes: Uint8Array;
+  filename: string | null;
 }

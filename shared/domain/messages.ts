@@ -40,23 +40,29 @@ export function otpEmail(envelope: Envelope, signer: Signer, code: string, minut
 
 export const otpSms = (code: string) => `Your signing code is ${code}. It expires in 10 minutes.`;
 
-/** The completion email: the sealed copy attached, or a download link when it is too large to attach. */
+/** The completion email: the sealed copies attached, or a download link when they are too large to attach. */
 export function completionEmail(
-  envelope: Envelope, name: string, downloadLink: string, sha256: string, attached: boolean, retentionUntil: string | null,
+  envelope: Envelope, name: string, downloadLink: string, documents: readonly { name: string; sha256: string }[], attached: boolean, retentionUntil: string | null,
 ): RenderedEmail {
   const title = envelope.subject ?? 'your document';
   const until = retentionUntil ? ` until ${retentionUntil}` : '';
+  const several = documents.length > 1;
+  const what = several ? 'The sealed documents are' : 'The sealed document is';
   const how = attached
-    ? `The sealed document is attached. You can also download it${until}:\n${downloadLink}\n`
-    : `The sealed document is too large to attach. Download it${until}:\n${downloadLink}\n`;
-  const text = `Hello ${name},\n\nEveryone has signed ${title}. ${how}\nIts SHA-256 fingerprint is ${sha256}; the last pages are the audit certificate.\n`;
+    ? `${what} attached. You can also download ${several ? 'them' : 'it'}${until}:\n${downloadLink}\n`
+    : `${what} too large to attach. Download ${several ? 'them' : 'it'}${until}:\n${downloadLink}\n`;
+  const prints = several
+    ? `SHA-256 fingerprints:\n${documents.map((d) => `  ${d.name}: ${d.sha256}`).join('\n')}\nThe last pages of each are the audit certificate.`
+    : `Its SHA-256 fingerprint is ${documents[0]?.sha256 ?? ''}; the last pages are the audit certificate.`;
+  const text = `Hello ${name},\n\nEveryone has signed ${title}. ${how}\n${prints}\n`;
   const html = [
     `<p>Hello ${escapeHtml(name)},</p>`,
     `<p>Everyone has signed <strong>${escapeHtml(title)}</strong>.</p>`,
     attached
-      ? `<p>The sealed document is attached. You can also <a href="${escapeHtml(downloadLink)}">download it</a>${escapeHtml(until)}.</p>`
-      : `<p>The sealed document is too large to attach: <a href="${escapeHtml(downloadLink)}">download it</a>${escapeHtml(until)}.</p>`,
-    `<p>SHA-256: <code>${sha256}</code>. The last pages are the audit certificate.</p>`,
+      ? `<p>${what} attached. You can also <a href="${escapeHtml(downloadLink)}">download ${several ? 'them' : 'it'}</a>${escapeHtml(until)}.</p>`
+      : `<p>${what} too large to attach: <a href="${escapeHtml(downloadLink)}">download ${several ? 'them' : 'it'}</a>${escapeHtml(until)}.</p>`,
+    `<ul>${documents.map((d) => `<li>${escapeHtml(d.name)}: SHA-256 <code>${d.sha256}</code></li>`).join('')}</ul>`,
+    '<p>The last pages of each document are the audit certificate.</p>',
   ].join('\n');
   return { subject: `Completed: ${title}`, text, html };
 }

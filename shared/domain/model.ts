@@ -50,7 +50,7 @@ export interface OtpState {
 
 export interface Field {
   id: string;
-  /** Null until the envelope's document is uploaded (JSON create places fields before the upload). */
+  /** The original it sits on; null only while the envelope has no document (JSON create places fields before the upload). */
   documentId: string | null;
   signerId: string;
   type: FieldType;
@@ -61,6 +61,12 @@ export interface Field {
   h: number;
   required: boolean;
   origin: FieldOrigin;
+  /** The name the signer sees ("Company name"); null: the type's own name (ADDITIONS A3). */
+  label?: string | null;
+  /** A prefilled value (text; checkbox `"true"`/`"false"`): drawn if the signer submits nothing; the sealed value if read-only. */
+  value?: string | null;
+  /** Shown with its value, never changed by the signer; not a field the signer must fill. */
+  readOnly?: boolean;
 }
 
 export interface PageBox { x: number; y: number; width: number; height: number }
@@ -69,6 +75,14 @@ export interface PageGeometry { box: PageBox; rotate: 0 | 90 | 180 | 270 }
 export interface Document {
   id: string;
   kind: 'original' | 'sealed';
+  /** The part's filename, else `document-N.pdf` (ADDITIONS A2); a sealed document carries its original's. */
+  name?: string;
+  /** Position among the originals, 1-based and contiguous; a sealed document has its original's. */
+  order?: number;
+  /** The original a sealed document seals. */
+  sourceDocumentId?: string | null;
+  /** Where the text index for anchor placement is stored (JSON beside the PDF); originals only. */
+  textIndexKey?: string | null;
   mimeType: 'application/pdf';
   sha256: string;
   pageCount: number;
@@ -158,4 +172,17 @@ export interface RequestMeta {
 }
 
 export const isTerminal = (status: EnvelopeStatus) => TERMINAL_STATUSES.includes(status);
-export const originalDocument = (envelope: Envelope) => envelope.documents.find((d) => d.kind === 'original');
+
+/** At most this many originals per envelope, and this many bytes of them together (ADDITIONS A2). */
+export const MAX_DOCUMENTS = 10;
+export const MAX_TOTAL_DOCUMENT_BYTES = 100 * 1024 * 1024;
+
+/** The envelope's originals in their order (the spec's single document is the first). */
+export const originals = (envelope: Pick<Envelope, 'documents'>): Document[] =>
+  envelope.documents.filter((d) => d.kind === 'original').sort((a, b) => (a.order ?? 1) - (b.order ?? 1));
+export const originalDocument = (envelope: Pick<Envelope, 'documents'>): Document | undefined => originals(envelope)[0];
+/** The sealed document of an original (after completion). */
+export const sealedOf = (envelope: Pick<Envelope, 'documents'>, original: Document): Document | undefined =>
+  envelope.documents.find((d) => d.kind === 'sealed' && (d.sourceDocumentId ?? originalDocument(envelope)?.id) === original.id);
+/** A document's name: its own, else `document-N.pdf` by its position (records from before names existed). */
+export const documentName = (document: Document): string => document.name ?? `document-${String(document.order ?? 1)}.pdf`;

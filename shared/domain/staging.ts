@@ -25,10 +25,9 @@ export const STAGE_ABANDONED_AFTER_MS = 86_400_000;
 
 export const signatureKey = (envelopeId: string, stageId: string, fieldId: string) => `signatures/${envelopeId}/${stageId}/${fieldId}.png`;
 export const originalKey = (envelopeId: string, documentId: string) => `original/${envelopeId}/${documentId}.pdf`;
-export const sealedKey = (envelopeId: string, stageId: string) => `sealed/${envelopeId}/${stageId}.pdf`;
+export const sealedKey = (envelopeId: string, stageId: string, documentId: string) => `sealed/${envelopeId}/${stageId}/${documentId}.pdf`;
 
-/** The envelope a document key belongs to (`original/<env>/<doc>.pdf`, `sealed/<env>/<stage>.pdf`, or the older `sealed/<env>.pdf`). */
+/** The envelope a document key belongs to: `original/<env>/<doc>.pdf`, `sealed/<env>/<stage>/<doc>.pdf`, or the older `sealed/<env>.pdf` and `sealed/<env>/<stage>.pdf`. */
 export function envelopeOfKey(key: string): string | null {
-  const uuid = '[0-9a-f-]{36}';
-  return new RegExp(`^(?:original|sealed)/(${uuid})/${uuid}\\.pdf$`).exec(key)?.[1] ?? new RegExp(`^sealed/(${uuid})\\.pdf$`).exec(key)?.[1] ?? null;
+  return /^(?:original|sealed)\/([0-9a-f-]{36})\/(?:[0-9a-f-]{36}\/)?[0-9a-f-]{36}\.pdf$/.exec(key)?.[1] ?? /^sealed\/([0-9a-f-]{36})\.pdf$/.exec(key)?.[1] ?? null;
 }

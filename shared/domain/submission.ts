@@ -104,7 +104,19 @@ function checkValue(field: Field, input: SubmittedField, fontLabel: string | nul
   }
 }
 
-/** Checks a sign request against the signer's fields (DECISIONS 26); every problem is named by its path. */
+/** What a prefilled field stands at when the signer submits nothing for it (ADDITIONS A3). */
+function prefilled(field: Field): CheckedValue | null {
+  const value = field.value ?? null;
+  if (value === null || field.readOnly) return null;
+  if (field.type === 'checkbox') return { fieldId: field.id, type: 'checkbox', kind: 'checkbox', checked: value === 'true' };
+  if (field.type === 'text' && value !== '') return { fieldId: field.id, type: 'text', kind: 'text', text: value };
+  return null;
+}
+
+/**
+ * Checks a sign request against the signer's fields (DECISIONS 26, ADDITIONS A3); every problem is named by its path.
+ * A read-only field takes no value (it is sealed with its own); a prefilled field the signer leaves out keeps its prefill.
+ */
 export function checkSubmission(
   envelope: Envelope, signer: Signer, submitted: readonly SubmittedField[], fontLabel: string | null, signingDate: string,
 ): CheckedValue[] {
@@ -117,6 +129,7 @@ export function checkSubmission(
     const at = `fields[${String(i)}]`;
     if (!field) errors[`${at}.fieldId`] = ['is not one of your fields'];
     else if (seen.has(field.id)) errors[`${at}.fieldId`] = ['is submitted twice'];
+    else if (field.readOnly) errors[`${at}.fieldId`] = ['is read-only: its value is set by the sender'];
     else {
       seen.add(field.id);
       const value = checkValue(field, input, fontLabel, signingDate);
@@ -126,8 +139,11 @@ export function checkSubmission(
   });
   const overall: string[] = [];
   for (const field of mine.values()) {
-    if (field.type === 'date' && !seen.has(field.id)) values.push({ fieldId: field.id, type: 'date', kind: 'date', date: signingDate });
-    else if (field.required && !seen.has(field.id)) overall.push(`required ${field.type} field ${field.id} (page ${String(field.page)}) has no value`);
+    if (seen.has(field.id) || field.readOnly) continue;
+    const kept = prefilled(field);
+    if (field.type === 'date') values.push({ fieldId: field.id, type: 'date', kind: 'date', date: signingDate });
+    else if (kept) values.push(kept);
+    else if (field.required) overall.push(`required ${field.label ?? field.type} field ${field.id} (page ${String(field.page)}) has no value`);
   }
   const textChars = values.reduce((n, v) => n + ('text' in v ? v.text.length : 0), 0);
   if (textChars > MAX_SUBMISSION_TEXT_CHARS) overall.push('the submitted text is too long in total');

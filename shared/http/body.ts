@@ -1,10 +1,11 @@
 import busboy from 'busboy';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { MAX_UPLOAD_BYTES } from '../config.ts';
+import { MAX_DOCUMENTS, MAX_UPLOAD_BYTES } from '#domain/model.ts';
 
 export interface UploadedFile {
   field: string;
-  filename: string;
+  /** As the part names it; null when it names none. */
+  filename: string | null;
   contentType: string;
   bytes: Uint8Array;
 }
@@ -45,7 +46,7 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Parsed
     let failure: Error | undefined;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: 5, fields: 50 } });
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: MAX_DOCUMENTS + 1, fields: 50 } });
     } catch {
       reject(ValidationError.at('body', 'is not a valid multipart/form-data body (missing boundary?)'));
       return;
@@ -59,7 +60,7 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Parsed
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => { failure ??= new PayloadTooLarge('The uploaded file is larger than 25 MB'); });
       files.push(new Promise((done) => {
-        const settle = () => { done({ field, filename: info.filename ?? 'upload', contentType: info.mimeType, bytes: Buffer.concat(chunks) }); };
+        const settle = () => { done({ field, filename: (info.filename ?? '').trim() === '' ? null : (info.filename ?? null), contentType: info.mimeType, bytes: Buffer.concat(chunks) }); };
         stream.on('end', settle);
         // A body cut short inside a file: the part errors (an unhandled 'error' would crash the process)
         stream.on('error', () => {

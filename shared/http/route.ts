@@ -2,15 +2,14 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { PayloadTooLarge, ValidationError } from '#domain/errors.ts';
-import type { RequestMeta } from '#domain/model.ts';
-import { MAX_UPLOAD_BYTES } from '../config.ts';
+import { MAX_TOTAL_DOCUMENT_BYTES, type RequestMeta } from '#domain/model.ts';
 import { parseBody, type BodyKind, type ParsedBody } from './body.ts';
 import { resultForError } from './errors.ts';
 import type { HttpResult } from './responses.ts';
 import { parseWith } from './validation.ts';
 
-/** Multipart framing around a 25 MB file needs a little room above the file limit itself. */
-const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 1024 * 1024;
+/** Multipart framing around the documents (each at most 25 MB, together 100 MB) needs a little room above them. */
+const MAX_BODY_BYTES = MAX_TOTAL_DOCUMENT_BYTES + 1024 * 1024;
 
 export interface HttpRequest<P, Q, B, A> {
   params: P;
@@ -52,7 +51,7 @@ export function jsonBody<S extends v.GenericSchema>(schema: S, options: { option
 function rawBody(event: APIGatewayProxyEventV2): Buffer {
   if (!event.body) return Buffer.alloc(0);
   const raw = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (raw.length > MAX_BODY_BYTES) throw new PayloadTooLarge('The request body is larger than 25 MB');
+  if (raw.length > MAX_BODY_BYTES) throw new PayloadTooLarge('The request body is larger than the documents of an envelope may be (100 MB together, 25 MB each)');
   return raw;
 }
 

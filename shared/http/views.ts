@@ -1,6 +1,7 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
-import type { Document, Envelope, Field, Signer } from '#domain/model.ts';
+import { documentName, originals, type Document, type Envelope, type Field, type Signer } from '#domain/model.ts';
 import type { Delivery, Webhook } from '#domain/webhooks.ts';
+import type { CompletedValue } from '#domain/use-cases/signing.ts';
 
 export function signerView(signer: Signer, signingUrl?: string | null) {
   return {
@@ -19,7 +20,7 @@ export function signerView(signer: Signer, signingUrl?: string | null) {
 
 export function fieldView(field: Field) {
   const { id, documentId, signerId, type, page, x, y, w, h, required, origin } = field;
-  return { id, documentId, signerId, type, page, x, y, w, h, required, origin };
+  return { id, documentId, signerId, type, page, x, y, w, h, required, origin, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false };
 }
 
 /** Both retention spellings, equal values (DECISIONS 3). */
@@ -28,6 +29,9 @@ export function documentView(envelopeId: string, document: Document) {
     id: document.id,
     envelopeId,
     kind: document.kind,
+    name: documentName(document),
+    order: document.order ?? 1,
+    sourceDocumentId: document.kind === 'sealed' ? (document.sourceDocumentId ?? null) : null,
     mimeType: document.mimeType,
     sha256: document.sha256,
     pageCount: document.pageCount,
@@ -38,6 +42,11 @@ export function documentView(envelopeId: string, document: Document) {
     retention_until: document.retentionUntil,
     purge_status: document.purgeStatus,
   };
+}
+
+/** The answer to an upload (spec 4.2), with the document's name and place (ADDITIONS A2). */
+export function documentUploadView(document: Document) {
+  return { documentId: document.id, name: documentName(document), order: document.order ?? 1, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes };
 }
 
 export function auditView(entry: AuditEntry) {
@@ -74,15 +83,48 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
   };
 }
 
+/** What another signer entered, shown read-only in place to later signers (ADDITIONS A3). */
+export interface CompletedFieldView {
+  id: string;
+  documentId: string | null;
+  type: Field['type'];
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  origin: Field['origin'];
+  label: string | null;
+  signerId: string;
+  signerName: string;
+  textValue: string | null;
+  imageDataUrl: string | null;
+  fontLabel: string | null;
+}
+
+/** Another signer's value as later signers see it: text for text, dates and ticks, the PNG for a drawn signature. */
+export function completedFieldView({ field, signer, value, png }: CompletedValue): CompletedFieldView {
+  const textValue = value.kind === 'text' || value.kind === 'typed' ? value.text : value.kind === 'date' ? value.date : value.kind === 'checkbox' ? String(value.checked) : null;
+  return {
+    id: field.id, documentId: field.documentId, type: field.type, page: field.page, x: field.x, y: field.y, w: field.w, h: field.h, origin: field.origin,
+    label: field.label ?? null, signerId: signer.id, signerName: signer.name, textValue,
+    imageDataUrl: png ? `data:image/png;base64,${Buffer.from(png).toString('base64')}` : null,
+    fontLabel: value.kind === 'typed' ? value.fontLabel : null,
+  };
+}
+
 /** The signing context (spec 2.7) with only this signer's fields, plus what the signing page needs. */
-export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }) {
-  const document = envelope.documents.find((d) => d.kind === 'original');
+export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }, completedFields: readonly CompletedFieldView[] = []) {
+  const documents = originals(envelope);
+  const first = documents[0];
   return {
     envelopeId: envelope.id,
     signerId: signer.id,
     signerName: signer.name,
     signerEmail: signer.email,
-    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, type, page, x, y, w, h, required, origin }) => ({ id, type, page, x, y, w, h, required, origin })),
+    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly }) => ({
+      id, documentId: documentId ?? first?.id ?? null, type, page, x, y, w, h, required, origin, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
+    })),
     requiresOtpVerification: signer.authMethod !== 'none',
     otpVerified: signer.otpVerifiedAt !== null,
     otpChannel: signer.authMethod === 'sms_otp' && signer.phone ? 'sms' : signer.authMethod === 'none' ? null : 'email',
@@ -94,7 +136,9 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     message: envelope.message,
     expiresAt: envelope.expiresAt,
     signerStatus: signer.status,
-    document: document ? { id: document.id, pageCount: document.pageCount, pages: document.pages } : null,
+    document: first ? { id: first.id, pageCount: first.pageCount, pages: first.pages } : null,
+    documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: d.pages })),
+    completedFields,
   };
 }
 

@@ -22,16 +22,38 @@ export const CreateSignerRequest = v.pipe(
   ),
 ) satisfies v.GenericSchema<unknown, SignerInput>;
 
+const coordinate = v.optional(finiteNumber);
+
+const AnchorRequest = v.object({
+  text: v.pipe(v.string('must be the text to find'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), v.description('Found case-sensitively in the document\'s text, e.g. `/sig1/`')),
+  offsetX: v.optional(finiteNumber, 0),
+  offsetY: v.optional(finiteNumber, 0),
+  occurrence: v.optional(v.picklist(['all', 'first'], 'must be all or first'), 'all'),
+  ignoreIfMissing: v.optional(v.boolean('must be true or false'), false),
+});
+
 const fieldGeometry = {
   type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
-  page: v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1')),
-  x: finiteNumber,
-  y: finiteNumber,
+  page: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
+  x: coordinate,
+  y: coordinate,
   w: v.pipe(finiteNumber, v.gtValue(0, 'must be greater than 0')),
   h: v.pipe(finiteNumber, v.gtValue(0, 'must be greater than 0')),
   required: v.optional(v.boolean('must be true or false'), true),
   origin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
+  anchor: v.optional(AnchorRequest),
+  label: v.optional(v.nullable(text(100)), null),
+  value: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))), null),
+  readOnly: v.optional(v.boolean('must be true or false'), false),
 };
+
+/** Coordinates, or an anchor: one of the two (ADDITIONS A3). */
+interface Placed { page?: number | undefined; x?: number | undefined; y?: number | undefined; anchor?: unknown }
+const placementProblem = (f: Placed): 'page' | 'x' | 'y' | 'anchor' | null => {
+  if (f.anchor !== undefined) return f.page === undefined && f.x === undefined && f.y === undefined ? null : 'anchor';
+  return f.page === undefined ? 'page' : f.x === undefined ? 'x' : f.y === undefined ? 'y' : null;
+};
+const PLACEMENT_MESSAGE = 'place the field with page, x and y, or with an anchor (not both)';
 
 /** A field in a create request: signers have no ids yet, so they are named by index or email (DECISIONS 4). */
 export const CreateFieldRequest = v.pipe(
@@ -40,12 +62,17 @@ export const CreateFieldRequest = v.pipe(
     signerIndex: v.optional(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be at least 0'))),
     signerEmail: v.optional(v.pipe(v.string(), v.trim(), v.email('must be an email address'))),
     signerId: v.optional(v.string()),
+    documentIndex: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must be at least 0'), v.description('0-based position of the field\'s document among the request\'s `file` parts (default 0)'))),
   }),
   v.forward(
     v.check((f) => f.signerIndex !== undefined || f.signerEmail !== undefined,
       'name the signer with signerIndex (0-based position in signers) or signerEmail'),
     ['signerIndex'],
   ),
+  v.forward(v.check((f) => placementProblem(f) !== 'page', PLACEMENT_MESSAGE), ['page']),
+  v.forward(v.check((f) => placementProblem(f) !== 'x', PLACEMENT_MESSAGE), ['x']),
+  v.forward(v.check((f) => placementProblem(f) !== 'y', PLACEMENT_MESSAGE), ['y']),
+  v.forward(v.check((f) => placementProblem(f) !== 'anchor', PLACEMENT_MESSAGE), ['anchor']),
 );
 
 export const CreateEnvelopeRequest = v.object({
@@ -58,11 +85,17 @@ export const CreateEnvelopeRequest = v.object({
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
 }) satisfies v.GenericSchema<unknown, CreateEnvelopeInput>;
 
-export const AddFieldRequest = v.object({
-  ...fieldGeometry,
-  documentId: v.optional(v.nullable(idOf('doc', 'document')), null),
-  signerId: idOf('sgn', 'signer'),
-}) satisfies v.GenericSchema<unknown, AddFieldInput>;
+export const AddFieldRequest = v.pipe(
+  v.object({
+    ...fieldGeometry,
+    documentId: v.optional(v.nullable(idOf('doc', 'document')), null),
+    signerId: idOf('sgn', 'signer'),
+  }),
+  v.forward(v.check((f) => placementProblem(f) !== 'page', PLACEMENT_MESSAGE), ['page']),
+  v.forward(v.check((f) => placementProblem(f) !== 'x', PLACEMENT_MESSAGE), ['x']),
+  v.forward(v.check((f) => placementProblem(f) !== 'y', PLACEMENT_MESSAGE), ['y']),
+  v.forward(v.check((f) => placementProblem(f) !== 'anchor', PLACEMENT_MESSAGE), ['anchor']),
+) satisfies v.GenericSchema<unknown, AddFieldInput>;
 
 export const SendRequest = v.object({
   message: v.optional(v.nullable(text(5000)), null),
@@ -79,6 +112,20 @@ export const ListEnvelopesQuery = v.object({
   pageSize: queryInt(1, 100, 20),
 });
 
+/** Which document (ADDITIONS A2): without `documentId`, the first; `documentId` may name an original or its sealed copy. */
+const documentIdQuery = v.optional(v.pipe(v.string(), v.maxLength(64, 'is not a document id'), v.description('An original or its sealed copy; default the first document')));
+
 export const DocumentQuery = v.object({
   kind: v.optional(v.picklist(['original', 'sealed'], 'must be original or sealed'), 'original'),
+  documentId: documentIdQuery,
 });
+
+/** A document of a signing or download link. */
+export const LinkDocumentQuery = v.object({ documentId: documentIdQuery });
+
+/** The raw upload's name for the new document (ADDITIONS A2). */
+export const UploadQuery = v.object({
+  filename: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255, 'must be at most 255 characters'))),
+});
+
+export const DocumentParams = v.object({ id: v.string(), documentId: v.string() });

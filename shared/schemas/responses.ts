@@ -37,7 +37,7 @@ export const SignerResponse = v.object({
 
 export const FieldResponse = v.object({
   id: uuid,
-  documentId: v.nullable(v.pipe(uuid, v.description('Null until the envelope\'s PDF is uploaded'))),
+  documentId: v.nullable(v.pipe(uuid, v.description('The document the field is on; null only while the envelope has no document'))),
   signerId: uuid,
   type: v.picklist(FIELD_TYPES),
   page: v.pipe(positive, v.description('1-based page number')),
@@ -45,8 +45,11 @@ export const FieldResponse = v.object({
   y: v.pipe(v.number(), v.description('Vertical position, PDF points, measured from `origin`')),
   w: v.pipe(v.number(), v.gtValue(0), v.description('Width, PDF points')),
   h: v.pipe(v.number(), v.gtValue(0), v.description('Height, PDF points')),
-  required: v.boolean(),
+  required: v.pipe(v.boolean(), v.description('Always false for a read-only field')),
   origin: v.picklist(FIELD_ORIGINS),
+  label: v.pipe(v.nullable(v.pipe(v.string(), v.maxLength(100))), v.description('The name the signer sees, e.g. "Company name"')),
+  value: v.pipe(v.nullable(v.string()), v.description('A prefilled value (text; `"true"`/`"false"` for a checkbox): kept if the signer submits nothing, sealed as is when read-only')),
+  readOnly: v.pipe(v.boolean(), v.description('Shown to the signer with its value; never changed by them')),
 });
 
 const retentionUntil = v.nullable(v.pipe(v.string(), v.isoDate()));
@@ -56,6 +59,9 @@ export const DocumentResponse = v.object({
   id: uuid,
   envelopeId: uuid,
   kind: v.picklist(DOCUMENT_KINDS),
+  name: v.pipe(v.string(), v.description('The uploaded filename, else `document-N.pdf`; a sealed document carries its original\'s')),
+  order: v.pipe(positive, v.description('Position among the envelope\'s documents, 1-based')),
+  sourceDocumentId: v.pipe(v.nullable(uuid), v.description('For a sealed document: the original it seals; null for an original')),
   mimeType: v.literal('application/pdf'),
   sha256: sha256Hex,
   pageCount: positive,
@@ -111,6 +117,8 @@ export const EnvelopeListResponse = v.object({
 
 export const DocumentUploadResponse = v.object({
   documentId: uuid,
+  name: v.pipe(v.string(), v.description('`?filename=`, else `document-N.pdf`')),
+  order: v.pipe(positive, v.description('Position among the envelope\'s documents, 1-based')),
   sha256: sha256Hex,
   pageCount: positive,
   sizeBytes: count,
@@ -162,6 +170,29 @@ const SigningFieldResponse = v.object({
   h: FieldResponse.entries.h,
   required: FieldResponse.entries.required,
   origin: FieldResponse.entries.origin,
+  documentId: v.pipe(v.nullable(uuid), v.description('The document the field is on (see `documents`)')),
+  label: FieldResponse.entries.label,
+  value: FieldResponse.entries.value,
+  readOnly: FieldResponse.entries.readOnly,
+});
+
+/** What another signer entered, shown read-only to later signers in place (ADDITIONS A3). */
+const CompletedFieldResponse = v.object({
+  id: uuid,
+  documentId: v.nullable(uuid),
+  type: v.picklist(FIELD_TYPES),
+  page: positive,
+  x: v.number(),
+  y: v.number(),
+  w: v.number(),
+  h: v.number(),
+  origin: v.picklist(FIELD_ORIGINS),
+  label: v.nullable(v.string()),
+  signerId: uuid,
+  signerName: v.string(),
+  textValue: v.pipe(v.nullable(v.string()), v.description('Text, a typed signature, the date, or `"true"`/`"false"` for a checkbox')),
+  imageDataUrl: v.pipe(v.nullable(v.string()), v.description('`data:image/png;base64,...` for a drawn signature or initials')),
+  fontLabel: v.pipe(v.nullable(v.string()), v.description('The font of a typed signature')),
 });
 
 const pdfPoints = (what: string) => v.pipe(v.number(), v.description(`${what}, PDF points`));
@@ -199,8 +230,10 @@ export const SigningContextResponse = v.object({
         rotate: v.pipe(v.picklist(PAGE_ROTATIONS), v.description('Page rotation, degrees clockwise')),
       })), v.description('Page geometry in page order')),
     })),
-    v.description('The original PDF (fetch it from `GET /v1/signing/{token}/document`); null when none is uploaded'),
+    v.description('The first original PDF (fetch it from `GET /v1/signing/{token}/document`); null when none is uploaded'),
   ),
+  documents: v.pipe(v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, pages: v.array(v.unknown()) })), v.description('Every original in order, with its page geometry (`GET /v1/signing/{token}/document?documentId=`)')),
+  completedFields: v.pipe(v.array(CompletedFieldResponse), v.description('What signers who signed before entered, to be shown read-only in place')),
 });
 
 export const OtpRequestedResponse = v.object({
@@ -245,7 +278,12 @@ export const DownloadStatusResponse = v.object({
   pageCount: v.pipe(v.number(), v.integer()),
   sizeBytes: v.pipe(v.number(), v.integer()),
   retentionUntil: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('The day the sealed PDF is deleted'))),
+  documents: v.pipe(v.array(v.object({ documentId: uuid, name: v.string(), sizeBytes: count, pageCount: positive, sha256: sha256Hex })),
+    v.description('Every sealed document (`GET /v1/download/{token}/document?documentId=`); the top-level fields describe the first')),
 });
+
+/** A field placed by an anchor: one per occurrence (ADDITIONS A3). */
+export const AnchoredFieldsResponse = v.object({ data: v.array(FieldResponse) });
 
 export const WebhookResponse = v.object({
   id: uuid,

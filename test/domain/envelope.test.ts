@@ -1,7 +1,9 @@
+import { addDocument } from '#domain/documents.ts';
+import { addFields } from '#domain/fields.ts';
 import { describe, expect, it } from 'vitest';
 import { verifyChain } from '#domain/audit-chain.ts';
 import {
-  addField, addSigner, attachOriginal, createEnvelope, expireIfDue, sendEnvelope, voidEnvelope, type NewEnvelopeInput,
+  addSigner, createEnvelope, expireIfDue, sendEnvelope, voidEnvelope, type NewEnvelopeInput,
 } from '#domain/envelope.ts';
 import { InvalidState, ValidationError } from '#domain/errors.ts';
 import type { Envelope } from '#domain/model.ts';
@@ -16,7 +18,7 @@ function draft(extra: Partial<NewEnvelopeInput> = {}): Envelope {
   return createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000aa', appId: 'app-1', tenantId: 'acme', subject: 'NDA', createdBy: null, expiresInDays: 7,
     fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com', 1), signerInput('b@example.com', 1), signerInput('c@example.com', 2)],
-    fields: [field(0), field(1), field(2)], document: letterDocument(2), ...extra,
+    fields: [field(0), field(1), field(2)], documents: [letterDocument(2)], ...extra,
   }, testCtx()).after;
 }
 
@@ -34,7 +36,7 @@ describe('creating an envelope', () => {
   it('starts as a draft with its first audit event, an envelope.created outbox event and the deadline set', () => {
     const change = createEnvelope({
       id: '0190f5d2-0000-7000-8000-0000000000ab', appId: 'app-1', tenantId: 'acme', subject: null, createdBy: 'u1', expiresInDays: 10,
-      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], document: letterDocument(),
+      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], documents: [letterDocument()],
     }, testCtx());
     expect(change.after).toMatchObject({ status: 'draft', version: 1, expiresAt: '2026-01-11T00:00:00.000Z', auditHead: { seq: 1 } });
     expect(change.audit.map((e) => e.event)).toEqual(['envelope.created']);
@@ -52,10 +54,10 @@ describe('creating an envelope', () => {
   });
 
   it('accepts fields before the document exists and checks them when it is uploaded', () => {
-    const noDoc = draft({ document: null, fields: [field(0, { page: 2 })] });
+    const noDoc = draft({ documents: [], fields: [field(0, { page: 2 })] });
     expect(noDoc.fields[0]?.documentId).toBeNull();
-    expect(errorsOf(() => attachOriginal(noDoc, letterDocument(1), testCtx()))).toHaveProperty(['fields[0].page']);
-    const attached = attachOriginal(noDoc, letterDocument(2), testCtx()).after;
+    expect(errorsOf(() => addDocument(noDoc, letterDocument(1), testCtx()))).toHaveProperty(['fields[0].page']);
+    const attached = addDocument(noDoc, letterDocument(2), testCtx()).after;
     expect(attached.fields[0]?.documentId).toBe(attached.documents[0]?.id);
     expect(attached.documentHashOriginal).toBe('a'.repeat(64));
   });
@@ -95,8 +97,8 @@ describe('placement with either origin', () => {
     const envelope = draft();
     const signerId = envelope.signers[0]?.id ?? '';
     const base = { signerId, documentId: null, type: 'text' as const, page: 1, x: 0, w: 100, h: 50, required: true, origin: 'top-left' as const };
-    expect(() => addField(envelope, { ...base, y: 742 }, testCtx())).not.toThrow();
-    expect(errorsOf(() => addField(envelope, { ...base, y: 743 }, testCtx()))).toHaveProperty(['x']);
+    expect(() => addFields(envelope, [{ ...base, y: 742 }], testCtx())).not.toThrow();
+    expect(errorsOf(() => addFields(envelope, [{ ...base, y: 743 }], testCtx()))).toHaveProperty(['x']);
   });
 });
 
@@ -111,7 +113,7 @@ describe('sending', () => {
   });
 
   it('needs a document, signers, and a field for every signer', () => {
-    expect(errorsOf(() => sendEnvelope(draft({ document: null }), null, testCtx()))).toHaveProperty('document');
+    expect(errorsOf(() => sendEnvelope(draft({ documents: [] }), null, testCtx()))).toHaveProperty('document');
     expect(errorsOf(() => sendEnvelope(draft({ fields: [field(0), field(1)] }), null, testCtx()))).toHaveProperty(['signers[2]']);
     expect(errorsOf(() => sendEnvelope(draft({ fields: [] }), null, testCtx()))).toHaveProperty('fields');
   });
@@ -148,10 +150,10 @@ describe('voiding and expiry', () => {
   it('keeps one valid chain across every transition', () => {
     const created = createEnvelope({
       id: '0190f5d2-0000-7000-8000-0000000000ac', appId: 'app-1', tenantId: 'acme', subject: null, createdBy: null, expiresInDays: 7,
-      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], document: letterDocument(),
+      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], documents: [letterDocument()],
     }, testCtx());
     const signer = addSigner(created.after, signerInput('b@example.com', 2), testCtx());
-    const withField = addField(signer.change.after, { signerId: signer.signer.id, documentId: null, type: 'date', page: 1, x: 1, y: 1, w: 50, h: 10, required: true, origin: 'bottom-left' }, testCtx());
+    const withField = addFields(signer.change.after, [{ signerId: signer.signer.id, documentId: null, type: 'date', page: 1, x: 1, y: 1, w: 50, h: 10, required: true, origin: 'bottom-left' }], testCtx());
     const sent = sendEnvelope(withField.change.after, null, testCtx());
     const voided = voidEnvelope(sent.change.after, null, testCtx());
     const all = [created, signer.change, withField.change, sent.change, voided].flatMap((c) => c.audit);

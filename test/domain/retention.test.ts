@@ -37,7 +37,7 @@ describe('deletion reminders', () => {
 describe('the retention window', () => {
   const created = createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000ee', appId: 'a', tenantId: 't', subject: null, createdBy: null, expiresInDays: 7, retentionDays: 90,
-    fieldOrigin: 'bottom-left', signers: [signerInput('r@example.com')], fields: [], document: letterDocument(),
+    fieldOrigin: 'bottom-left', signers: [signerInput('r@example.com')], fields: [], documents: [letterDocument()],
   }, testCtx(new Date('2026-01-01T00:00:00.000Z')));
 
   it('starts when the envelope ends: deletion date on every document and a tagging job', () => {

@@ -23,7 +23,7 @@ function sentWith(orders: readonly number[], authMethod: AuthMethod = 'email_otp
     fields: orders.map((_, i): NewEnvelopeInput['fields'][number] => ({
       signerIndex: i, type: 'signature', page: 1, x: 72, y: 72, w: 200, h: 40, required: true, origin: 'bottom-left',
     })),
-    document: letterDocument(),
+    documents: [letterDocument()],
   }, testCtx(T0));
   const sent = sendEnvelope(created.after, null, testCtx(T0)).change;
   return { envelope: sent.after, audit: [...created.audit, ...sent.audit] };

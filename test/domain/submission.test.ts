@@ -32,7 +32,7 @@ function envelopeWith(layout: readonly FieldSpec[] = LAYOUT): Envelope {
     fields: layout.map(([signerIndex, type, required], i): NewEnvelopeInput['fields'][number] => ({
       signerIndex, type, required, page: 1, x: 10 + (i % 20), y: 10 + Math.floor(i / 20) * 2, w: 20, h: 2, origin: 'bottom-left',
     })),
-    document: letterDocument(),
+    documents: [letterDocument()],
   }, testCtx()).after;
 }
 

@@ -16,7 +16,7 @@ async function waitingForGroupTwo(): Promise<string> {
     id: deps.ids.next(), appId: 'app', tenantId: 't', subject: 'Jobs', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left',
     signers: [signerInput('one@example.com', 1), signerInput('two@example.com', 2)],
     fields: [0, 1].map((signerIndex) => ({ signerIndex, type: 'date' as const, page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' as const })),
-    document: letterDocument(),
+    documents: [letterDocument()],
   }, ctx);
   await deps.envelopes.commit(created);
   const sent = sendEnvelope(created.after, null, ctx).change;

@@ -19,15 +19,15 @@ describe('the seal workflow steps', () => {
     expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
 
     const sealed = await sealStep(flaky, id);
-    expect(sealed).toMatchObject({ envelopeId: id, blobKey: `sealed/${id}/${sealed.stageId}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown });
+    expect(sealed.files).toMatchObject([{ blobKey: `sealed/${id}/${sealed.stageId}/${sealed.files[0]?.sourceDocumentId ?? ''}.pdf`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }]);
     expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
     await finalizeStep(deps, sealed);
     const completed = await deps.envelopes.find(id);
-    expect(completed).toMatchObject({ status: 'completed', documentHashFinal: sealed.sha256 });
+    expect(completed).toMatchObject({ status: 'completed', documentHashFinal: sealed.files[0]?.sha256, completedAt: sealed.sealedAt });
     const events = (await deps.envelopes.auditLog(id)).length;
     await finalizeStep(deps, sealed);
     expect((await deps.envelopes.auditLog(id)).length).toBe(events);
-    expect(await deps.blobs.get(sealed.blobKey)).toBeDefined();
+    expect(await deps.blobs.get(sealed.files[0]?.blobKey ?? '')).toBeDefined();
 
     const mails = deps.sent.emails.filter((m) => m.to === 's@example.com' && m.subject.startsWith('Completed'));
     expect(mails).toHaveLength(1);
@@ -37,18 +37,18 @@ describe('the seal workflow steps', () => {
   it('a second round that lost to a completed envelope deletes its own file, never the recorded one', async () => {
     const id = await fullySigned(deps);
     const [first, second] = [await sealStep(deps, id), await sealStep(deps, id)];
-    expect(first.blobKey).not.toBe(second.blobKey);
+    expect(first.files[0]?.blobKey).not.toBe(second.files[0]?.blobKey);
     await finalizeStep(deps, first);
     await finalizeStep(deps, second);
-    expect((await deps.envelopes.find(id))?.documentHashFinal).toBe(first.sha256);
-    expect(await deps.blobs.get(first.blobKey)).toBeDefined();
-    expect(await deps.blobs.get(second.blobKey)).toBeUndefined();
+    expect((await deps.envelopes.find(id))?.documentHashFinal).toBe(first.files[0]?.sha256);
+    expect(await deps.blobs.get(first.files[0]?.blobKey ?? '')).toBeDefined();
+    expect(await deps.blobs.get(second.files[0]?.blobKey ?? '')).toBeUndefined();
   });
 
   it('refuses to seal an envelope that is not fully signed, without retrying', async () => {
     const ctx = testCtx(new Date());
     const created = createEnvelope({
-      id: deps.ids.next(), appId: 'app', tenantId: 't', subject: null, createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('n@example.com')], fields: [], document: null,
+      id: deps.ids.next(), appId: 'app', tenantId: 't', subject: null, createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('n@example.com')], fields: [], documents: [],
     }, ctx);
     await deps.envelopes.commit(created);
     await expect(sealStep(deps, created.after.id)).rejects.toMatchObject({ name: 'EnvelopeNotReady' });

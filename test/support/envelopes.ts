@@ -11,7 +11,7 @@ export interface EnvelopeBody {
   documentHashFinal: string | null;
   expiresAt: string;
   signers: { id: string; email: string; status: string; routingOrder: number; signingUrl?: string | null }[];
-  fields: { id: string; signerId: string; documentId: string | null; origin: string; page: number }[];
+  fields: { id: string; signerId: string; documentId: string | null; origin: string; page: number; x: number; y: number; label: string | null; value: string | null; readOnly: boolean; required: boolean }[];
   documents: ({ kind: string; retentionUntil: string | null; purgeStatus: string; purge_status: string } & Json)[];
   auditLog?: { event: string; actor: string; detail: Json | null; ip: string | null; userAgent: string | null }[];
 }

@@ -43,7 +43,7 @@ export async function consentedEnvelope(deps: Deps, appId: string, groups: numbe
     signers: groups.map((routingOrder, i) => ({ name: `S${String(i)}`, email: `s${String(i)}@example.com`, routingOrder, authMethod: 'none' })),
     fields: groups.map((_, i) => ({ signerIndex: i, type: 'signature', page: 1, x: 72, y: 72 + i * 50, w: 180, h: 40 })),
   });
-  const created = await createEnvelope(deps, appId, request, await makePdf({ pages: 1 }), META);
+  const created = await createEnvelope(deps, appId, request, [{ bytes: await makePdf({ pages: 1 }), filename: 'race.pdf' }], META);
   const { signingUrls } = await sendEnvelopeNow(deps, appId, created.id, null, META);
   const tokens = created.signers.map((s) => signingUrls.get(s.id)?.split('/').at(-1) ?? '');
   await Promise.all(tokens.filter(Boolean).map((token) => consentToSign(deps, token, META)));

@@ -43,7 +43,7 @@ export const pngBase64 = Buffer.from(PNG_1X1).toString('base64');
 export interface ContextBody {
   envelopeId: string;
   signerId: string;
-  fields: { id: string; type: string; required: boolean }[];
+  fields: { id: string; type: string; required: boolean; documentId: string | null; label: string | null; value: string | null; readOnly: boolean }[];
   requiresOtpVerification: boolean;
   otpVerified: boolean;
 }

@@ -2,7 +2,9 @@
  * PDFs with text at known places, for text-anchor tests (pdf-lib, generated in memory).
  */
 import { PDFDocument, StandardFonts, degrees, rgb, type PDFFont } from 'pdf-lib';
-import { createFontSet } from '../../shared/pdf/fonts.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import { addImagePage } from './pdfs.ts';
 
 export type FontName = 'helvetica' | 'helveticaBold' | 'times' | 'courier' | 'dejavu';
@@ -52,8 +54,9 @@ export async function textPdf(pages: TextPage[]): Promise<{ bytes: Uint8Array; f
 }
 
 async function embedFonts(doc: PDFDocument): Promise<Fonts> {
-  const dejavu = (await (await createFontSet(doc)).regular.runs('Д'))[0]?.face.font;
-  if (!dejavu) throw new Error('no font for Cyrillic');
+  // DejaVu Sans, whole (no subset), through fontkit 2 behind pdf-lib's Fontkit interface: text for pdf.js to find.
+  doc.registerFontkit({ create: (bytes: Uint8Array) => fontkit.create(Buffer.from(bytes)) } as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  const dejavu = await doc.embedFont(readFileSync(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), { subset: false });
   const table: Record<FontName, PDFFont> = {
     helvetica: await doc.embedFont(StandardFonts.Helvetica),
     helveticaBold: await doc.embedFont(StandardFonts.HelveticaBold),

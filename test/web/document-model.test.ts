@@ -7,7 +7,7 @@ import type { Value } from '../../web/src/sign/values.ts';
 
 const LETTER: PageGeometry = { box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 };
 const field = (id: string, type: SigningField['type'], page: number, x: number, y: number, required = true): SigningField =>
-  ({ id, type, page, x, y, w: 100, h: 20, required, origin: 'bottom-left' });
+  ({ id, type, page, x, y, w: 100, h: 20, required, origin: 'bottom-left', documentId: 'doc-1', label: null, value: null, readOnly: false });
 
 const sig = field('sig', 'signature', 1, 72, 100); // low on page 1
 const text = field('text', 'text', 1, 72, 600); // high on page 1

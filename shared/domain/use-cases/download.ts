@@ -1,45 +1,54 @@
 import { sameDigest, sha256Hex, verifyDownloadToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { recordDownload } from '../completion.ts';
-import { Gone, Unauthorized } from '../errors.ts';
-import type { Document, DownloadLink, Envelope, RequestMeta } from '../model.ts';
+import { Unauthorized } from '../errors.ts';
+import { documentName, originals, sealedOf, type Document, type DownloadLink, type Envelope, type RequestMeta } from '../model.ts';
 import { transact, type CoreDeps } from './context.ts';
+import { documentBytes, documentFor } from './documents.ts';
 
 export interface DownloadDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
 }
 
-interface Opened { envelope: Envelope; link: DownloadLink; sealed: Document }
+interface Opened { envelope: Envelope; link: DownloadLink }
 
-/** A portal link's envelope, link and sealed document: the token's hash must be one of the envelope's links; 410 once purged. */
+/** A portal link's envelope and link: the token's hash must be one of the envelope's links, and the envelope sealed. */
 function opened(envelope: Envelope | undefined, claims: { linkId: string }, token: string): Opened {
   const link = envelope?.downloadLinks?.find((l) => l.id === claims.linkId);
-  const sealed = envelope?.documents.find((d) => d.kind === 'sealed');
+  const sealed = envelope?.documents.some((d) => d.kind === 'sealed');
   if (!envelope || !link || !sealed || !sameDigest(link.tokenHash, sha256Hex(token))) throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
-  if (sealed.purgeStatus === 'purged') throw new Gone('The document was deleted at the end of its retention period', {}, 'document_purged');
-  return { envelope, link, sealed };
+  return { envelope, link };
 }
 
-async function openDownload(deps: DownloadDeps, token: string): Promise<Opened> {
+async function openDownload(deps: DownloadDeps, token: string): Promise<Opened & { claims: { envelopeId: string; linkId: string } }> {
   const claims = await verifyDownloadToken(deps.config.linkSecret, token, deps.clock.now());
-  return opened(await deps.envelopes.find(claims.envelopeId), claims, token);
+  return { ...opened(await deps.envelopes.find(claims.envelopeId), claims, token), claims };
 }
 
+/**
+ * What the portal offers (spec 4.4): the first sealed document's details, as the spec's single document, and every
+ * sealed document (ADDITIONS A2). 410 once the first is purged.
+ */
 export async function downloadStatus(deps: DownloadDeps, token: string) {
-  const { envelope, sealed } = await openDownload(deps, token);
+  const { envelope } = await openDownload(deps, token);
+  const first = documentFor(envelope, 'sealed', null);
+  const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
   return {
     envelopeId: envelope.id, available: true, subject: envelope.subject, completedAt: envelope.completedAt,
-    sha256: sealed.sha256, pageCount: sealed.pageCount, sizeBytes: sealed.sizeBytes, retentionUntil: sealed.retentionUntil,
+    sha256: first.sha256, pageCount: first.pageCount, sizeBytes: first.sizeBytes, retentionUntil: first.retentionUntil,
+    documents: sealed.map((d) => ({ documentId: d.id, name: documentName(d), sizeBytes: d.sizeBytes, pageCount: d.pageCount, sha256: d.sha256 })),
   };
 }
 
-/** The sealed PDF; the download is recorded in the audit chain (and stops the deletion reminders) once the bytes are in hand. */
-export async function downloadSealed(deps: DownloadDeps, token: string, meta: RequestMeta) {
-  const claims = await verifyDownloadToken(deps.config.linkSecret, token, deps.clock.now());
-  const { sealed } = opened(await deps.envelopes.find(claims.envelopeId), claims, token);
-  const bytes = await deps.blobs.get(sealed.blobKey);
-  if (!bytes) throw new Gone('The document is no longer stored', {}, 'document_purged');
+/**
+ * A sealed PDF (the first, or the one `documentId` names: sealed or its original's id); the download is recorded in the
+ * audit chain (and stops the deletion reminders) once the bytes are in hand.
+ */
+export async function downloadSealed(deps: DownloadDeps, token: string, documentId: string | null, meta: RequestMeta) {
+  const { envelope: found, claims } = await openDownload(deps, token);
+  const sealed = documentFor(found, 'sealed', documentId);
+  const bytes = await documentBytes(deps, sealed);
   const { envelope } = await transact(deps, meta, () => deps.envelopes.find(claims.envelopeId).then((e) => opened(e, claims, token).envelope), (latest, ctx) =>
-    ({ change: recordDownload(latest, opened(latest, claims, token).link, meta, ctx), result: null }));
+    ({ change: recordDownload(latest, opened(latest, claims, token).link, sealed, meta, ctx), result: null }));
   return { envelope, sealed, bytes };
 }

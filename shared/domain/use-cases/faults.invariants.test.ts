@@ -129,7 +129,7 @@ describe('a failing mailer', () => {
       tenantId: 't', signers: [{ name: 'A', email: 'a@example.com' }, { name: 'B', email: 'b@example.com' }],
       fields: [0, 1].map((signerIndex) => ({ signerIndex, type: 'signature', page: 1, x: 72, y: 72 + signerIndex * 50, w: 100, h: 30 })),
     });
-    const created = await createEnvelope(deps, appId, request, await makePdf(), META);
+    const created = await createEnvelope(deps, appId, request, [{ bytes: await makePdf(), filename: null }], META);
     await sendEnvelopeNow(deps, appId, created.id, null, META);
     expect(delivered).toEqual(['a@example.com']);
     const [pending] = await deps.envelopes.pendingOutbox(created.id);
@@ -162,7 +162,7 @@ describe('a crash', () => {
     const created = newEnvelope({
       id: deps.ids.next(), appId: 'app', tenantId: 't', subject: 'Crash', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left',
       signers: [signerInput('crash@example.com')],
-      fields: [{ signerIndex: 0, type: 'date', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }], document: letterDocument(),
+      fields: [{ signerIndex: 0, type: 'date', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }], documents: [letterDocument()],
     }, ctx);
     const sent = sendEnvelope(created.after, null, ctx);
     const linked = await withNewLinks(deps, { ...sent.change, before: null, audit: [...created.audit, ...sent.change.audit], outbox: [...created.outbox, ...sent.change.outbox] }, sent.invited, ctx);

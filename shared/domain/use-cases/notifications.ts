@@ -1,7 +1,7 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { completionEmail, invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
-import type { Envelope } from '../model.ts';
+import { documentName, originals, sealedOf, type Document, type Envelope } from '../model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
 import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, SmsSender, Workflows } from '#ports/services.ts';
@@ -51,20 +51,34 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
   });
 }
 
+/**
+ * The completion email to each recipient: every sealed document attached when together they are at most 7 MiB
+ * (ADDITIONS A2), else none, with the download-portal link in every case.
+ */
 async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
-  const sealed = envelope.documents.find((d) => d.kind === 'sealed');
-  if (!sealed) return;
-  const attach = sealed.sizeBytes <= MAX_ATTACHMENT_BYTES;
-  const pdf = attach ? await deps.blobs.get(sealed.blobKey) : undefined;
-  if (attach && !pdf) throw new Error(`Stored file ${sealed.blobKey} is missing`);
-  const filename = `${(envelope.subject ?? 'document').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim() || 'document'}.pdf`;
+  const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
+  const first = sealed[0];
+  if (!first) return;
+  const attach = sealed.reduce((sum, d) => sum + d.sizeBytes, 0) <= MAX_ATTACHMENT_BYTES;
+  const attachments = attach ? await Promise.all(sealed.map(async (document) => {
+    const content = await deps.blobs.get(document.blobKey);
+    if (!content) throw new Error(`Stored file ${document.blobKey} is missing`);
+    return { filename: attachmentName(envelope, document, sealed.length), contentType: 'application/pdf', content };
+  })) : [];
   await eachOf(item, item.linkIds, (linkIds) => ({ ...item, linkIds }), async (linkId) => {
     const link = envelope.downloadLinks?.find((l) => l.id === linkId);
     if (!link) return;
     const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
-    const email = completionEmail(envelope, link.name, url, sealed.sha256, pdf !== undefined, sealed.retentionUntil);
-    await deps.mailer.send({ to: link.email, ...email, ...(pdf ? { attachments: [{ filename, contentType: 'application/pdf', content: pdf }] } : {}) });
+    const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil);
+    await deps.mailer.send({ to: link.email, ...email, ...(attach ? { attachments } : {}) });
   });
+}
+
+/** The subject names the file (spec 2.2); with several documents, each document's own name follows it. */
+function attachmentName(envelope: Envelope, document: Document, count: number): string {
+  const clean = (text: string) => text.replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim();
+  const subject = clean(envelope.subject ?? '') || 'document';
+  return count > 1 ? `${subject} - ${clean(documentName(document)) || 'document'}.pdf` : `${subject}.pdf`;
 }
 
 async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {

@@ -12,7 +12,8 @@ export async function tagRetention(deps: RetentionDeps, envelopeId: string): Pro
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
   const submissions = await deps.envelopes.submissions(envelopeId);
   const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
-  const keys = [...envelope.documents.filter((d) => d.purgeStatus === 'active').map((d) => d.blobKey), ...images];
+  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
+  const keys = [...stored, ...images];
   for (const key of keys) await deps.blobs.retain(key, tag);
   return keys.length;
 }

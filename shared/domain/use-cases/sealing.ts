@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { AuditEntry } from '../audit-chain.ts';
-import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../completion.ts';
+import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
-import type { DownloadLink, Envelope } from '../model.ts';
+import { documentName, originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
 import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
@@ -53,15 +53,24 @@ async function committedBlob(deps: SealingDeps, key: string, sha256: string): Pr
   return bytes;
 }
 
-async function flattenItems(deps: SealingDeps, envelope: Envelope, submissions: Submission[]): Promise<FlattenItem[]> {
-  const original = envelope.documents.find((d) => d.kind === 'original');
-  const values = submissions.flatMap((s) => s.values);
-  return Promise.all(values.flatMap((value): Promise<FlattenItem>[] => {
-    const field = envelope.fields.find((f) => f.id === value.fieldId);
-    const page = field ? original?.pages[field.page - 1] : undefined;
-    if (!field || !page) return [];
+/** What is drawn on one original: the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
+async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, submissions: Submission[]): Promise<FlattenItem[]> {
+  const first = originalDocument(envelope)?.id;
+  const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
+  const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
+  const readOnly = envelope.fields.filter((f) => f.readOnly).map((field) => ({ field, value: readOnlyValue(field) }));
+  return Promise.all([...submitted, ...readOnly].flatMap(({ field, value }): Promise<FlattenItem>[] => {
+    const page = field && onDocument(field) ? original.pages[field.page - 1] : undefined;
+    if (!field || !page || !value) return [];
     return [itemValue(deps, value).then((v) => ({ page: field.page, rect: toPdfRect(field, page), rotate: page.rotate, value: v }))];
   }));
+}
+
+/** A read-only field is sealed with the value the sender gave it. */
+function readOnlyValue(field: Field): FieldValue | null {
+  if (field.type === 'checkbox' && field.value) return { fieldId: field.id, type: 'checkbox', kind: 'checkbox', checked: field.value === 'true' };
+  if (field.type === 'text' && field.value) return { fieldId: field.id, type: 'text', kind: 'text', text: field.value };
+  return null;
 }
 
 async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenItem['value']> {
@@ -74,39 +83,47 @@ async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenI
   }
 }
 
-function certificateInput(envelope: Envelope, audit: AuditEntry[], completedAt: string) {
-  const original = envelope.documents.find((d) => d.kind === 'original');
+function certificateInput(envelope: Envelope, original: Document, audit: AuditEntry[], sealedAt: string) {
   return {
-    envelopeId: envelope.id, subject: envelope.subject, originalSha256: original?.sha256 ?? '', originalPageCount: original?.pageCount ?? 0,
-    createdAt: envelope.createdAt, completedAt, chainHead: envelope.auditHead,
-    documents: original ? [{ name: envelope.subject ?? 'Document', sha256: original.sha256, pageCount: original.pageCount }] : [],
+    envelopeId: envelope.id, subject: envelope.subject, originalSha256: original.sha256, originalPageCount: original.pageCount,
+    createdAt: envelope.createdAt, completedAt: sealedAt, chainHead: envelope.auditHead,
+    documents: originals(envelope).map((d) => ({ name: documentName(d), sha256: d.sha256, pageCount: d.pageCount })),
     signers: envelope.signers.map(({ id, name, email, status, signedAt }) => ({ id, name, email, status, signedAt })),
     events: audit.map(({ seq, timestamp, event, actor, ip, userAgent }) => ({ seq, timestamp, event, actor, ip, userAgent })),
   };
 }
 
-export type SealStepResult = SealedFile & { envelopeId: string };
+export type SealStepResult = SealedFiles & { envelopeId: string };
 
 /**
- * Step 1: draws the fields and the audit certificate, signs, and stages the sealed PDF under a key of its own (a
- * concurrent or repeated round never overwrites another's file); finalize's commit names it, or it is discarded.
+ * Step 1: seals each original (its fields drawn, the audit certificate appended, signed) and stages the sealed files
+ * in a key space of their own (a concurrent or repeated round never overwrites another's files); finalize's commit
+ * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
 export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
-  const original = envelope.documents.find((d) => d.kind === 'original');
-  if (!original) throw new EnvelopeNotReady('The envelope has no document');
-  const [bytes, submissions, audit] = await Promise.all([
-    committedBlob(deps, original.blobKey, original.sha256), deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId),
-  ]);
+  const documents = originals(envelope);
+  if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
+  const [submissions, audit] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId)]);
   const now = deps.clock.now();
-  const { bytes: sealed, pageCount } = await sealPdf(bytes, {
-    items: await flattenItems(deps, envelope, submissions), certificate: certificateInput(envelope, audit, now.toISOString()),
-    signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
-  });
-  const stage = await stageBlobs(deps, envelopeId, (stageId) => [{ key: sealedKey(envelopeId, stageId), bytes: sealed, contentType: 'application/pdf' }]);
-  const sha256 = createHash('sha256').update(sealed).digest('hex');
-  return { envelopeId, stageId: stage.id, blobKey: stage.keys[0] ?? '', sha256, pageCount, sizeBytes: sealed.byteLength };
+  const sealedAt = now.toISOString();
+  const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];
+  for (const original of documents) {
+    const bytes = await committedBlob(deps, original.blobKey, original.sha256);
+    const result = await sealPdf(bytes, {
+      items: await flattenItems(deps, envelope, original, submissions), certificate: certificateInput(envelope, original, audit, sealedAt),
+      signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
+    });
+    const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];
+    sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, uncovered });
+  }
+  const stage = await stageBlobs(deps, envelopeId, (stageId) => sealed.map(({ original, bytes }) => ({ key: sealedKey(envelopeId, stageId, original.id), bytes, contentType: 'application/pdf' })));
+  const files = sealed.map(({ original, bytes, pageCount, uncovered }, i): SealedFile => ({
+    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength,
+    ...(uncovered.length > 0 ? { uncovered } : {}),
+  }));
+  return { envelopeId, stageId: stage.id, sealedAt, files };
 }
 
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
@@ -122,12 +139,12 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
 }
 
 /**
- * Step 2: one transaction makes it completed with the sealed file's record, releasing its stage; `completed` is never
- * visible before the sealed PDF is stored, and the completion emails go out from its outbox. A file this round made
- * but that does not become the record (the envelope completed meanwhile, or cannot) is deleted.
+ * Step 2: one transaction makes it completed with the sealed files' records, releasing their stage; `completed` is
+ * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
+ * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
  */
 export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): Promise<{ envelopeId: string }> {
-  const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: [sealed.blobKey], createdAt: '' };
+  const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
   try {
     const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {
       // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
@@ -135,7 +152,7 @@ export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): P
       const change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);
       return { change, result: null };
     });
-    const named = done?.envelope.documents.some((d) => d.blobKey === sealed.blobKey) ?? false;
+    const named = done?.envelope.documents.some((d) => d.blobKey === sealed.files[0]?.blobKey) ?? false;
     if (!named) await discardStage(deps, stage); // a re-run after this very commit finds its file named: keep it
     if (!done) throw new EnvelopeNotReady(`Envelope ${sealed.envelopeId} does not exist`);
   } catch (error) {

@@ -2,9 +2,9 @@ import { createHash, createHmac, randomInt } from 'node:crypto';
 import { sameDigest, sha256Hex, verifySigningToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
-import { Gone, Unauthorized, ValidationError } from '../errors.ts';
+import { Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms } from '../messages.ts';
-import { originalDocument, type Envelope, type RequestMeta, type Signer } from '../model.ts';
+import type { Envelope, Field, RequestMeta, Signer } from '../model.ts';
 import {
   assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_MAX_FAILURES, OTP_TTL_SECONDS,
   type SigningStep,
@@ -13,6 +13,7 @@ import { signatureKey } from '../staging.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from '../submission.ts';
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { transact, type CoreDeps, type Decision, type Transacted } from './context.ts';
+import { documentBytes, documentFor } from './documents.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -45,10 +46,30 @@ function openSession(envelope: Envelope, link: { signerId: string; version: numb
   return { envelope, signer };
 }
 
+/** A value another signer entered, for later signers to see in place (ADDITIONS A3); drawn signatures with their PNG. */
+export interface CompletedValue {
+  field: Field;
+  signer: Signer;
+  value: FieldValue;
+  png: Uint8Array | null;
+}
+
+async function completedValues(deps: SigningDeps, envelope: Envelope, reader: Signer): Promise<CompletedValue[]> {
+  if (!envelope.signers.some((s) => s.id !== reader.id && s.status === 'signed')) return [];
+  const submissions = (await deps.envelopes.submissions(envelope.id)).filter((s) => s.signerId !== reader.id);
+  const entries = submissions.flatMap((submission) => submission.values.flatMap((value) => {
+    const field = envelope.fields.find((f) => f.id === value.fieldId);
+    const signer = envelope.signers.find((s) => s.id === submission.signerId);
+    return field && signer ? [{ field, signer, value }] : [];
+  }));
+  return Promise.all(entries.map(async (entry) => ({ ...entry, png: entry.value.kind === 'image' ? (await deps.blobs.get(entry.value.blobKey)) ?? null : null })));
+}
+
 export async function readSigningContext(deps: SigningDeps, token: string, meta: RequestMeta) {
   const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
     ({ change: markViewed(e, signer, ctx), result: signer.id }));
-  return { envelope, signer: signerOf(envelope, signerId) };
+  const signer = signerOf(envelope, signerId);
+  return { envelope, signer, completed: await completedValues(deps, envelope, signer) };
 }
 
 const otpHash = (secret: string, signerId: string, code: string) => createHmac('sha256', secret).update(`${signerId}.${code}`).digest('hex');
@@ -146,11 +167,9 @@ export async function declineToSign(deps: SigningDeps, token: string, reason: st
   return { declined: true, declinedAt: result.declinedAt, envelopeStatus: 'declined' };
 }
 
-/** The original PDF, for rendering on the signing page. */
-export async function signingDocument(deps: SigningDeps, token: string, meta: RequestMeta) {
+/** An original PDF (the first, or the one `documentId` names), for rendering on the signing page. */
+export async function signingDocument(deps: SigningDeps, token: string, documentId: string | null, meta: RequestMeta) {
   const { envelope } = await withLink(deps, token, meta, 'document', () => ({ change: null, result: null }));
-  const document = originalDocument(envelope);
-  const bytes = document ? await deps.blobs.get(document.blobKey) : undefined;
-  if (!document || !bytes) throw new Gone('The document is no longer available');
-  return { envelope, document, bytes };
+  const document = documentFor(envelope, 'original', documentId);
+  return { envelope, document, bytes: await documentBytes(deps, document) };
 }

@@ -36,7 +36,7 @@ export function newDraft(appId = 'app-1', tenantId = 'acme', createdAt = new Dat
     id: randomUUID(), appId, tenantId, subject: 'Contract', createdBy: null, expiresInDays: 7, fieldOrigin: 'bottom-left',
     signers: [signerInput('a@example.com')],
     fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }],
-    document: letterDocument(),
+    documents: [letterDocument()],
   }, testCtx(createdAt));
 }
 

@@ -1,0 +1,25 @@
+import { documentName, originals, type Document, type Envelope } from '#domain/model.ts';
+import { binary, type HttpResult } from './responses.ts';
+
+/**
+ * The downloaded file's name: the subject (spec 2.2), with the document's own name when the envelope has several
+ * (ADDITIONS A2); `(original)` for an original.
+ */
+export function pdfFilename(envelope: Pick<Envelope, 'subject' | 'id' | 'documents'>, document: Document): string {
+  const clean = (text: string) => text.replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim();
+  const subject = clean(envelope.subject ?? '').slice(0, 120) || envelope.id;
+  const several = originals(envelope).length > 1;
+  const base = several ? `${subject} - ${clean(documentName(document)).slice(0, 80)}` : subject;
+  return document.kind === 'sealed' ? `${base}.pdf` : `${base} (original).pdf`;
+}
+
+/** `attachment` or `inline` with both filename forms (RFC 6266): ASCII for old clients, UTF-8 for the rest. */
+export function contentDisposition(disposition: 'attachment' | 'inline', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** A PDF answer with its name and SHA-256 header. */
+export function pdfResult(bytes: Uint8Array, document: Document, filename: string, disposition: 'attachment' | 'inline' = 'attachment'): HttpResult {
+  return binary(bytes, 'application/pdf', { 'content-disposition': contentDisposition(disposition, filename), 'x-document-sha256': document.sha256 });
+}
