@@ -168,11 +168,12 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
     const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
   }, { certificateChain: true, signDigest: true });
-  let algorithm: DocumentSigner['algorithm'] | undefined = config.sealCertificateParameter ? undefined : algorithmOfCertificate(config.sealCertificateChainPem);
+  let algorithm: DocumentSigner['algorithm'] | undefined;
   return {
     get algorithm() {
-      if (!algorithm) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
-      return algorithm;
+      if (algorithm) return algorithm;
+      if (config.sealCertificateParameter) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
+      return (algorithm = algorithmOfCertificate(config.sealCertificateChainPem));
     },
     certificateChain: async () => {
       const chain = await signer.certificateChain();

@@ -152,7 +152,7 @@ const round = (value: number, places = 2): number => Number(value.toFixed(places
 export async function extractTextIndex(pdf: Uint8Array, { maxChars = MAX_INDEX_CHARS }: { maxChars?: number } = {}): Promise<TextIndex> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
-    data: pdf.slice(), // pdf.js transfers (detaches) the buffer it is given
+    data: new Uint8Array(pdf), // a copy, and a plain Uint8Array (pdf.js refuses a Buffer): pdf.js transfers (detaches) what it is given
     disableFontFace: true, // fonts are parsed for their character maps and widths, never installed
     useSystemFonts: false,
     isEvalSupported: false,
