@@ -1,4 +1,4 @@
-import { addEnvelopeFields } from '#domain/use-cases/envelopes.ts';
+import { addEnvelopeFields } from '#domain/use-cases/placement.ts';
 import { bearerAuth } from '#http/auth.ts';
 import { lambda } from '#http/lambda.ts';
 import { created } from '#http/responses.ts';

@@ -1,6 +1,6 @@
 import { ValidationError } from '#domain/errors.ts';
 import type { UploadInput } from '#domain/inputs.ts';
-import { createEnvelope } from '#domain/use-cases/envelopes.ts';
+import { createEnvelope } from '#domain/use-cases/uploads.ts';
 import { bearerAuth } from '#http/auth.ts';
 import type { ParsedBody } from '#http/body.ts';
 import { lambda } from '#http/lambda.ts';

@@ -1,5 +1,5 @@
 import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { uploadDocument } from '#domain/use-cases/documents.ts';
+import { uploadDocument } from '#domain/use-cases/uploads.ts';
 import { bearerAuth } from '#http/auth.ts';
 import { lambda } from '#http/lambda.ts';
 import { created } from '#http/responses.ts';

@@ -101,7 +101,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'functions/api/openapi.ts': {},
   // The $default route: 404 or 405 from the manifest, counted like any request against its caller (a bearer token's
   // application, so JWT_SECRET to tell it; else the address); its rate counter is all it writes.
-  'functions/api/no-route.ts': { secrets: ['JWT_SECRET'] },
+  'functions/api/no-route.ts': { ...bearer },
 
   // Workers
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,

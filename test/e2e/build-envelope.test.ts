@@ -86,21 +86,22 @@ describe('Variant B: building an envelope in steps', () => {
     expect(after.body.documents).toEqual([]);
   });
 
-  it('replaces the document of a draft and keeps fields that still fit', async () => {
+  it('attaches fields placed before the upload to the first document, which they must fit; a later upload adds a document (ADDITIONS A2)', async () => {
     const draft = await jsonDraft();
-    await call('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(await makePdf({ pages: 3 })) });
     await call('POST', `/v1/envelopes/${draft.id}/fields`, { token, json: { signerId: draft.signers[0]?.id, type: 'text', page: 3, x: 1, y: 1, w: 10, h: 10 } });
     const tooShort = await call('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(await makePdf({ pages: 1 })) });
     expect(tooShort.status).toBe(400);
     expect(Object.keys((tooShort.body as { errors: object }).errors)).toContain('fields[0].page');
-    const replacement = await makePdf({ pages: 4 });
-    const ok = await call<{ documentId: string }>('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(replacement) });
+    const first = await makePdf({ pages: 4 });
+    const ok = await call<{ documentId: string; order: number }>('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(first) });
     expect(ok.status).toBe(201);
+    const annex = await call<{ documentId: string; order: number; name: string }>('POST', `/v1/envelopes/${draft.id}/document?filename=annex.pdf`, { token, ...pdfBody(await makePdf({ pages: 1 })) });
+    expect(annex.body).toMatchObject({ order: 2, name: 'annex.pdf' });
     const after = await call<EnvelopeBody>('GET', `/v1/envelopes/${draft.id}`, { token });
-    expect(after.body.documents).toHaveLength(1);
+    expect(after.body.documents).toHaveLength(2);
     expect(after.body.fields[0]?.documentId).toBe(ok.body.documentId);
     const download = await call('GET', `/v1/envelopes/${draft.id}/document`, { token });
-    expect(Buffer.from(download.bytes).equals(Buffer.from(replacement))).toBe(true);
+    expect(Buffer.from(download.bytes).equals(Buffer.from(first))).toBe(true);
   });
 
   it('answers 404 for another application\'s envelope on every step', async () => {

@@ -17,6 +17,12 @@ import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
 
 /** Minified JavaScript per API function, source map excluded, the AWS SDK clients it uses included. */
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
+/**
+ * The routes that take a PDF in inspect it (pdf-lib) and index its text for anchors (pdf.js, 1.7 MB): stated apart,
+ * like the seal function. No other route bundles either (shared/domain/use-cases/uploads.ts is where both are used).
+ */
+const PDF_INTAKE = new Set(['functions/api/create-envelope.ts', 'functions/api/upload-document.ts']);
+const PDF_INTAKE_BUDGET_BYTES = 3 * 1024 * 1024;
 
 /** Workflow tasks given an envelope that does not exist answer as their state machine expects: not ready, retry. */
 const NOT_READY = new Set(['functions/workers/seal.ts', 'functions/workers/finalize.ts']);
@@ -41,8 +47,10 @@ describe('function bundles', () => {
     }
   });
 
-  it(`every API function is at most ${String(BUDGET_BYTES / 1024 / 1024)} MB minified`, () => {
-    for (const { handler, bytes } of results.filter((r) => routes.some((route) => route.handler === r.handler))) expect(bytes, handler).toBeLessThanOrEqual(BUDGET_BYTES);
+  it(`every API function is at most ${String(BUDGET_BYTES / 1024 / 1024)} MB minified, but those that take PDFs in`, () => {
+    for (const { handler, bytes } of results.filter((r) => routes.some((route) => route.handler === r.handler))) {
+      expect(bytes, handler).toBeLessThanOrEqual(PDF_INTAKE.has(handler) ? PDF_INTAKE_BUDGET_BYTES : BUDGET_BYTES);
+    }
   });
 
   it('the seal bundle ships its fonts, and code bundled beside them draws with them, not with the repository\'s node_modules', async () => {

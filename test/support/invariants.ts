@@ -5,7 +5,8 @@ import { expect, inject } from 'vitest';
 import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
 import { verifyChain } from '#domain/audit-chain.ts';
 import { isTerminal } from '#domain/model.ts';
-import { createEnvelope, sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
+import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
+import { createEnvelope } from '#domain/use-cases/uploads.ts';
 import { EnvelopeNotReady, finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
 import { consentToSign } from '#domain/use-cases/signing.ts';
 import { parseWith } from '#http/validation.ts';
@@ -103,13 +104,19 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
   const [audit, submissions] = await Promise.all([deps.envelopes.auditLog(envelopeId), deps.envelopes.submissions(envelopeId)]);
   expect(verifyChain(envelopeId, audit)).toEqual({ valid: true, head: envelope.auditHead });
 
-  const named = new Map<string, string>();
-  for (const d of envelope.documents) if (d.purgeStatus === 'active') named.set(d.blobKey, d.sha256);
+  // Every stored file by its key, with the hash its record commits to (a text index has none of its own).
+  const named = new Map<string, string | null>();
+  for (const d of envelope.documents) {
+    if (d.purgeStatus !== 'active') continue;
+    named.set(d.blobKey, d.sha256);
+    if (d.textIndexKey) named.set(d.textIndexKey, null);
+  }
   for (const s of submissions) for (const v of s.values) if (v.kind === 'image') named.set(v.blobKey, v.sha256);
   expect(await storedKeys(deps.config.bucketName, envelopeId)).toEqual([...named.keys()].sort());
   for (const [key, sha256] of named) {
     const bytes = await deps.blobs.get(key);
-    expect(bytes && createHash('sha256').update(bytes).digest('hex'), key).toBe(sha256);
+    expect(bytes, key).toBeDefined();
+    if (sha256 !== null) expect(bytes && createHash('sha256').update(bytes).digest('hex'), key).toBe(sha256);
   }
   const open = (await deps.envelopes.abandonedStages(new Date(Date.now() + 86_400_000 * 365), 1000)).filter((s) => s.envelopeId === envelopeId);
   expect(open).toEqual([]);

@@ -1,6 +1,6 @@
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
 import { recordSignature, signerOf } from '#domain/signing.ts';
-import { checkOriginal } from '#domain/use-cases/documents.ts';
+import { checkOriginal } from '#domain/use-cases/uploads.ts';
 import type { Deps } from '#shared/deps.ts';
 import { signerInput, testCtx } from './domain.ts';
 import { makePdf } from './pdfs.ts';

@@ -1,0 +1,114 @@
+import { extractTextIndex, type TextIndex } from '#pdf/anchors.ts';
+import { inspectPdf } from '#pdf/inspect.ts';
+import { addDocument, assertDocumentLimits, named } from '../documents.ts';
+import { createEnvelope as newEnvelope, requireDraft, type NewEnvelopeInput } from '../envelope.ts';
+import { PayloadTooLarge, ValidationError, type FieldErrors } from '../errors.ts';
+import type { CreateEnvelopeInput, UploadInput } from '../inputs.ts';
+import { MAX_UPLOAD_BYTES, originals, type Document, type Envelope, type RequestMeta, type TenantSettings } from '../model.ts';
+import { originalKey } from '../staging.ts';
+import { withStagedBlobs, type BlobToStage } from './blobs.ts';
+import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
+import type { EnvelopeDeps } from './envelopes.ts';
+import { placementsOf } from './placement.ts';
+
+/**
+ * Everything that takes PDF bytes in (a create with documents, one more document): the only use cases that inspect a
+ * PDF and index its text, so only their functions bundle pdf-lib and pdf.js.
+ */
+
+/** A checked upload: the document record to commit, the blobs to stage for it (the PDF and its text index), and the index. */
+export interface CheckedOriginal {
+  document: Document;
+  blobs: BlobToStage[];
+  index: TextIndex;
+}
+
+/**
+ * Checks an uploaded PDF (size, structure, encryption, permissions) and indexes its text once, for anchor placement
+ * (ADDITIONS A3): the index is stored beside the PDF, so placing a field by an anchor later is a lookup. `path`
+ * names the upload in a 400; `order` is its position among the envelope's documents.
+ */
+export async function checkOriginal(upload: UploadInput, ids: { envelopeId: string; documentId: string; now: Date; order: number }, path: string): Promise<CheckedOriginal> {
+  const { bytes } = upload;
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The uploaded file is larger than 25 MB');
+  const inspection = await inspectPdf(bytes);
+  if (!inspection.ok) throw new ValidationError(inspection.message, { [path]: [inspection.message] });
+  const { info } = inspection;
+  const blobKey = originalKey(ids.envelopeId, ids.documentId);
+  const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
+  const index = await extractTextIndex(bytes);
+  const document = named({
+    id: ids.documentId, kind: 'original', mimeType: 'application/pdf', sha256: info.sha256, pageCount: info.pageCount,
+    sizeBytes: info.sizeBytes, blobKey, textIndexKey, createdAt: ids.now.toISOString(), retentionUntil: null, purgeStatus: 'active',
+    pages: info.pages.map((p) => ({ box: p.box, rotate: p.rotate })),
+  }, ids.order, upload.filename);
+  const json = new TextEncoder().encode(JSON.stringify(index));
+  return { document, index, blobs: [{ key: blobKey, bytes, contentType: 'application/pdf' }, { key: textIndexKey, bytes: json, contentType: 'application/json' }] };
+}
+
+/** One more document on a draft (the raw upload, or a completed presigned upload); `filename` names it. */
+export async function uploadDocument(deps: CoreDeps, appId: string, rawId: string, upload: UploadInput, meta: RequestMeta): Promise<Document> {
+  const envelope = await loadEnvelope(deps, appId, rawId);
+  requireDraft(envelope, 'upload a document'); // before storing anything
+  const order = originals(envelope).length + 1;
+  const { document, blobs } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: deps.ids.next(), now: deps.clock.now(), order }, 'body');
+  const { envelope: after } = await withStagedBlobs(deps, envelope.id, () => blobs, (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
+    const positioned = { ...document, order: originals(latest).length + 1, name: upload.filename?.trim() ? document.name : `document-${String(originals(latest).length + 1)}.pdf` };
+    return { change: { ...addDocument(latest, positioned, ctx), releases: [stage.id] }, result: null };
+  }));
+  return after.documents.find((d) => d.id === document.id) ?? document;
+}
+
+/**
+ * The request's fields with signers resolved to indexes (by index or email) and anchors resolved to placements in
+ * the uploaded documents (one field per occurrence).
+ */
+function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, documents: readonly CheckedOriginal[]): NewEnvelopeInput['fields'] {
+  const errors: FieldErrors = {};
+  const fields = request.fields.flatMap((field, i) => {
+    const { signerIndex, signerEmail, documentIndex = 0, origin, type, w, h, required, label, value, readOnly } = field;
+    const index = signerIndex ?? request.signers.findIndex((s) => s.email.toLowerCase() === signerEmail?.toLowerCase());
+    if (index < 0 || index >= request.signers.length) {
+      const key = signerIndex === undefined ? 'signerEmail' : 'signerIndex';
+      errors[`fields[${String(i)}].${key}`] = ['does not name a signer of this request'];
+    }
+    if (documents.length > 0 && documentIndex >= documents.length) {
+      errors[`fields[${String(i)}].documentIndex`] = [`does not name a document of this request (it has ${String(documents.length)})`];
+      return [];
+    }
+    const document = documents[documentIndex];
+    return placementsOf(field, document?.document, document?.index, `fields[${String(i)}]`).map(({ page = 1, x = 0, y = 0, origin: placedOrigin }) => ({
+      type, page, x, y, w, h, required, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
+      signerIndex: index, documentIndex, origin: placedOrigin ?? origin ?? request.fieldOrigin ?? tenant.fieldOrigin,
+    }));
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError('Some fields name no signer or document', errors);
+  return fields;
+}
+
+/**
+ * A new draft: with its documents (a multipart create, several `file` parts in order) or without (a JSON create; the
+ * documents are uploaded afterwards). The PDFs and their text indexes are staged, then named by the commit.
+ */
+export async function createEnvelope(deps: EnvelopeDeps, appId: string, request: CreateEnvelopeInput, files: readonly UploadInput[], meta: RequestMeta): Promise<Envelope> {
+  const tenant = await deps.tenants.get(appId, request.tenantId);
+  const ctx = contextOf(deps, meta);
+  const id = deps.ids.next();
+  assertDocumentLimits(files.map((f) => ({ sizeBytes: f.bytes.byteLength })));
+  const checked: CheckedOriginal[] = [];
+  for (const [i, file] of files.entries()) {
+    checked.push(await checkOriginal(file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: i + 1 }, files.length > 1 ? `file[${String(i)}]` : 'file'));
+  }
+  const change = newEnvelope({
+    id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
+    expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
+    signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
+  }, ctx);
+  if (checked.length === 0) {
+    await commitChange(deps, change);
+    return change.after;
+  }
+  await withStagedBlobs(deps, id, () => checked.flatMap((c) => c.blobs), (stage) => commitChange(deps, { ...change, releases: [stage.id] }));
+  return change.after;
+}
+
