@@ -72,12 +72,13 @@ export function capacityFigure(life: LifecycleResult, _api?: ApiResult): Row[] {
     if (!first) return { figure: '6 Capacity', what: flow.name, ours: 'n/a' };
     const uses = (x: typeof first) => `${x.perEnvelope.toFixed(x.perEnvelope < 10 ? 2 : 0)} ${x.unit} per envelope`;
     const next = [second, third].filter((x) => x !== undefined).map((x) => `${x.quota.name.split(' (')[0] ?? ''} at ${fmt.int(x.rate)}/s`).join(', ');
+    const partition = ranked.find((x) => x.quota === QUOTAS.dynamoPartitionWcu);
     return {
       figure: '6 Capacity',
       what: flow.name,
       ours: `${fmt.int(first.rate)} envelopes/s`,
       other: `${first.quota.name}: ${fmt.int(first.quota.value)}${first.quota === QUOTAS.lambdaConcurrency ? ' at once' : '/s'} (${uses(first)})`,
-      note: `${first.quota.source}; next: ${next || 'none'}`,
+      note: `${first.quota.source}; next: ${next || 'none'}${partition ? `; busiest shared DynamoDB key: ${uses(partition)}` : ''}`,
     };
   });
 }

@@ -1,17 +1,17 @@
 /**
  * Figure 1: the full seal (fields, audit certificate, PAdES signature) against the @signpdf route, at 1, 10 and 100
- * plain pages and on a 25 MB, 500-page file of incompressible images. Per size: one process alternates the two and
- * the SHA-256 floor (hashing the same bytes) and keeps one output of each for pdfsig; then one fresh process per
- * variant seals once, for its peak RSS.
+ * plain pages and on a 25 MB, 500-page file of incompressible images. One process warms both up on a 1-page file,
+ * then per size alternates the two and the SHA-256 floor (hashing the same bytes) and keeps one output of each for
+ * pdfsig; then one fresh process per variant and size seals once, for its peak RSS.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { addImagePage, makePdf } from '#test/support/pdfs.ts';
 import { fmt, median, runChild, type Row, type RunSize } from './lib.ts';
-import type { SealJob } from './seal-child.ts';
+import type { SealJob, SealTarget, SealTimes } from './seal-child.ts';
 
 interface Size { name: string; pages: number; build: () => Promise<Uint8Array> }
 
@@ -57,45 +57,51 @@ export async function sealFigure(size: RunSize, scratch: string): Promise<Row[]>
   const keyDir = join(dir, 'our-key');
   await KeyFileSigner.open(keyDir); // made once, outside the measured processes
   const p12 = makeP12(dir);
-  const rows: Row[] = [];
   const script = new URL('./seal-child.ts', import.meta.url);
   const warmFile = join(dir, 'warm.pdf');
   writeFileSync(warmFile, await makePdf({ pages: 1 }));
+  const targets: (SealTarget & { name: string; bytes: number })[] = [];
   for (const fixture of SIZES) {
     const bytes = await fixture.build();
-    const file = join(dir, `${fixture.pages}.pdf`);
+    const file = join(dir, `${String(fixture.pages)}.pdf`);
     writeFileSync(file, bytes);
-    const outDir = join(dir, `out-${fixture.pages}`);
+    const outDir = join(dir, `out-${String(fixture.pages)}`);
     mkdirSync(outDir, { recursive: true });
-    const base: SealJob = { mode: 'time', file, pages: fixture.pages, warmFile, keyDir, p12, runs: size.runs, warmup: size.sealWarmup, targetWarmup: 1, outDir };
     // The 25 MB file: fewer runs keep the figure within its time (each run of the peer takes seconds).
     const large = fixture.pages === 500;
-    const runs = large ? size.largeSealRuns : size.runs;
-    const targetWarmup = large && size.quick ? 0 : 1;
-    const times = await runChild<{ ours: number[]; peer: number[]; hash: number[] }>(script, [JSON.stringify({ ...base, runs, targetWarmup })]);
+    targets.push({
+      name: fixture.name, bytes: bytes.length, file, pages: fixture.pages, outDir,
+      runs: large ? size.largeSealRuns : size.runs, warmup: large && size.quick ? 0 : 1,
+    });
+  }
+  const job: SealJob = { mode: 'time', targets, warmFile, warmup: size.sealWarmup, keyDir, p12 };
+  const times = await runChild<SealTimes>(script, [JSON.stringify(job)]);
+  const rows: Row[] = [];
+  for (const [i, target] of targets.entries()) {
+    const t = times[i];
+    if (!t) throw new Error(`no times for ${target.name}`);
     // Peak RSS is each process's own, so the two variants' processes may run side by side.
-    const [oursRss, peerRss] = await Promise.all((['ours', 'peer'] as const).map((variant) => runChild<{ peakRss: number }>(script, [JSON.stringify({ ...base, mode: 'rss', variant })])));
-    const rss = { ours: oursRss?.peakRss ?? NaN, peer: peerRss?.peakRss ?? NaN };
-    const ratios = times.ours.map((t, i) => t / (times.peer[i] ?? NaN));
-    const label = `${fixture.name} (${fmt.size(bytes.length)})`;
+    const [ours, peer] = await Promise.all((['ours', 'peer'] as const).map((variant) =>
+      runChild<{ peakRss: number }>(script, [JSON.stringify({ ...job, mode: 'rss', variant, targets: [target] })])));
+    const rss = { ours: ours?.peakRss ?? NaN, peer: peer?.peakRss ?? NaN };
+    const ratios = t.ours.map((x, k) => x / (t.peer[k] ?? NaN));
     rows.push({
       figure: '1 Seal',
-      what: `full seal, ${label}: median of ${String(runs)}${targetWarmup ? '' : ' (warmed on 1 page only)'}`,
-      ours: fmt.ms(median(times.ours)),
-      other: `@signpdf ${fmt.ms(median(times.peer))}`,
+      what: `full seal, ${target.name} (${fmt.size(target.bytes)}): median of ${String(target.runs)}${target.warmup ? '' : ' (warmed on 1 page only)'}`,
+      ours: fmt.ms(median(t.ours)),
+      other: `@signpdf ${fmt.ms(median(t.peer))}`,
       ratio: fmt.ratio(median(ratios)),
-      note: `SHA-256 floor ${fmt.ms(median(times.hash))}`,
+      note: `SHA-256 floor ${fmt.ms(median(t.hash))}`,
     });
     rows.push({
       figure: '1 Seal',
-      what: `peak RSS, ${fixture.name} (fresh process per variant)`,
+      what: `peak RSS, ${target.name} (fresh process per variant)`,
       ours: fmt.mb(rss.ours),
       other: `@signpdf ${fmt.mb(rss.peer)}`,
       ratio: fmt.ratio(rss.ours / rss.peer),
-      note: `pdfsig: ours ${pdfsigVerdict(join(outDir, 'ours.pdf'))}; @signpdf ${pdfsigVerdict(join(outDir, 'peer.pdf'))}`,
+      note: `pdfsig: ours ${pdfsigVerdict(join(target.outDir, 'ours.pdf'))}; @signpdf ${pdfsigVerdict(join(target.outDir, 'peer.pdf'))}`,
     });
-    console.error(`  seal ${fixture.name}: ours ${fmt.ms(median(times.ours))}, @signpdf ${fmt.ms(median(times.peer))}, floor ${fmt.ms(median(times.hash))}`);
-    if (readFileSync(join(outDir, 'ours.pdf')).length === 0) throw new Error(`no sealed output for ${fixture.name}`);
+    console.error(`  seal ${target.name}: ours ${fmt.ms(median(t.ours))}, @signpdf ${fmt.ms(median(t.peer))}, floor ${fmt.ms(median(t.hash))}`);
   }
   return rows;
 }
