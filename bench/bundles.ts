@@ -47,8 +47,10 @@ function coldImport(file: string): number {
   return Number(run.stdout.trim().split('\n').at(-1));
 }
 
-export async function measureBundles(handlers: readonly string[], outdir: string, coldStarts: number): Promise<{ bundles: BundleMeasure[]; emptyMs: number[] }> {
+/** Builds every handler as the construct does, into `outdir` (inside the repository: the bundles resolve the AWS SDK, external as the Lambda runtime provides it, from node_modules). */
+export async function buildBundles(handlers: readonly string[], outdir: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: handlers.map((h) => join(REPO_ROOT, h)),
     outdir, outbase: REPO_ROOT, outExtension: { '.js': '.mjs' },
@@ -56,6 +58,10 @@ export async function measureBundles(handlers: readonly string[], outdir: string
     mainFields: [...ESBUILD.mainFields], external: [...ESBUILD.external], banner: { js: ESBUILD.banner },
     sourcemap: 'linked', sourcesContent: false, absWorkingDir: REPO_ROOT, logLevel: 'silent',
   });
+}
+
+/** Sizes and cold inits of bundles built by buildBundles, beside an empty module's. */
+export function measureBundles(handlers: readonly string[], outdir: string, coldStarts: number): { bundles: BundleMeasure[]; emptyMs: number[] } {
   const fileOf = (h: string) => join(outdir, h.replace(/\.ts$/, '.mjs'));
   const empty = join(outdir, 'empty.mjs');
   writeFileSync(empty, 'export {};\n');
@@ -69,12 +75,13 @@ export async function measureBundles(handlers: readonly string[], outdir: string
   return { bundles, emptyMs };
 }
 
-export async function bundleFigure(size: RunSize, _scratch: string): Promise<Row[]> {
-  // Inside the repository, so the bundles resolve the AWS SDK (external, as the Lambda runtime provides it) from node_modules.
-  const outdir = join(REPO_ROOT, 'node_modules', '.cache', 'esign-bench-bundles');
-  mkdirSync(outdir, { recursive: true });
-  const { bundles, emptyMs } = await measureBundles(manifestHandlers(), outdir, size.coldStarts);
-  rmSync(outdir, { recursive: true, force: true });
+export const BUNDLE_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'esign-bench-bundles');
+
+/** Measures the bundles `build` (a buildBundles into BUNDLE_DIR, perhaps started earlier) makes. */
+export async function bundleFigure(size: RunSize, built: Promise<void>): Promise<Row[]> {
+  await built;
+  const { bundles, emptyMs } = measureBundles(manifestHandlers(), BUNDLE_DIR, size.coldStarts);
+  rmSync(BUNDLE_DIR, { recursive: true, force: true });
   const n = `median of ${String(size.coldStarts)} fresh processes`;
   const api = bundles.filter((b) => b.handler.startsWith('functions/api/'));
   const worst = (list: BundleMeasure[], by: (b: BundleMeasure) => number) => list.reduce((a, b) => (by(b) > by(a) ? b : a));

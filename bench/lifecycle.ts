@@ -82,7 +82,7 @@ async function settle(): Promise<void> {
     const now = busy();
     if (now === seen) return;
     seen = now;
-    await sleep(1000);
+    await sleep(700);
   }
 }
 
