@@ -155,7 +155,7 @@ describe('inspectPdf: valid PDFs', () => {
     ]);
   });
 
-  // How fast, and in how much memory, is measured by `npm run bench` (test/bench/inspect-bench.ts), not here.
+  // How fast, and in how much memory, is measured by test/bench/inspect-bench.ts (`npx tsx test/bench/inspect-bench.ts`), not here.
   it('inspects all 500 pages of a 500-page document', async () => {
     const pdf = await makePdf({ pages: 500, size: [612, 792] });
     const info = await accepted(pdf);

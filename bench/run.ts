@@ -1,0 +1,84 @@
+/**
+ * `npm run bench` (`-- --quick` for a few runs per figure; `-- --only=seal,api` for some figures while working on
+ * them). Prints one markdown table and writes it, with the machine it ran on, to bench/RESULTS.md. Never part of
+ * `npm test`. What each figure measures and how: README, "Performance".
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { apiFigure, type ApiResult } from './api.ts';
+import { bundleFigure } from './bundles.ts';
+import { capacityFigure } from './capacity.ts';
+import { costFigure } from './cost.ts';
+import { runSize, type Row } from './lib.ts';
+import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
+import { pendingFigure } from './pending.ts';
+import { sealFigure } from './seal.ts';
+import { startBenchStack } from './stack.ts';
+
+type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending';
+
+function machine(): string {
+  const cpu = cpus();
+  return [
+    `CPU: ${cpu[0]?.model.trim() ?? 'unknown'}, ${String(cpu.length)} cores`,
+    `memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `Node ${process.version} (${process.platform} ${process.arch})`,
+    `load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  ].join('; ');
+}
+
+function table(rows: readonly Row[]): string {
+  const cell = (s: string | undefined) => (s ?? '').replaceAll('|', '\\|');
+  return [
+    '| Figure | What | Ours | Peer or floor | Ratio | Notes |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.what)} | ${cell(r.ours)} | ${cell(r.other)} | ${cell(r.ratio)} | ${cell(r.note)} |`),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const size = runSize(process.argv);
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const wanted = (f: Figure) => !only || only.includes(f);
+  const started = new Date();
+  const startMs = performance.now();
+  const scratch = mkdtempSync(join(tmpdir(), 'esign-bench-'));
+  const rows: Row[] = [];
+  const step = (name: string) => { console.error(`[bench] ${name} (${((performance.now() - startMs) / 1000).toFixed(0)} s)`); };
+  try {
+    if (wanted('seal')) { step('1 seal'); rows.push(...(await sealFigure(size, scratch))); }
+    let api: ApiResult | undefined;
+    let lifecycle: LifecycleResult | undefined;
+    if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity')) {
+      step('local stack');
+      const stack = await startBenchStack();
+      try {
+        if (wanted('api') || wanted('capacity')) { step('2 api'); api = await apiFigure(stack, size); rows.push(...api.rows); }
+        if (wanted('lifecycle') || wanted('cost') || wanted('capacity')) { step('3 lifecycle'); lifecycle = await lifecycleFigure(stack, size); rows.push(...lifecycle.rows); }
+      } finally {
+        await stack.stop();
+      }
+    }
+    if (wanted('bundles')) { step('4 bundles'); rows.push(...(await bundleFigure(size))); }
+    if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle)); }
+    if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
+    if (wanted('pending')) rows.push(...(await pendingFigure(size)));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const seconds = (performance.now() - startMs) / 1000;
+  const output = table(rows);
+  console.log(output);
+  const header = [
+    '# Benchmark results',
+    '',
+    `Run: \`npm run bench${size.quick ? ' -- --quick' : ''}\`${only ? ` (only ${only.join(', ')})` : ''}, ${started.toISOString()}, ${seconds.toFixed(0)} s.`,
+    `Machine: ${machine()}. Shared with other engineers' test runs: figures are medians of alternated variants, and still noisy.`,
+    '',
+  ].join('\n');
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${output}\n`);
+  console.error(`[bench] done in ${seconds.toFixed(0)} s; written to bench/RESULTS.md`);
+}
+
+await main();
