@@ -26,10 +26,10 @@ import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
 import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { bundledApiDescription, jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
+import type { ApiDescription, BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import { loadConfig, type Config } from './config.ts';
 
@@ -57,6 +57,7 @@ export interface Deps {
   idempotency: IdempotencyStore;
   logger: Logger;
   webhookSender: WebhookSender;
+  apiDescription: ApiDescription;
 }
 
 /** Client settings per AWS service (endpoint, region, credentials); unset: the SDK's defaults, as on Lambda. */
@@ -228,6 +229,8 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     sealEvidence: sealEvidence(config),
     logger: jsonLogger(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
+    // The build writes it beside the bundle of a function whose access names `apiDescription` (infra/stacks/functions.ts).
+    apiDescription: bundledApiDescription(new URL('./openapi.json', import.meta.url)),
     ...overrides,
   };
 }

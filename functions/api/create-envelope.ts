@@ -1,15 +1,14 @@
 import { ValidationError } from '#domain/errors.ts';
 import type { UploadInput } from '#domain/inputs.ts';
 import { createEnvelope } from '#domain/use-cases/uploads.ts';
-import { bearerAuth } from '#http/auth.ts';
+import type { BodyRule } from '#http/body-rules.ts';
 import type { ParsedBody } from '#http/body.ts';
+import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { created } from '#http/responses.ts';
-import { route, type BodyRule } from '#http/route.ts';
 import { parseWith } from '#http/validation.ts';
 import { envelopeView } from '#http/views.ts';
 import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { EnvelopeResponse } from '#schemas/responses.ts';
 
 interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
 
@@ -51,8 +50,41 @@ const createBody: BodyRule<CreateInput> = {
   },
 };
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), body: createBody }, async ({ body, principal, meta }) =>
-    created(envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta))));
+const jsonText = (schema: Record<string, unknown>) => ({ type: 'string', contentMediaType: 'application/json', contentSchema: schema });
+const component = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const createProperty = (name: keyof typeof CreateEnvelopeRequest.entries) => component(`CreateEnvelopeRequest/properties/${name}`);
 
-export const handler = lambda(createHandler);
+/** Variant A (DECISIONS 4): the PDFs plus either a `data` part with the JSON request or flat form fields. */
+const multipartCreate = {
+  jsonSchema: {
+    anyOf: [
+      { title: 'PDF and data part', type: 'object', required: ['file', 'data'], properties: { file: PDF_SCHEMA, data: jsonText(component('CreateEnvelopeRequest')) } },
+      {
+        title: 'PDF and flat fields',
+        type: 'object',
+        required: ['file', 'tenantId', 'signers'],
+        properties: {
+          file: PDF_SCHEMA,
+          ...Object.fromEntries((['tenantId', 'subject', 'createdBy', 'expiresInDays', 'fieldOrigin'] as const).map((name) => [name, createProperty(name)])),
+          signers: jsonText({ type: 'array', minItems: 1, items: component('CreateSignerRequest') }),
+          fields: jsonText({ type: 'array', items: component('CreateFieldRequest') }),
+        },
+      },
+    ],
+  },
+  encoding: { file: { contentType: 'application/pdf' }, data: { contentType: 'application/json' }, signers: { contentType: 'application/json' }, fields: { contentType: 'application/json' } },
+};
+
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'createEnvelope', summary: 'Create an envelope (multipart with the PDF, or JSON)',
+  description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document` (DECISIONS 4).',
+  body: createBody,
+  requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(CreateEnvelopeRequest) } },
+  success: { status: 201, description: 'The envelope, in draft', content: json(EnvelopeResponse) },
+  errors: { 400: 'Validation error, or a file is not a usable PDF', 413: 'A file is larger than 25 MB' },
+  access: { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+}, (deps) => async ({ body, principal, meta }) =>
+  respond(EnvelopeResponse, envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta)), 201));
+
+export const handler = lambda(definition);

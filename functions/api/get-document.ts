@@ -1,16 +1,26 @@
 import { downloadDocument } from '#domain/use-cases/documents.ts';
-import { bearerAuth } from '#http/auth.ts';
 import { pdfFilename, pdfResult } from '#http/documents.ts';
+import { envelopeWrite, pdfContent, pdfHandling, route } from '#http/endpoint.ts';
+import { PDF_HEADERS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { route } from '#http/route.ts';
 import { IdParams } from '#schemas/common.ts';
 import { DocumentQuery } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, query: DocumentQuery }, async ({ params, query, principal }) => {
-    const { envelope, document, bytes } = await downloadDocument(deps, principal.appId, params.id, query.kind, query.documentId ?? null);
-    return pdfResult(bytes, document, pdfFilename(envelope, document));
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/envelopes/{id}/document', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'getDocument', summary: 'Download the original or sealed PDF',
+  description: 'The first document, or the one `?documentId=` names; `?kind=sealed` once the envelope is completed.',
+  params: IdParams,
+  query: DocumentQuery,
+  success: {
+    status: 200, description: 'The PDF', content: pdfContent,
+    headers: { 'Content-Disposition': { description: 'attachment, named after the subject', schema: { type: 'string' } }, 'X-Document-Sha256': PDF_HEADERS.sha256 },
+  },
+  errors: { 400: 'Invalid kind', 404: 'No such envelope or document, or no document uploaded yet', 409: 'The sealed document is requested before completion', 410: 'The document was purged' },
+  access: { ...envelopeWrite, documents: { read: ['original/', 'sealed/'] }, ...pdfHandling },
+}, (deps) => async ({ params, query, principal }) => {
+  const { envelope, document, bytes } = await downloadDocument(deps, principal.appId, params.id, query.kind, query.documentId ?? null);
+  return pdfResult(bytes, document, pdfFilename(envelope, document));
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,16 +1,21 @@
 import { readEnvelope } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, envelopeWrite, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { envelopeView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
-import type { Deps } from '#shared/deps.ts';
+import { EnvelopeResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams }, async ({ params, principal }) => {
-    const { envelope, auditLog } = await readEnvelope(deps, principal.appId, params.id);
-    return ok(envelopeView(envelope, { auditLog }));
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/envelopes/{id}', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'getEnvelope', summary: 'Read an envelope with signers, fields, documents and audit log',
+  params: IdParams,
+  success: { status: 200, description: 'The envelope with signers, fields, documents and audit log', content: json(EnvelopeResponse) },
+  errors: { 404: 'No such envelope for this application' },
+  // Reading applies a passed deadline (lazy expiry): a commit.
+  access: { ...bearerAccess, ...envelopeWrite },
+}, (deps) => async ({ params, principal }) => {
+  const { envelope, auditLog } = await readEnvelope(deps, principal.appId, params.id);
+  return respond(EnvelopeResponse, envelopeView(envelope, { auditLog }));
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,25 +1,30 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { MethodNotAllowed, NotFound } from '#domain/errors.ts';
-import { resultForError } from '#http/errors.ts';
+import { bearerAccess, fallback } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { matchPath, pathPattern } from '#http/route-match.ts';
-import type { ApiHandler } from '#http/route.ts';
-import { routes } from '#infra/routes.ts';
 
-const known = routes.map((def) => ({ path: pathPattern(def.method, def.path) }));
+const METHODS = ['get', 'post', 'put', 'delete'] as const;
 
 /**
  * The API's `$default` route (and the local server's fallback): a path no route has is 404, a method its path lacks
- * is 405 with `Allow` (DECISIONS 32), in the error shape, through the same traffic control as every route, so these
- * answers carry the rate-limit headers too (spec 8).
+ * is 405 with `Allow` (DECISIONS 32), in the error shape, through the same pipeline as every route, so these answers
+ * carry the rate-limit headers too (spec 8). The routes are the API description's paths (shipped beside the bundle).
  */
-export const createHandler = (): ApiHandler => (event: APIGatewayProxyEventV2) => {
-  const { method, path } = event.requestContext.http;
-  const match = matchPath(known, method, path);
-  const error = match.kind === 'method_not_allowed'
-    ? new MethodNotAllowed(`${method} is not supported on ${path}; use ${match.allowed.join(', ')}`, match.allowed)
-    : new NotFound(`No route for ${method} ${path}`);
-  return Promise.resolve(resultForError(error, event.requestContext.requestId || 'unknown'));
-};
+export const definition = fallback(
+  // Counted like any request against its caller (a bearer token's application, so JWT_SECRET to tell it; else the
+  // address); its rate counter is all it writes.
+  { ...bearerAccess, apiDescription: true },
+  (deps) => {
+    let known: ReturnType<typeof pathPattern>[] | undefined;
+    return async ({ method, path }) => {
+      known ??= Object.entries((await deps.apiDescription.document()).paths)
+        .flatMap(([path, item]) => METHODS.filter((m) => m in item).map((m) => pathPattern(m.toUpperCase(), path)));
+      const match = matchPath(known.map((p) => ({ path: p })), method, path);
+      throw match.kind === 'method_not_allowed'
+        ? new MethodNotAllowed(`${method} is not supported on ${path}; use ${match.allowed.join(', ')}`, match.allowed)
+        : new NotFound(`No route for ${method} ${path}`);
+    };
+  },
+);
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

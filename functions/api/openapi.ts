@@ -1,15 +1,18 @@
+import { json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
-import { buildOpenApi, type OpenApiDocument } from '#infra/openapi.ts';
-import type { Deps } from '#shared/deps.ts';
+import { OpenApiDocumentResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Pick<Deps, 'config'>) => {
-  let document: OpenApiDocument | undefined; // built on first request: it does not change at run time
-  return route({}, () => {
-    document ??= buildOpenApi({ serverUrl: deps.config.baseUrl });
-    return Promise.resolve(ok(document, 200, { 'cache-control': 'public, max-age=300' }));
-  });
-};
+export const definition = route({
+  method: 'GET', path: '/v1/openapi.json', auth: 'none', tag: 'Meta',
+  operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document',
+  success: { status: 200, description: 'This document', content: json(OpenApiDocumentResponse) },
+  errors: {},
+  // The document is generated from the route declarations at build time and shipped beside the bundle: no data, no
+  // secret (only its rate counter).
+  access: { apiDescription: true },
+}, (deps) => async () => {
+  const document = { ...(await deps.apiDescription.document()), servers: [{ url: deps.config.baseUrl }] };
+  return respond(OpenApiDocumentResponse, document, 200, { 'cache-control': 'public, max-age=300' });
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

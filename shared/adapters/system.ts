@@ -1,5 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { Clock, Ids, Logger } from '#ports/services.ts';
+import { readFile } from 'node:fs/promises';
+import type { ApiDescription, ApiDocument, Clock, Ids, Logger } from '#ports/services.ts';
+import { logKeys } from '../logging.ts';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -51,7 +53,7 @@ export class OffsetClock implements Clock {
 /** One JSON line per entry on stdout/stderr (CloudWatch Logs on Lambda), with a level and a timestamp. */
 export function jsonLogger(base: Record<string, unknown> = {}): Logger {
   const write = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) => {
-    const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...base, ...fields });
+    const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...base, ...logKeys(), ...fields });
     if (level === 'error') console.error(line);
     else if (level === 'warn') console.warn(line);
     else console.log(line);
@@ -60,5 +62,13 @@ export function jsonLogger(base: Record<string, unknown> = {}): Logger {
     info: (message, fields) => { write('info', message, fields); },
     warn: (message, fields) => { write('warn', message, fields); },
     error: (message, fields) => { write('error', message, fields); },
+  };
+}
+
+/** The API description from a JSON file (beside the bundle on Lambda), read once. */
+export function bundledApiDescription(url: URL): ApiDescription {
+  let document: Promise<ApiDocument> | undefined;
+  return {
+    document: () => (document ??= readFile(url, 'utf8').then((text) => JSON.parse(text) as ApiDocument)),
   };
 }

@@ -1,31 +1,31 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { verifyAccessToken } from '#domain/access-tokens.ts';
-import { bearerTokenOf } from './auth.ts';
-import type { Config } from '../config.ts';
-import type { Clock } from '#ports/services.ts';
+import { verifyAccessToken, type BearerPrincipal } from '#domain/access-tokens.ts';
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 /**
- * Who a request counts against, told before the route runs: an application (a valid bearer token), a link
- * token (signer and download-portal routes carry it in the path), or, for anything else, the client address.
+ * Who a request counts against, told before the route runs: an application (a bearer token whose signature and
+ * lifetime verify), a link token (signer and download-portal routes carry it in the path), or, for anything else,
+ * the client address.
  */
 export type Caller =
-  | { kind: 'app'; appId: string }
+  | { kind: 'app'; appId: string; principal: BearerPrincipal }
   | { kind: 'link'; tokenHash: string; ip: string }
-  | { kind: 'anonymous'; ip: string };
+  | { kind: 'anonymous'; ip: string; bearer: 'missing' | 'invalid' };
 
-export async function callerOf(deps: { config: Pick<Config, 'jwtSecret'>; clock: Clock }, event: APIGatewayProxyEventV2): Promise<Caller> {
+/** The one place a bearer token is verified (once per request); whether its application may call is authorize's check. */
+export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayProxyEventV2): Promise<Caller> {
   const ip = event.requestContext.http.sourceIp || 'unknown';
   const token = event.pathParameters?.token;
   if (token) return { kind: 'link', tokenHash: createHash('sha256').update(token).digest('hex'), ip };
   const bearer = bearerTokenOf(event.headers.authorization);
-  if (bearer) {
-    try {
-      // The signature proves the application; whether it still exists is the route's own check (401/403).
-      return { kind: 'app', appId: (await verifyAccessToken(deps.config.jwtSecret, bearer, deps.clock.now())).appId };
-    } catch {
-      // an invalid token: the route answers 401, counted against the address
-    }
+  if (!bearer) return { kind: 'anonymous', ip, bearer: 'missing' };
+  try {
+    const principal = await verifyAccessToken(jwtSecret, bearer, now);
+    return { kind: 'app', appId: principal.appId, principal };
+  } catch {
+    return { kind: 'anonymous', ip, bearer: 'invalid' }; // answered 401 on bearer routes, counted against the address
   }
-  return { kind: 'anonymous', ip };
 }

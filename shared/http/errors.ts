@@ -46,7 +46,7 @@ export function errorResult(code: ErrorCode, message: string, errors: FieldError
   return ok(body, status, headers);
 }
 
-/** Maps any thrown value to a response; anything that is not a DomainError is a 500 with no internals. */
+/** Maps any thrown value to a response; anything that is not a DomainError is a 500 with no internals (the pipeline logs it). */
 export function resultForError(error: unknown, requestId: string): HttpResult {
   if (error instanceof RateLimited) {
     const result = errorResult(error.code, error.message, error.errors, requestId, error.reason);
@@ -57,9 +57,5 @@ export function resultForError(error: unknown, requestId: string): HttpResult {
     return { ...result, headers: { ...result.headers, allow: error.allowed.join(', ') } };
   }
   if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId, error.reason);
-  console.error(JSON.stringify({
-    level: 'error', requestId, name: (error as Error | undefined)?.name, message: (error as Error | undefined)?.message,
-    stack: (error as Error | undefined)?.stack,
-  }));
   return errorResult('internal_error', 'An internal error occurred; retry later or quote the request id', {}, requestId);
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { IdempotencyKeyReused, RequestInProgress, ValidationError } from '#domain/errors.ts';
-import type { Clock } from '#ports/services.ts';
+import type { Clock, Ids, Logger } from '#ports/services.ts';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '#ports/traffic.ts';
 import type { Caller } from './caller.ts';
 import { requestFingerprint } from './fingerprint.ts';
@@ -9,7 +8,9 @@ import type { HttpResult } from './responses.ts';
 
 export interface IdempotencyDeps {
   clock: Clock;
+  ids: Ids;
   idempotency: IdempotencyStore;
+  logger: Logger;
 }
 
 /** Spec 8: a replay within 24 hours returns the original answer. */
@@ -20,7 +21,6 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
-/** Completed 2xx and 4xx answers are replayed (DECISIONS 24); a 5xx or a 429 is not, so a retry runs again. */
 /**
  * Kept for replay: 2xx, and the 4xx that are final for this request. Not a 429 (try later), nor a 409: it says the
  * envelope's state did not allow the request now (a concurrent change, already done), so nothing was done and a
@@ -44,22 +44,22 @@ function replayOf(stored: StoredResponse): HttpResult {
   return { ...stored, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' } };
 }
 
-function logFailure(message: string, claim: IdempotencyClaim, error: unknown): void {
-  console.error(JSON.stringify({ level: 'error', message, id: claim.id, error: (error as Error | undefined)?.message }));
-}
+/** What `begin` found: run the request under this claim, or answer the stored replay. */
+export type Begun = { claim: IdempotencyClaim } | { replay: HttpResult };
 
 /**
  * Runs a POST that carries an Idempotency-Key at most once per (scope, key): a conditional put claims the key, so of
  * concurrent first requests exactly one runs; the others are told it is in progress, and later ones get the replay.
+ * `begin` claims (or finds the replay), `settle` records the answer (or frees the key for a retry).
  */
 export function idempotency(deps: IdempotencyDeps) {
-  return async function idempotent(caller: Caller, event: APIGatewayProxyEventV2, run: () => Promise<HttpResult>): Promise<HttpResult> {
+  async function begin(caller: Caller, event: APIGatewayProxyEventV2): Promise<Begun | undefined> {
     const key = event.headers['idempotency-key'];
     const scope = scopeOf(caller);
-    if (event.requestContext.http.method !== 'POST' || key === undefined || !scope) return run();
+    if (event.requestContext.http.method !== 'POST' || key === undefined || !scope) return undefined;
     if (!KEY.test(key)) throw ValidationError.at('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const claim: IdempotencyClaim = {
-      id: `${scope}#${key}`, fingerprint: requestFingerprint(event), owner: randomUUID(), now: deps.clock.now(),
+      id: `${scope}#${key}`, fingerprint: requestFingerprint(event), owner: deps.ids.next(), now: deps.clock.now(),
       lockSeconds: LOCK_SECONDS, expiresInSeconds: RECORD_SECONDS,
     };
     const holder = await deps.idempotency.claim(claim);
@@ -67,18 +67,17 @@ export function idempotency(deps: IdempotencyDeps) {
       throw new IdempotencyKeyReused('This Idempotency-Key was used for a different request; use a new key for a new request');
     }
     if (holder?.state === 'in_progress') throw new RequestInProgress('A request with this Idempotency-Key is still running; retry shortly');
-    if (holder?.state === 'completed') return replayOf(holder.response);
+    if (holder?.state === 'completed') return { replay: replayOf(holder.response) };
+    return { claim };
+  }
 
-    let result: HttpResult;
-    try {
-      result = await run();
-    } catch (error) {
-      await deps.idempotency.release(claim).catch((e: unknown) => { logFailure('could not release an idempotency key', claim, e); });
-      throw error;
-    }
-    // The request has had its effect: a failure to record it must not turn its answer into an error.
-    const settle = storable(result.statusCode) ? deps.idempotency.complete(claim, storedOf(result)) : deps.idempotency.release(claim);
-    await settle.catch((e: unknown) => { logFailure('could not record an idempotent answer', claim, e); });
-    return result;
-  };
+  /** The request has had its effect (or none): a failure to record that must not turn its answer into an error. */
+  async function settle(claim: IdempotencyClaim, result: HttpResult | undefined): Promise<void> {
+    const done = result && storable(result.statusCode) ? deps.idempotency.complete(claim, storedOf(result)) : deps.idempotency.release(claim);
+    await done.catch((error: unknown) => {
+      deps.logger.error('could not record an idempotent answer; the key is released to expiry', { id: claim.id, error: (error as Error | undefined)?.message });
+    });
+  }
+
+  return { begin, settle };
 }

@@ -24,29 +24,19 @@ export interface Charge {
   retryAfterSeconds: number | null;
 }
 
-/** Plans change rarely; a container re-reads an application's plan after this long. */
-const PLAN_CACHE_MS = 60_000;
-const PLAN_CACHE_SIZE = 10_000;
-
 /** Counts each request against its caller's budgets (DECISIONS 19): the application's plan, or the link token and the address. */
 export function rateLimits(deps: RateLimitDeps) {
-  const plans = new Map<string, { plan: string; until: number }>();
-
-  async function planWindow(appId: string, nowMs: number): Promise<RateWindow> {
-    let cached = plans.get(appId);
-    if (!cached || cached.until <= nowMs) {
-      if (plans.size >= PLAN_CACHE_SIZE) plans.clear();
-      cached = { plan: (await deps.applications.get(appId))?.plan ?? 'standard', until: nowMs + PLAN_CACHE_MS };
-      plans.set(appId, cached);
-    }
+  /** The plan's window; `applications` is the pipeline's cached lookup (app-cache.ts), so this is rarely a read. */
+  async function planWindow(appId: string): Promise<RateWindow> {
+    const plan = (await deps.applications.get(appId))?.plan ?? 'standard';
     const { plans: windows } = deps.config.rateLimits;
-    return windows[cached.plan] ?? windows.standard ?? { limit: 600, windowSeconds: 60 };
+    return windows[plan] ?? windows.standard ?? { limit: 600, windowSeconds: 60 };
   }
 
-  async function budgetsOf(caller: Caller, nowMs: number): Promise<{ key: string; window: RateWindow }[]> {
+  async function budgetsOf(caller: Caller): Promise<{ key: string; window: RateWindow }[]> {
     const { perToken, perIp } = deps.config.rateLimits;
     switch (caller.kind) {
-      case 'app': return [{ key: `app#${caller.appId}`, window: await planWindow(caller.appId, nowMs) }];
+      case 'app': return [{ key: `app#${caller.appId}`, window: await planWindow(caller.appId) }];
       case 'link': return [{ key: `tok#${caller.tokenHash}`, window: perToken }, { key: `ip#${caller.ip}`, window: perIp }];
       case 'anonymous': return [{ key: `ip#${caller.ip}`, window: perIp }];
     }
@@ -54,7 +44,7 @@ export function rateLimits(deps: RateLimitDeps) {
 
   return async function charge(caller: Caller): Promise<Charge> {
     const now = deps.clock.now();
-    const budgets = await budgetsOf(caller, now.getTime());
+    const budgets = await budgetsOf(caller);
     const counts = await Promise.all(budgets.map(async ({ key, window }) => ({ window, ...(await deps.rateLimiter.hit(key, window.windowSeconds, now)) })));
     const states = counts.map(({ window, count, resetAtMs }) => ({
       limit: window.limit, remaining: Math.max(0, window.limit - count), resetAtMs, exceeded: count > window.limit,

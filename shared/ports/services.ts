@@ -121,3 +121,17 @@ export interface RevocationSource {
   /** The current CRL or OCSP response for `certificate` (DER), issued by `issuer`. Throws RevocationUnavailable. */
   revocation(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationData>;
 }
+
+/** The API's OpenAPI description, as generated from the route declarations (infra/openapi.ts). */
+export interface ApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  paths: Record<string, Record<string, unknown>>;
+  servers: { url: string }[];
+  [key: string]: unknown;
+}
+
+/** Where a function finds the API description: a file beside its bundle on Lambda, built in memory locally. */
+export interface ApiDescription {
+  document(): Promise<ApiDocument>;
+}

@@ -156,7 +156,8 @@ export async function signDocument(deps: SigningDeps, token: string, input: Sign
     return { change: { ...change, releases: [stage.id] }, result: null };
   }));
   const after = signerOf(signed.envelope, signer.id);
-  return { signed: true, signedAt: after.signedAt, envelopeStatus: signed.envelope.status };
+  if (!after.signedAt) throw new Error(`signer ${signer.id} committed without signedAt`);
+  return { signed: true as const, signedAt: after.signedAt, envelopeStatus: signed.envelope.status };
 }
 
 export async function declineToSign(deps: SigningDeps, token: string, reason: string | null, meta: RequestMeta) {
@@ -164,7 +165,7 @@ export async function declineToSign(deps: SigningDeps, token: string, reason: st
     const declined = decline(envelope, signer, reason, ctx);
     return { change: declined, result: signerOf(declined.after, signer.id) };
   });
-  return { declined: true, declinedAt: result.declinedAt, envelopeStatus: 'declined' };
+  return { declined: true as const, declinedAt: result.declinedAt, envelopeStatus: 'declined' as const };
 }
 
 /** An original PDF (the first, or the one `documentId` names), for rendering on the signing page. */

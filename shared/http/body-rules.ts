@@ -1,0 +1,51 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type * as v from 'valibot';
+import { PayloadTooLarge, ValidationError } from '#domain/errors.ts';
+import { MAX_TOTAL_DOCUMENT_BYTES } from '#domain/model.ts';
+import { parseBody, type BodyKind, type ParsedBody } from './body.ts';
+import { parseWith } from './validation.ts';
+
+/** Multipart framing around the documents (each at most 25 MB, together 100 MB) needs a little room above them. */
+const MAX_BODY_BYTES = MAX_TOTAL_DOCUMENT_BYTES + 1024 * 1024;
+
+/** How a route reads its body: which kinds it accepts, how a parsed body becomes its input, and how it is documented. */
+export interface BodyRule<B> {
+  accepts: readonly BodyKind[];
+  read: (body: ParsedBody) => B | Promise<B>;
+  /** For the API description: the JSON schema when the body is JSON (else the route documents its own content). */
+  schema?: v.GenericSchema;
+  optional?: boolean;
+}
+
+/** A JSON body validated by `schema`; an empty body is validated as `{}` when `optional`. */
+export function jsonBody<S extends v.GenericSchema>(schema: S, options: { optional?: boolean } = {}): BodyRule<v.InferOutput<S>> {
+  return {
+    accepts: options.optional ? ['json', 'empty'] : ['json'],
+    schema,
+    optional: options.optional ?? false,
+    read: (body) => {
+      if (body.kind === 'empty') return parseWith(schema, {});
+      if (body.kind !== 'json') throw ValidationError.at('body', 'must be a JSON object');
+      return parseWith(schema, body.value);
+    },
+  };
+}
+
+function rawBody(event: APIGatewayProxyEventV2): Buffer {
+  if (!event.body) return Buffer.alloc(0);
+  const raw = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  if (raw.length > MAX_BODY_BYTES) throw new PayloadTooLarge('The request body is larger than the documents of an envelope may be (100 MB together, 25 MB each)');
+  return raw;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The body as the route's rule reads it. A route that takes no input still answers what it is sent: `{}` and the
+ * like pass, malformed JSON is a 400 (DECISIONS 7) and any other kind of body a 415, rather than being ignored.
+ */
+export async function readBody<B>(event: APIGatewayProxyEventV2, rule: BodyRule<B> | undefined): Promise<B> {
+  if (rule) return rule.read(await parseBody(rawBody(event), event.headers['content-type'], rule.accepts));
+  if (BODY_METHODS.has(event.requestContext.http.method)) await parseBody(rawBody(event), event.headers['content-type'], ['empty', 'json']);
+  return undefined as B;
+}
