@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ACCESS } from '#infra/stacks/access.ts';
+import { accessOf } from '#infra/stacks/access.ts';
 import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
 import { fmt, median, type Row, type RunSize } from './lib.ts';
 
 /** ServiceFunction's memory when an access row names none (infra/constructs/service-function.ts). */
 export const DEFAULT_MEMORY_MB = 512;
-export const memoryOf = (handler: string) => ACCESS[handler]?.memorySize ?? DEFAULT_MEMORY_MB;
+export const memoryOf = (handler: string) => accessOf(handler).memorySize ?? DEFAULT_MEMORY_MB;
 
 /** Import time of an empty module in a fresh process, in ms: the floor of any cold init. */
 function emptyImport(): number {

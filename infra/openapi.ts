@@ -1,11 +1,16 @@
 /**
- * The OpenAPI 3.1 document, generated from the route manifest and the valibot schemas. Each manifest route
- * takes its documentation from OPERATIONS (openapi/operations.ts) by operationId; a route without an entry makes the build throw.
+ * The OpenAPI 3.1 document, generated from the route declarations (each function module's `definition`, collected by
+ * infra/routes.ts) and their valibot schemas: a schema object that is one of COMPONENT_SCHEMAS is referred to by
+ * name, any other is written inline. Built at synth time into the bundles that serve it (openapi.json), and in memory
+ * by the local runtime and `npm run openapi`.
  */
-import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration } from '#http/declaration.ts';
+import type { ApiDescription } from '#ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
-import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, ERROR_STATUSES, json, type ErrorStatus, type SchemaObject } from './openapi/components.ts';
-import { CONTACT_ID, DOWNLOAD_TOKEN, OPERATIONS, PATH_PARAMETERS, TAGS, WEBHOOK_ID, type OperationDoc } from './openapi/operations.ts';
+import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type SchemaObject } from './openapi/components.ts';
+import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';
 
 const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',
@@ -31,7 +36,7 @@ const HEADERS = {
 };
 
 /** POSTs with a credential take an Idempotency-Key (spec 8, DECISIONS 24). */
-const idempotent = (route: RouteDef) => route.method === 'POST' && route.auth !== 'none';
+const idempotent = (route: RouteDeclaration) => route.method === 'POST' && route.auth !== 'none';
 
 const IDEMPOTENCY_KEY: OpenApiParameter = {
   name: 'Idempotency-Key', in: 'header', required: false,
@@ -46,6 +51,7 @@ const idempotencyConflict = (own: string | undefined) =>
   `${own === undefined ? 'The' : `${own}; or: the`} Idempotency-Key was used for a different request (\`idempotency_key_reused\`), ` +
   'or the first request with it is still running (`request_in_progress`, retry shortly)';
 
+export interface OpenApiMedia { schema: SchemaObject; encoding?: Record<string, { contentType: string }> }
 export interface OpenApiParameter { name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: SchemaObject }
 export interface OpenApiOperation {
   operationId: string;
@@ -54,7 +60,7 @@ export interface OpenApiOperation {
   tags: string[];
   security: Record<string, string[]>[];
   parameters?: OpenApiParameter[];
-  requestBody?: OperationDoc['body'];
+  requestBody?: { required: boolean; description?: string; content: Record<string, OpenApiMedia> };
   responses: Record<string, object>;
 }
 export interface OpenApiDocument {
@@ -83,7 +89,31 @@ function queryInteger(entry: object): SchemaObject | undefined {
   return schema;
 }
 
-function queryParameters(query: NonNullable<OperationDoc['query']>): OpenApiParameter[] {
+const componentNames = new Map<v.GenericSchema, string>(Object.entries(COMPONENT_SCHEMAS).map(([name, schema]) => [schema as v.GenericSchema, name]));
+
+/** A schema as the document writes it: a $ref to its component, or inline with $refs to the components inside it. */
+function schemaOf(schema: v.GenericSchema): SchemaObject {
+  const name = componentNames.get(schema);
+  if (name) return { $ref: `#/components/schemas/${name}` };
+  const { $schema: _dialect, $defs: _definitions, ...inline } = toJsonSchema(schema, { ...CONVERSION, definitions: COMPONENT_SCHEMAS });
+  return inline;
+}
+
+function contentOf(content: Content): Record<string, OpenApiMedia> {
+  return Object.fromEntries(Object.entries(content).map(([type, media]) => [type, 'schema' in media
+    ? { schema: schemaOf(media.schema) }
+    : { schema: media.jsonSchema, ...(media.encoding ? { encoding: media.encoding } : {}) }]));
+}
+
+function requestBody(route: RouteDeclaration): OpenApiOperation['requestBody'] {
+  if (route.requestContent) return { ...route.requestContent, content: contentOf(route.requestContent.content) };
+  const schema = route.body?.schema;
+  if (!route.body) return undefined;
+  if (!schema) throw new Error(`OpenAPI: ${route.operationId} reads a body that is not JSON: declare its requestContent`);
+  return { required: !route.body.optional, content: { 'application/json': { schema: schemaOf(schema) } } };
+}
+
+function queryParameters(query: NonNullable<RouteDeclaration['query']>): OpenApiParameter[] {
   const converted = toJsonSchemaDefs({ query }, CONVERSION).query;
   return Object.entries(query.entries).map(([name, entry]) => {
     const property = converted.properties?.[name];
@@ -92,29 +122,31 @@ function queryParameters(query: NonNullable<OperationDoc['query']>): OpenApiPara
   });
 }
 
-function pathParameters(route: RouteDef, doc: OperationDoc): OpenApiParameter[] {
+function pathParameters(route: RouteDeclaration): OpenApiParameter[] {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '');
   if (route.auth === 'link' && !names.includes('token')) throw new Error(`OpenAPI: ${route.operationId} is a link route without a {token} path segment`);
-  const converted = doc.params ? toJsonSchemaDefs({ params: doc.params }, CONVERSION).params.properties ?? {} : {};
-  const stray = Object.keys(doc.params?.entries ?? {}).filter((name) => !names.includes(name));
+  const converted = route.params ? toJsonSchemaDefs({ params: route.params }, CONVERSION).params.properties ?? {} : {};
+  const stray = Object.keys(route.params?.entries ?? {}).filter((name) => !names.includes(name));
   if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
   return names.map((name) => {
     const description = name === 'token' && route.path.startsWith('/v1/download/') ? DOWNLOAD_TOKEN
       : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID
         : name === 'id' && route.path.startsWith('/v1/console/contacts/') ? CONTACT_ID : PATH_PARAMETERS[name];
-    if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi/operations.ts)`);
+    if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi/parameters.ts)`);
     const schema = converted[name];
     return { name, in: 'path', required: true, description, schema: typeof schema === 'object' ? schema : { type: 'string' } };
   });
 }
 
-function responses(route: RouteDef, doc: OperationDoc): Record<string, object> {
-  const { status, description, content, headers } = doc.success;
+function responses(route: RouteDeclaration): Record<string, object> {
+  const { status, description, content, headers } = route.success;
   const replayed = idempotent(route) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {};
-  const result: Record<string, object> = { [String(status)]: { description, headers: { ...commonHeaders, ...replayed, ...headers }, content } };
-  const implied = (code: ErrorStatus) => code === 500 || code === 429 || (code === 415 && doc.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
+  const result: Record<string, object> = {
+    [String(status)]: { description, headers: { ...commonHeaders, ...replayed, ...headers }, ...(content ? { content: contentOf(content) } : {}) },
+  };
+  const implied = (code: ErrorStatus) => code === 500 || code === 429 || (code === 415 && route.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
   for (const code of ERROR_STATUSES) {
-    const own = doc.errors[code];
+    const own = route.errors[code];
     const meaning = code === 409 && idempotent(route) ? idempotencyConflict(own) : own;
     if (meaning === undefined && !implied(code)) continue;
     result[String(code)] = { $ref: `#/components/responses/${ERROR_RESPONSES[code].name}`, ...(meaning === undefined ? {} : { description: meaning }) };
@@ -122,17 +154,18 @@ function responses(route: RouteDef, doc: OperationDoc): Record<string, object> {
   return result;
 }
 
-function operation(route: RouteDef, doc: OperationDoc): OpenApiOperation {
-  const parameters = [...pathParameters(route, doc), ...(doc.query ? queryParameters(doc.query) : []), ...(idempotent(route) ? [IDEMPOTENCY_KEY] : [])];
+function operation(route: RouteDeclaration): OpenApiOperation {
+  const parameters = [...pathParameters(route), ...(route.query ? queryParameters(route.query) : []), ...(idempotent(route) ? [IDEMPOTENCY_KEY] : [])];
+  const body = requestBody(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(doc.description === undefined ? {} : { description: doc.description }),
+    ...(route.description === undefined ? {} : { description: route.description }),
     tags: [route.tag],
     security: route.auth === 'bearer' ? [{ bearerAuth: [] }] : [], // 'link' and 'none': no header; a link route's credential is its {token}
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(doc.body === undefined ? {} : { requestBody: doc.body }),
-    responses: responses(route, doc),
+    ...(body === undefined ? {} : { requestBody: body }),
+    responses: responses(route),
   };
 }
 
@@ -140,14 +173,12 @@ function paths(routes: readonly RouteDef[]): OpenApiDocument['paths'] {
   const result: OpenApiDocument['paths'] = {};
   const seen = new Set<string>();
   for (const route of routes) {
-    const doc = OPERATIONS[route.operationId];
-    if (!doc) throw new Error(`OpenAPI: route ${route.method} ${route.path} (operationId "${route.operationId}") has no documentation: add it to OPERATIONS in infra/openapi/operations.ts`);
     if (seen.has(route.operationId)) throw new Error(`OpenAPI: operationId "${route.operationId}" appears twice in the route manifest`);
     seen.add(route.operationId);
     const item = (result[route.path] ??= {});
     const method = route.method.toLowerCase();
     if (item[method]) throw new Error(`OpenAPI: ${route.method} ${route.path} appears twice in the route manifest`);
-    item[method] = operation(route, doc);
+    item[method] = operation(route);
   }
   return result;
 }
@@ -166,7 +197,7 @@ function errorResponses(): Record<string, object> {
     const headers = code === '401' ? { ...commonHeaders, 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } }
       : code === '429' ? { ...commonHeaders, 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } }
         : commonHeaders;
-    return [name, { description, headers, content: json('Error') }];
+    return [name, { description, headers, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }];
   }));
 }
 
@@ -174,9 +205,6 @@ const securitySchemes = {
   bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /oauth/token`' },
   oauth2: { type: 'oauth2', description: 'Client credentials; the token is then sent as a bearer token', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
 };
-
-/** Operation ids that have documentation, for the test that every entry still has a route. */
-export const documentedOperationIds = (): string[] => Object.keys(OPERATIONS);
 
 export function buildOpenApi(options: { serverUrl: string }, routes: readonly RouteDef[] = manifest): OpenApiDocument {
   const tags = [...new Set(routes.map((route) => route.tag))];
@@ -199,4 +227,10 @@ export function buildOpenApi(options: { serverUrl: string }, routes: readonly Ro
       securitySchemes,
     },
   };
+}
+
+/** The description built once, in memory (the local runtime; a Lambda reads the file its build wrote). */
+export function inMemoryApiDescription(serverUrl: string): ApiDescription {
+  let document: OpenApiDocument | undefined;
+  return { document: () => Promise.resolve(document ??= buildOpenApi({ serverUrl })) };
 }

@@ -1,18 +1,38 @@
+import * as v from 'valibot';
 import { addEnvelopeFields } from '#domain/use-cases/placement.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { created } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { fieldView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { AddFieldRequest } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { AnchoredFieldsResponse, FieldResponse } from '#schemas/responses.ts';
 
 /** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (ADDITIONS A3). */
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, body: jsonBody(AddFieldRequest) }, async ({ params, body, principal, meta }) => {
-    const fields = (await addEnvelopeFields(deps, principal.appId, params.id, body, meta)).map(fieldView);
-    return created(body.anchor ? { data: fields } : fields[0]);
-  });
+const AddFieldResponse = v.union([FieldResponse, AnchoredFieldsResponse]);
 
-export const handler = lambda(createHandler);
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/fields', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'addField', summary: 'Place a field on a draft envelope',
+  description:
+    'By coordinates (`page`, `x`, `y`): answers the Field. By `anchor` (a text in the document, e.g. `/sig1/`): one field per occurrence, ' +
+    'or the first, answered as `{ data: [Field, ...] }` (empty when `ignoreIfMissing` and not found) (ADDITIONS A3).',
+  params: IdParams,
+  body: jsonBody(AddFieldRequest),
+  success: { status: 201, description: 'The new field, or `{ data }` for an anchor', content: json(AddFieldResponse) },
+  errors: {
+    400: 'Validation error, a placement outside the page, an anchor not in the document, or the envelope is not in draft',
+    404: NO_ENVELOPE,
+    409: CONCURRENT,
+  },
+  // An anchor is found in the document's stored text index (original/<envelope>/<document>.text.json).
+  access: { ...envelopeWrite, documents: { read: ['original/'] } },
+}, (deps) => async ({ params, body, principal, meta }) => {
+  const fields = (await addEnvelopeFields(deps, principal.appId, params.id, body, meta)).map(fieldView);
+  if (body.anchor) return respond(AddFieldResponse, { data: fields }, 201);
+  const [field] = fields;
+  if (!field) throw new Error('A field placed by coordinates is added as one field');
+  return respond(AddFieldResponse, field, 201);
+});
+
+export const handler = lambda(definition);

@@ -1,15 +1,21 @@
 import { addEnvelopeSigner } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { created } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { signerView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { CreateSignerRequest } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { SignerResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, body: jsonBody(CreateSignerRequest) }, async ({ params, body, principal, meta }) =>
-    created(signerView(await addEnvelopeSigner(deps, principal.appId, params.id, body, meta))));
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/signers', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'addSigner', summary: 'Add a signer to a draft envelope',
+  params: IdParams,
+  body: jsonBody(CreateSignerRequest),
+  success: { status: 201, description: 'The new signer', content: json(SignerResponse) },
+  errors: { 400: 'Validation error, or the envelope is not in draft', 404: NO_ENVELOPE, 409: CONCURRENT },
+  access: { ...envelopeWrite },
+}, (deps) => async ({ params, body, principal, meta }) =>
+  respond(SignerResponse, signerView(await addEnvelopeSigner(deps, principal.appId, params.id, body, meta)), 201));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,11 +1,19 @@
 import { consentToSign } from '#domain/use-cases/signing.ts';
+import { json, linkAccess, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, LINK_BEFORE_OTP, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
+import { ConsentResponse } from '#schemas/responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams }, async ({ params, meta }) => ok(await consentToSign(deps, params.token, meta)));
+export const definition = route({
+  method: 'POST', path: '/v1/signing/{token}/consent', auth: 'link', tag: 'Signing',
+  operationId: 'giveConsent', summary: 'Consent to sign electronically',
+  description: 'Consent to sign electronically, given once; the consent, IP address, user agent and disclosure version go to the audit trail.',
+  params: TokenParams,
+  success: { status: 200, description: 'Consent recorded', content: json(ConsentResponse) },
+  errors: { 401: LINK_BEFORE_OTP, 409: `Consent was already given; or: ${CONCURRENT.toLowerCase()}`, 410: LINK_USED },
+  access: { ...linkAccess },
+}, (deps) => async ({ params, meta }) =>
+  respond(ConsentResponse, await consentToSign(deps, params.token, meta)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,14 +1,22 @@
 import { createWebhook } from '#domain/use-cases/webhooks.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { created } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { webhookView } from '#http/views.ts';
+import { WebhookResponse } from '#schemas/responses.ts';
 import { CreateWebhookRequest } from '#schemas/webhooks.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), body: jsonBody(CreateWebhookRequest) }, async ({ body, principal }) =>
-    created(webhookView(await createWebhook(deps, principal.appId, body))));
+export const definition = route({
+  method: 'POST', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',
+  operationId: 'createWebhook', summary: 'Subscribe an HTTPS endpoint to events',
+  description:
+    'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`, ' +
+    'keyed with `secret` when given, else with the client secret (DECISIONS 9).',
+  body: jsonBody(CreateWebhookRequest),
+  success: { status: 201, description: 'The webhook', content: json(WebhookResponse) },
+  errors: { 400: 'Not an HTTPS URL, an unknown event name, no events, or a secret that is too short' },
+  // A webhook's own secret is stored sealed under DATA_KEY.
+  access: { ...bearerAccess, table: 'write', secrets: ['JWT_SECRET', 'DATA_KEY'] },
+}, (deps) => async ({ body, principal }) =>
+  respond(WebhookResponse, webhookView(await createWebhook(deps, principal.appId, body)), 201));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

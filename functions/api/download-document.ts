@@ -1,15 +1,29 @@
 import { downloadSealed } from '#domain/use-cases/download.ts';
 import { pdfFilename, pdfResult } from '#http/documents.ts';
+import { pdfContent, pdfHandling, route } from '#http/endpoint.ts';
+import { CONCURRENT, DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { route } from '#http/route.ts';
 import { LinkDocumentQuery } from '#schemas/envelopes.ts';
 import { TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams, query: LinkDocumentQuery }, async ({ params, query, meta }) => {
-    const { envelope, sealed, bytes } = await downloadSealed(deps, params.token, query.documentId ?? null, meta);
-    return pdfResult(bytes, sealed, pdfFilename(envelope, sealed));
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/download/{token}/document', auth: 'link', tag: 'Signing',
+  operationId: 'downloadSealedDocument', summary: 'Download portal: the sealed PDF (the download is recorded)',
+  description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail and stops the deletion reminders for this recipient.',
+  params: TokenParams,
+  query: LinkDocumentQuery,
+  success: {
+    status: 200, description: 'The sealed PDF', content: pdfContent,
+    headers: {
+      'Content-Disposition': { description: 'attachment, named after the subject', schema: { type: 'string' } },
+      'X-Document-Sha256': { description: 'SHA-256 of the PDF (documentHashFinal)', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+    },
+  },
+  errors: { 401: DOWNLOAD_LINK_UNUSABLE, 409: CONCURRENT, 410: SEALED_PURGED },
+  access: { table: 'write', secrets: ['LINK_SECRET'], documents: { read: ['sealed/'] }, ...pdfHandling },
+}, (deps) => async ({ params, query, meta }) => {
+  const { envelope, sealed, bytes } = await downloadSealed(deps, params.token, query.documentId ?? null, meta);
+  return pdfResult(bytes, sealed, pdfFilename(envelope, sealed));
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,11 +1,19 @@
 import { downloadStatus } from '#domain/use-cases/download.ts';
+import { json, respond, route } from '#http/endpoint.ts';
+import { DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
+import { DownloadStatusResponse } from '#schemas/responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams }, async ({ params }) => ok(await downloadStatus(deps, params.token)));
+export const definition = route({
+  method: 'GET', path: '/v1/download/{token}', auth: 'link', tag: 'Signing',
+  operationId: 'getDownload', summary: 'Download portal: is the sealed copy available',
+  description: 'The download portal link from the completion email (when the sealed copy was too large to attach). The token is the credential.',
+  params: TokenParams,
+  success: { status: 200, description: 'Whether the sealed copy can be downloaded', content: json(DownloadStatusResponse) },
+  errors: { 401: DOWNLOAD_LINK_UNUSABLE, 410: SEALED_PURGED },
+  // The portal reads without committing; the download itself is recorded in the audit chain.
+  access: { table: 'read', secrets: ['LINK_SECRET'] },
+}, (deps) => async ({ params }) => respond(DownloadStatusResponse, await downloadStatus(deps, params.token)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,15 +1,22 @@
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
+import { TenantSettingsResponse } from '#schemas/responses.ts';
 import { TenantParams } from '#schemas/tenants.ts';
-import type { Deps } from '#shared/deps.ts';
 
 /** A tenant's settings: the stored ones, or the defaults for a tenant that has set none. */
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: TenantParams }, async ({ params, principal }) => {
-    const { appId: _app, ...settings } = await deps.tenants.get(principal.appId, params.tenantId);
-    return ok(settings);
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/console/tenants/{tenantId}', auth: 'bearer', tag: 'Console',
+  operationId: 'getTenant', summary: "A tenant's settings (expiry, retention, field origin)",
+  description:
+    'Per (application, tenantId) defaults (DECISIONS 15): `retentionDays` (30), `defaultExpiresInDays` (30), `fieldOrigin` (bottom-left). ' +
+    'A tenant that never set them reads the defaults.',
+  params: TenantParams,
+  success: { status: 200, description: "The tenant's settings", content: json(TenantSettingsResponse) },
+  errors: {},
+  access: { ...bearerAccess },
+}, (deps) => async ({ params, principal }) => {
+  const { appId: _app, ...settings } = await deps.tenants.get(principal.appId, params.tenantId);
+  return respond(TenantSettingsResponse, settings);
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,11 +1,17 @@
 import { usageSummary } from '#domain/use-cases/console.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
-import type { Deps } from '#shared/deps.ts';
+import { UsageResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps) }, async ({ principal }) => ok(await usageSummary(deps, principal.appId)));
+export const definition = route({
+  method: 'GET', path: '/v1/console/usage', auth: 'bearer', tag: 'Console',
+  operationId: 'getUsage', summary: "The application's usage in the current billing period",
+  description:
+    'Counts envelopes sent in the current calendar month (UTC). With `overageAllowed` false, a send that would go beyond `envelopesLimit` ' +
+    'is refused with 403 `quota_exceeded`.',
+  success: { status: 200, description: 'The usage summary of the current billing period', content: json(UsageResponse) },
+  errors: {},
+  access: { ...bearerAccess },
+}, (deps) => async ({ principal }) => respond(UsageResponse, await usageSummary(deps, principal.appId)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

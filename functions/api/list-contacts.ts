@@ -1,13 +1,17 @@
 import { listContacts } from '#domain/use-cases/console.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { ContactsQuery } from '#schemas/console.ts';
-import type { Deps } from '#shared/deps.ts';
+import { ContactListResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), query: ContactsQuery }, async ({ query, principal }) =>
-    ok(await listContacts(deps, principal.appId, query.search ?? null)));
+export const definition = route({
+  method: 'GET', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',
+  operationId: 'listContacts', summary: "The application's saved contacts, optionally searched",
+  query: ContactsQuery,
+  success: { status: 200, description: 'The contacts, ordered by email', content: json(ContactListResponse) },
+  errors: { 400: 'Invalid query parameter' },
+  access: { ...bearerAccess },
+}, (deps) => async ({ query, principal }) =>
+  respond(ContactListResponse, await listContacts(deps, principal.appId, query.search ?? null)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

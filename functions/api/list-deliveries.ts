@@ -1,18 +1,24 @@
 import { findWebhook } from '#domain/use-cases/webhooks.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { deliveryView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
+import { DeliveryListResponse } from '#schemas/responses.ts';
 import { DeliveriesQuery } from '#schemas/webhooks.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, query: DeliveriesQuery }, async ({ params, query, principal }) => {
-    const webhook = await findWebhook(deps, principal.appId, params.id);
-    const deliveries = await deps.webhooks.deliveries(principal.appId, webhook.id, query.status ?? null, query.limit);
-    return ok({ data: deliveries.map(deliveryView) });
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'bearer', tag: 'Webhooks',
+  operationId: 'listDeliveries', summary: "A webhook's deliveries, newest first",
+  description: 'The failed-deliveries console (DECISIONS 20): `?status=failed` lists what needs a resend.',
+  params: IdParams,
+  query: DeliveriesQuery,
+  success: { status: 200, description: "The webhook's deliveries, newest first", content: json(DeliveryListResponse) },
+  errors: { 400: 'Invalid query parameter', 404: 'No such webhook for this application' },
+  access: { ...bearerAccess },
+}, (deps) => async ({ params, query, principal }) => {
+  const webhook = await findWebhook(deps, principal.appId, params.id);
+  const deliveries = await deps.webhooks.deliveries(principal.appId, webhook.id, query.status ?? null, query.limit);
+  return respond(DeliveryListResponse, { data: deliveries.map(deliveryView) });
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

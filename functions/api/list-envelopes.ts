@@ -1,17 +1,21 @@
 import { listEnvelopes } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { envelopeView } from '#http/views.ts';
 import { ListEnvelopesQuery } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { EnvelopeListResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), query: ListEnvelopesQuery }, async ({ query, principal }) => {
-    const { page, pageSize, tenantId } = query;
-    const result = await listEnvelopes(deps, { appId: principal.appId, tenantId, status: query.status ?? null, page, pageSize });
-    return ok({ data: result.data.map((e) => envelopeView(e)), total: result.total, page, pageSize });
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'listEnvelopes', summary: "List a tenant's envelopes, newest first",
+  query: ListEnvelopesQuery,
+  success: { status: 200, description: "A page of the tenant's envelopes, newest first", content: json(EnvelopeListResponse) },
+  errors: { 400: 'Invalid query parameter' },
+  access: { ...bearerAccess },
+}, (deps) => async ({ query, principal }) => {
+  const { page, pageSize, tenantId } = query;
+  const result = await listEnvelopes(deps, { appId: principal.appId, tenantId, status: query.status ?? null, page, pageSize });
+  return respond(EnvelopeListResponse, { data: result.data.map((e) => envelopeView(e)), total: result.total, page, pageSize });
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

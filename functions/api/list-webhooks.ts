@@ -1,11 +1,15 @@
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { webhookView } from '#http/views.ts';
-import type { Deps } from '#shared/deps.ts';
+import { WebhookListResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps) }, async ({ principal }) => ok((await deps.webhooks.list(principal.appId)).map(webhookView)));
+export const definition = route({
+  method: 'GET', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',
+  operationId: 'listWebhooks', summary: "The application's webhooks",
+  success: { status: 200, description: "The application's webhooks (secrets are never returned)", content: json(WebhookListResponse) },
+  errors: {},
+  access: { ...bearerAccess },
+}, (deps) => async ({ principal }) =>
+  respond(WebhookListResponse, (await deps.webhooks.list(principal.appId)).map(webhookView)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,10 +1,10 @@
 import { issueToken } from '#domain/use-cases/applications.ts';
+import type { BodyRule } from '#http/body-rules.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route, type BodyRule } from '#http/route.ts';
 import { parseWith } from '#http/validation.ts';
 import { TokenRequest } from '#schemas/auth.ts';
-import type { Deps } from '#shared/deps.ts';
+import { TokenResponse } from '#schemas/responses.ts';
 
 /** RFC 6749 2.3.1 form-encodes the id and secret inside Basic; many clients do not, so a part that does not decode is taken as sent. */
 function formDecoded(part: string): string {
@@ -30,10 +30,18 @@ const formBody: BodyRule<Record<string, string>> = {
   read: (body) => (body.kind === 'form' ? body.fields : {}),
 };
 
-export const createHandler = (deps: Deps) =>
-  route({ body: formBody }, async ({ body, headers }) => {
-    const input = parseWith(TokenRequest, { ...basicCredentials(headers.authorization), ...body });
-    return ok(await issueToken(deps, input.client_id, input.client_secret), 200, { pragma: 'no-cache' });
-  });
+export const definition = route({
+  method: 'POST', path: '/oauth/token', auth: 'none', tag: 'Auth',
+  operationId: 'issueToken', summary: 'Exchange client credentials for a bearer token',
+  description: 'OAuth 2.0 client credentials; the client id and secret may also be sent as HTTP Basic credentials.',
+  body: formBody,
+  requestContent: { required: true, content: { 'application/x-www-form-urlencoded': { schema: TokenRequest } } },
+  success: { status: 200, description: 'A bearer token valid for 3600 seconds', content: json(TokenResponse) },
+  errors: { 400: 'Missing field or unsupported grant_type', 401: 'Invalid client credentials', 403: 'The application is suspended' },
+  access: { ...bearerAccess },
+}, (deps) => async ({ body, headers }) => {
+  const input = parseWith(TokenRequest, { ...basicCredentials(headers.authorization), ...body });
+  return respond(TokenResponse, await issueToken(deps, input.client_id, input.client_secret), 200, { pragma: 'no-cache' });
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

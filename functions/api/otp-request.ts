@@ -1,11 +1,25 @@
 import { requestCode } from '#domain/use-cases/signing.ts';
+import { json, linkAccess, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
+import { OtpRequestedResponse } from '#schemas/responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams }, async ({ params, meta }) => ok(await requestCode(deps, params.token, meta)));
+export const definition = route({
+  method: 'POST', path: '/v1/signing/{token}/otp/request', auth: 'link', tag: 'Signing',
+  operationId: 'requestOtp', summary: 'Send a one-time code to the signer',
+  description: 'Sends a fresh 6-digit code, valid for 10 minutes, by SMS to `sms_otp` signers with a phone, otherwise by email. A new code replaces the previous one.',
+  params: TokenParams,
+  success: { status: 200, description: 'Where the code went', content: json(OtpRequestedResponse) },
+  errors: {
+    400: 'This signer needs no code (`authMethod` `none`)',
+    401: LINK_UNUSABLE,
+    409: CONCURRENT,
+    410: LINK_USED,
+    429: 'More than 5 code requests in 10 minutes; `Retry-After` says when to ask again',
+  },
+  access: { ...linkAccess, mail: true, sms: true },
+}, (deps) => async ({ params, meta }) =>
+  respond(OtpRequestedResponse, await requestCode(deps, params.token, meta)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,12 +1,24 @@
 import { verifyCode } from '#domain/use-cases/signing.ts';
+import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
+import { OtpVerificationResponse } from '#schemas/responses.ts';
 import { OtpVerifyRequest, TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams, body: jsonBody(OtpVerifyRequest) }, async ({ params, body, meta }) =>
-    ok(await verifyCode(deps, params.token, body.code, meta)));
+export const definition = route({
+  method: 'POST', path: '/v1/signing/{token}/otp/verify', auth: 'link', tag: 'Signing',
+  operationId: 'verifyOtp', summary: 'Verify the one-time code',
+  description: 'Three wrong attempts void the code (`signer.otp_failed`); a new one must then be requested. Verifying an already verified signer answers `verified: true`.',
+  params: TokenParams,
+  body: jsonBody(OtpVerifyRequest),
+  success: { status: 200, description: 'The signer is verified', content: json(OtpVerificationResponse) },
+  errors: {
+    400: 'Validation error, a code that is incorrect, expired or never requested, or a signer that needs no code',
+    401: LINK_UNUSABLE,
+    409: CONCURRENT,
+    410: LINK_USED,
+  },
+  access: { ...linkAccess },
+}, (deps) => async ({ params, body, meta }) => respond(OtpVerificationResponse, await verifyCode(deps, params.token, body.code, meta)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

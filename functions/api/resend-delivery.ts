@@ -1,14 +1,20 @@
 import { resendDelivery } from '#domain/use-cases/webhooks.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { deliveryView } from '#http/views.ts';
+import { DeliveryResponse } from '#schemas/responses.ts';
 import { DeliveryParams } from '#schemas/webhooks.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: DeliveryParams }, async ({ params, principal }) =>
-    ok(deliveryView(await resendDelivery(deps, principal.appId, params.id, params.deliveryId))));
+export const definition = route({
+  method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', auth: 'bearer', tag: 'Webhooks',
+  operationId: 'resendDelivery', summary: 'Send a delivery again now',
+  description: 'Sends the delivery again now, with the same body and event id; the answer says how it went.',
+  params: DeliveryParams,
+  success: { status: 200, description: 'The delivery after the attempt', content: json(DeliveryResponse) },
+  errors: { 404: 'No such webhook or delivery for this application' },
+  // One attempt now: opens the signing secret (DATA_KEY) and POSTs to the endpoint (outbound internet, no VPC).
+  access: { ...bearerAccess, table: 'write', secrets: ['JWT_SECRET', 'DATA_KEY'] },
+}, (deps) => async ({ params, principal }) =>
+  respond(DeliveryResponse, deliveryView(await resendDelivery(deps, principal.appId, params.id, params.deliveryId))));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

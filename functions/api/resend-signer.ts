@@ -1,13 +1,25 @@
 import { resendLink } from '#domain/use-cases/routing.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, invites, json, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
+import { SigningLinkResponse } from '#schemas/responses.ts';
 import { SignerParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: SignerParams }, async ({ params, principal, meta }) =>
-    ok(await resendLink(deps, principal.appId, params.id, params.signerId, meta)));
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/signers/{signerId}/resend', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'resendSigningLink', summary: "Re-issue a live signer's signing link",
+  description:
+    'Issues a new signing link to a signer who was invited and has not signed or declined, for instance after the old link expired ' +
+    '(DECISIONS 13), and emails it to them. The previous link stops working at once.',
+  params: SignerParams,
+  success: { status: 200, description: 'The new signing link', content: json(SigningLinkResponse) },
+  errors: {
+    400: 'The envelope is not `sent` or `in_progress`, or the signer is not yet invited or already signed or declined',
+    404: 'No such envelope for this application, or no such signer on it',
+    409: CONCURRENT,
+  },
+  access: { ...envelopeWrite, ...invites },
+}, (deps) => async ({ params, principal, meta }) =>
+  respond(SigningLinkResponse, await resendLink(deps, principal.appId, params.id, params.signerId, meta)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,14 +1,20 @@
 import { saveContact } from '#domain/use-cases/console.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { ContactRequest } from '#schemas/console.ts';
-import type { Deps } from '#shared/deps.ts';
+import { ContactResponse } from '#schemas/responses.ts';
 
 /** 200 whether created or updated (spec 4.6): the contact is keyed by (application, email). */
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), body: jsonBody(ContactRequest) }, async ({ body, principal }) =>
-    ok(await saveContact(deps, principal.appId, body)));
+export const definition = route({
+  method: 'POST', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',
+  operationId: 'saveContact', summary: 'Create a contact, or update the one with the same email',
+  description:
+    'Contacts are unique per application and email, compared case-insensitively: saving an existing email updates that contact ' +
+    '(name, phone, the email\'s spelling) and keeps its id.',
+  body: jsonBody(ContactRequest),
+  success: { status: 200, description: 'The contact, created or updated', content: json(ContactResponse) },
+  errors: { 400: 'Validation error' },
+  access: { ...bearerAccess, table: 'write' },
+}, (deps) => async ({ body, principal }) => respond(ContactResponse, await saveContact(deps, principal.appId, body)));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

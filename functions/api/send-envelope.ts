@@ -1,17 +1,23 @@
 import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, invites, json, jsonBody, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { envelopeView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { SendRequest } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { EnvelopeResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, body: jsonBody(SendRequest, { optional: true }) }, async ({ params, body, principal, meta }) => {
-    const { envelope, signingUrls } = await sendEnvelopeNow(deps, principal.appId, params.id, body.message, meta);
-    return ok(envelopeView(envelope, { signingUrls }));
-  });
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/send', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'sendEnvelope', summary: 'Send a draft envelope to its first routing group',
+  params: IdParams,
+  body: jsonBody(SendRequest, { optional: true }),
+  success: { status: 200, description: 'The sent envelope; `signers[].signingUrl` carries the first routing group\'s links', content: json(EnvelopeResponse) },
+  errors: { 400: 'Not in draft, or a signer without fields, or no signers or fields', 403: 'Suspended application or envelope quota reached', 404: NO_ENVELOPE, 409: CONCURRENT },
+  access: { ...envelopeWrite, ...invites },
+}, (deps) => async ({ params, body, principal, meta }) => {
+  const { envelope, signingUrls } = await sendEnvelopeNow(deps, principal.appId, params.id, body.message, meta);
+  return respond(EnvelopeResponse, envelopeView(envelope, { signingUrls }));
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

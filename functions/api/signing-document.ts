@@ -1,15 +1,26 @@
 import { signingDocument } from '#domain/use-cases/signing.ts';
 import { pdfResult } from '#http/documents.ts';
+import { linkAccess, pdfContent, pdfHandling, route } from '#http/endpoint.ts';
+import { LINK_BEFORE_OTP, LINK_USED, PDF_HEADERS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { route } from '#http/route.ts';
 import { LinkDocumentQuery } from '#schemas/envelopes.ts';
 import { TokenParams } from '#schemas/signing.ts';
-import type { Deps } from '#shared/deps.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ params: TokenParams, query: LinkDocumentQuery }, async ({ params, query, meta }) => {
-    const { document, bytes } = await signingDocument(deps, params.token, query.documentId ?? null, meta);
-    return pdfResult(bytes, document, document.name ?? 'document.pdf', 'inline');
-  });
+export const definition = route({
+  method: 'GET', path: '/v1/signing/{token}/document', auth: 'link', tag: 'Signing',
+  operationId: 'getSigningDocument', summary: 'The original PDF, for rendering',
+  description: 'An original PDF (the first, or `?documentId=`), for rendering on the signing page; available once the one-time code (where needed) is verified.',
+  params: TokenParams,
+  query: LinkDocumentQuery,
+  success: {
+    status: 200, description: 'The original PDF', content: pdfContent,
+    headers: { 'Content-Disposition': { description: '`inline; filename="document.pdf"`', schema: { type: 'string' } }, 'X-Document-Sha256': PDF_HEADERS.sha256 },
+  },
+  errors: { 401: LINK_BEFORE_OTP, 410: `${LINK_USED}; or the document is no longer available` },
+  access: { ...linkAccess, documents: { read: ['original/'] }, ...pdfHandling },
+}, (deps) => async ({ params, query, meta }) => {
+  const { document, bytes } = await signingDocument(deps, params.token, query.documentId ?? null, meta);
+  return pdfResult(bytes, document, document.name ?? 'document.pdf', 'inline');
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

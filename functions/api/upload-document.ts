@@ -1,13 +1,13 @@
 import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
 import { uploadDocument } from '#domain/use-cases/uploads.ts';
-import { bearerAuth } from '#http/auth.ts';
+import type { BodyRule } from '#http/body-rules.ts';
+import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { created } from '#http/responses.ts';
-import { route, type BodyRule } from '#http/route.ts';
+import { documentUploadView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { UploadQuery } from '#schemas/envelopes.ts';
-import { documentUploadView } from '#http/views.ts';
-import type { Deps } from '#shared/deps.ts';
+import { DocumentUploadResponse } from '#schemas/responses.ts';
 
 /** The raw PDF: `application/octet-stream` (spec 4.2) or `application/pdf`; any other type of body is a 415. */
 const RAW_TYPES = ['application/octet-stream', 'application/pdf'];
@@ -23,10 +23,25 @@ const rawPdf: BodyRule<Uint8Array> = {
   },
 };
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, query: UploadQuery, body: rawPdf }, async ({ params, query, body, principal, meta }) => {
-    const document = await uploadDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null }, meta);
-    return created(documentUploadView(document));
-  });
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/document', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'uploadDocument', summary: 'Add a document to a draft, as raw PDF bytes',
+  description: 'Adds one more document to a draft, after the others (ADDITIONS A2); `?filename=` names it, else `document-N.pdf`. Its text is indexed once for anchor placement.',
+  params: IdParams,
+  query: UploadQuery,
+  body: rawPdf,
+  requestContent: { required: true, description: 'The PDF bytes', content: { 'application/octet-stream': { jsonSchema: PDF_SCHEMA }, 'application/pdf': { jsonSchema: PDF_SCHEMA } } },
+  success: { status: 201, description: 'The stored original document', content: json(DocumentUploadResponse) },
+  errors: {
+    400: 'Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft',
+    404: NO_ENVELOPE,
+    409: CONCURRENT,
+    413: 'The PDF is larger than 25 MB',
+  },
+  access: { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+}, (deps) => async ({ params, query, body, principal, meta }) => {
+  const document = await uploadDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null }, meta);
+  return respond(DocumentUploadResponse, documentUploadView(document), 201);
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

@@ -1,24 +1,29 @@
 import { verifyChain } from '#domain/audit-chain.ts';
 import { readEnvelope } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, json, respond, route } from '#http/endpoint.ts';
+import { NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { route } from '#http/route.ts';
 import { IdParams } from '#schemas/common.ts';
-import type { Deps } from '#shared/deps.ts';
+import { AuditVerificationResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams }, async ({ params, principal }) => {
-    const { envelope, auditLog } = await readEnvelope(deps, principal.appId, params.id);
-    const verdict = verifyChain(envelope.id, auditLog);
-    const headMatches = verdict.valid && verdict.head.hash === envelope.auditHead.hash && verdict.head.seq === envelope.auditHead.seq;
-    return ok({
-      envelopeId: envelope.id,
-      valid: verdict.valid && headMatches,
-      events: auditLog.length,
-      chainHead: envelope.auditHead.hash,
-      ...(verdict.valid ? (headMatches ? {} : { brokenAtSeq: verdict.head.seq + 1, reason: 'the chain ends before the recorded head' }) : { brokenAtSeq: verdict.brokenAtSeq, reason: verdict.reason }),
-    });
+export const definition = route({
+  method: 'GET', path: '/v1/envelopes/{id}/audit/verify', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'verifyAudit', summary: "Recompute the envelope's audit hash chain",
+  params: IdParams,
+  success: { status: 200, description: 'Whether the audit hash chain recomputes to the recorded head', content: json(AuditVerificationResponse) },
+  errors: { 404: NO_ENVELOPE },
+  access: { ...envelopeWrite },
+}, (deps) => async ({ params, principal }) => {
+  const { envelope, auditLog } = await readEnvelope(deps, principal.appId, params.id);
+  const verdict = verifyChain(envelope.id, auditLog);
+  const headMatches = verdict.valid && verdict.head.hash === envelope.auditHead.hash && verdict.head.seq === envelope.auditHead.seq;
+  return respond(AuditVerificationResponse, {
+    envelopeId: envelope.id,
+    valid: verdict.valid && headMatches,
+    events: auditLog.length,
+    chainHead: envelope.auditHead.hash,
+    ...(verdict.valid ? (headMatches ? {} : { brokenAtSeq: verdict.head.seq + 1, reason: 'the chain ends before the recorded head' }) : { brokenAtSeq: verdict.brokenAtSeq, reason: verdict.reason }),
   });
+});
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

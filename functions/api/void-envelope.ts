@@ -1,15 +1,21 @@
 import { voidEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { bearerAuth } from '#http/auth.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ok } from '#http/responses.ts';
-import { jsonBody, route } from '#http/route.ts';
 import { envelopeView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { VoidRequest } from '#schemas/envelopes.ts';
-import type { Deps } from '#shared/deps.ts';
+import { EnvelopeResponse } from '#schemas/responses.ts';
 
-export const createHandler = (deps: Deps) =>
-  route({ authenticate: bearerAuth(deps), params: IdParams, body: jsonBody(VoidRequest, { optional: true }) }, async ({ params, body, principal, meta }) =>
-    ok(envelopeView(await voidEnvelopeNow(deps, principal.appId, params.id, body.reason, meta))));
+export const definition = route({
+  method: 'POST', path: '/v1/envelopes/{id}/void', auth: 'bearer', tag: 'Envelopes',
+  operationId: 'voidEnvelope', summary: 'Void an envelope that is not yet terminal',
+  params: IdParams,
+  body: jsonBody(VoidRequest, { optional: true }),
+  success: { status: 200, description: 'The voided envelope', content: json(EnvelopeResponse) },
+  errors: { 400: 'The envelope is already terminal (DECISIONS 6)', 404: NO_ENVELOPE, 409: CONCURRENT },
+  access: { ...envelopeWrite },
+}, (deps) => async ({ params, body, principal, meta }) =>
+  respond(EnvelopeResponse, envelopeView(await voidEnvelopeNow(deps, principal.appId, params.id, body.reason, meta))));
 
-export const handler = lambda(createHandler);
+export const handler = lambda(definition);

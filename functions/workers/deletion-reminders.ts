@@ -1,8 +1,12 @@
 import { sendDeletionReminders } from '#domain/use-cases/retention.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** Daily: the 20-, 10- and 1-day deletion reminders (spec 3.4). Idempotent: each is recorded before it is sent. */
-export const createHandler = (deps: Deps) => async (): Promise<{ reminders: number }> => ({ reminders: await sendDeletionReminders(deps) });
+export const definition = worker({
+  name: 'deletion-reminders',
+  trigger: { kind: 'schedule', everySeconds: 86_400 },
+  access: { table: 'write', secrets: ['LINK_SECRET'], mail: true, timeoutSeconds: 300 },
+}, (deps) => async (): Promise<{ reminders: number }> => ({ reminders: await sendDeletionReminders(deps) }));
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

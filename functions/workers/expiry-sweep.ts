@@ -1,12 +1,16 @@
 import { expireDueEnvelopes } from '#domain/use-cases/routing.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** Runs every minute (EventBridge schedule on AWS, the local scheduler otherwise). */
-export const createHandler = (deps: Deps) => async (): Promise<{ expired: number }> => {
+export const definition = worker({
+  name: 'expiry-sweep',
+  trigger: { kind: 'schedule', everySeconds: 60 },
+  access: { table: 'write', jobs: true, timeoutSeconds: 120 },
+}, (deps) => async (): Promise<{ expired: number }> => {
   const expired = await expireDueEnvelopes(deps);
-  if (expired > 0) console.log(JSON.stringify({ level: 'info', msg: 'expiry sweep', expired }));
+  if (expired > 0) deps.logger.info('expiry sweep', { expired });
   return { expired };
-};
+});
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

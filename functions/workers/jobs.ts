@@ -5,7 +5,8 @@ import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
 import { deleteBlobs } from '#domain/use-cases/blobs.ts';
-import { worker } from '#http/lambda.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
 
 const EventItem = v.object({
@@ -31,24 +32,33 @@ async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<v
  * so only it comes back (after the visibility timeout) while the rest are deleted. Unreadable messages are
  * dropped with a log line: retrying them cannot succeed.
  */
-export const createHandler = (deps: Deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const definition = worker({
+  name: 'jobs',
+  trigger: { kind: 'queue', queue: 'jobs' },
+  // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
+  // blobs.delete (a replaced draft document).
+  access: {
+    table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
+    documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
+  },
+}, (deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     let job: v.InferOutput<typeof JobMessage>;
     try {
       job = v.parse(JobMessage, JSON.parse(record.body));
     } catch {
-      console.error(JSON.stringify({ level: 'error', msg: 'unreadable job dropped', messageId: record.messageId }));
+      deps.logger.error('unreadable job dropped', { messageId: record.messageId });
       continue;
     }
     try {
       await run(deps, job);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'job failed; will be retried', messageId: record.messageId, error: (error as Error).message }));
+      deps.logger.error('job failed; will be retried', { messageId: record.messageId, error: (error as Error).message });
       failures.push({ itemIdentifier: record.messageId });
     }
   }
   return { batchItemFailures: failures };
-};
+});
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

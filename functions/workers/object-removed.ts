@@ -1,16 +1,20 @@
 import type { S3Event } from 'aws-lambda';
 import { markObjectRemoved } from '#domain/use-cases/retention.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** S3 object-deletion events (the retention lifecycle rules): the documents are marked purged. */
-export const createHandler = (deps: Deps) => async (event: S3Event): Promise<{ purged: number }> => {
+export const definition = worker({
+  name: 'object-removed',
+  trigger: { kind: 'objectRemoved', prefixes: ['original/', 'sealed/'] },
+  access: { table: 'write', timeoutSeconds: 60 },
+}, (deps) => async (event: S3Event): Promise<{ purged: number }> => {
   let purged = 0;
   for (const record of event.Records) {
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     if (await markObjectRemoved(deps, key)) purged++;
   }
   return { purged };
-};
+});
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

@@ -1,8 +1,17 @@
 import { sweepOutbox } from '#domain/use-cases/context.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** Runs every minute: dispatches outbox items a crash left behind between commit and dispatch, or whose backoff ran out. */
-export const createHandler = (deps: Deps) => async (): Promise<{ dispatched: number }> => ({ dispatched: await sweepOutbox(deps) });
+export const definition = worker({
+  name: 'outbox-sweep',
+  trigger: { kind: 'schedule', everySeconds: 60 },
+  // Whatever a crash left in an outbox, or whose backoff ran out: invitations, completion emails (the sealed copy
+  // attached), reminders, jobs, sealing starts, webhook events.
+  access: {
+    table: 'write', secrets: ['LINK_SECRET'], mail: true, sms: true, jobs: true, starts: ['seal'], documents: { read: ['sealed/'] },
+    memorySize: 1024, timeoutSeconds: 120,
+  },
+}, (deps) => async (): Promise<{ dispatched: number }> => ({ dispatched: await sweepOutbox(deps) }));
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

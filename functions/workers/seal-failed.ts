@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { sealFailed } from '#domain/use-cases/sealing.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { task } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** The Step Functions catch: `error` is `{ Error, Cause }` of the state that failed. */
 const Input = v.object({
@@ -22,9 +22,12 @@ function describe(error: v.InferOutput<typeof Input>['error']): string {
 }
 
 /** Workflow catch of seal-envelope: a failed round records why on the envelope (the seal sweep starts the next). */
-export const createHandler = (deps: Deps) => (input: unknown) => {
+export const definition = task({
+  // The seal workflow's catch: records why a round failed.
+  access: { table: 'write', jobs: true, timeoutSeconds: 30 },
+}, (deps) => (input: unknown) => {
   const { envelopeId, round, error } = v.parse(Input, input);
   return sealFailed(deps, envelopeId, round, describe(error));
-};
+});
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

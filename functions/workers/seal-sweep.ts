@@ -1,8 +1,13 @@
 import { sweepStalledSeals } from '#domain/use-cases/sealing.ts';
-import { worker } from '#http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
 
 /** Runs every minute: a fully signed envelope still not completed when its check falls due gets its next seal round. */
-export const createHandler = (deps: Deps) => () => sweepStalledSeals(deps);
+export const definition = worker({
+  name: 'seal-sweep',
+  trigger: { kind: 'schedule', everySeconds: 60 },
+  // A fully signed envelope still not completed gets its next seal round (a new execution).
+  access: { table: 'write', jobs: true, starts: ['seal'], timeoutSeconds: 120 },
+}, (deps) => () => sweepStalledSeals(deps));
 
-export const handler = worker(createHandler);
+export const handler = lambda(definition);

@@ -44,6 +44,8 @@ export interface BundleOptions {
   files?: readonly string[];
   /** Module specifiers, as shared/deps.ts imports them dynamically, that the function must not get. */
   omit?: readonly string[];
+  /** Files made at build time, written beside the bundle (name -> contents): the API description, for one. */
+  generated?: Readonly<Record<string, string>>;
 }
 
 /** Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so). */
@@ -64,6 +66,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
     rmSync(stubs, { recursive: true, force: true });
   }
   copyModuleFiles(options.files ?? [], outdir);
+  for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
 }
 
 /** Copies node_modules files, and the package.json and licence of each package they come from, under `outdir`. */

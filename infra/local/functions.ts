@@ -5,15 +5,12 @@
  * answered in process (engines/in-process.ts), and each call recorded under the function's name (aws-calls.ts).
  * One deps per function, so a call is attributable to the function whose role must grant it.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Clock } from '#ports/services.ts';
+import type { ApiDescription, Clock } from '#ports/services.ts';
 import { depsFromEnvironment, type AwsService, type AwsSettings, type ClientSettings, type Deps } from '#shared/deps.ts';
+import { definitionOf } from '../routes.ts';
 import { functionEnvironment, manifestHandlers, type FunctionSettings, type ServiceResources } from '../stacks/environment.ts';
 import type { AwsCallLog } from './aws-calls.ts';
 import { answering, type inProcessAnswers } from './engines/in-process.ts';
-
-const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface LocalWiring {
   resources: ServiceResources;
@@ -25,6 +22,8 @@ export interface LocalWiring {
   calls: AwsCallLog;
   /** The service clock, which `POST /_local/clock` moves. */
   clock: Clock;
+  /** The API description, built in memory (a Lambda reads the openapi.json its build wrote beside it). */
+  apiDescription: ApiDescription;
 }
 
 /** How `handler`'s clients are built: local endpoints, its calls recorded, in-process services answered. */
@@ -48,12 +47,11 @@ export function localEnvironment(handler: string, wiring: LocalWiring): Record<s
 export async function functionDeps(wiring: LocalWiring): Promise<ReadonlyMap<string, Deps>> {
   const handlers = manifestHandlers();
   const deps = await Promise.all(handlers.map((handler) =>
-    depsFromEnvironment(localEnvironment(handler, wiring), awsFor(handler, wiring), { clock: wiring.clock })));
+    depsFromEnvironment(localEnvironment(handler, wiring), awsFor(handler, wiring), { clock: wiring.clock, apiDescription: wiring.apiDescription })));
   return new Map(deps.map((built, i) => [handlers[i] ?? '', built]));
 }
 
 /** A function module's `createHandler`, the factory Lambda's `handler` wraps (each module's own handler type). */
-export async function handlerFactory(handler: string): Promise<(deps: Deps) => unknown> {
-  const module = (await import(pathToFileURL(join(REPO_ROOT, handler)).href)) as { createHandler: (deps: Deps) => unknown };
-  return module.createHandler;
+export function handlerFactory(handler: string): (deps: Deps) => unknown {
+  return definitionOf(handler).createHandler;
 }

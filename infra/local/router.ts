@@ -1,5 +1,5 @@
 import { matchPath, pathPattern, type PathPattern, type RouteMatch } from '#http/route-match.ts';
-import type { ApiHandler } from '#http/route.ts';
+import type { ApiHandler } from '#http/pipeline.ts';
 import type { RouteDef } from '../routes.ts';
 
 export interface BoundRoute {

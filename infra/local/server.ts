@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { PayloadTooLarge } from '#domain/errors.ts';
 import { resultForError } from '#http/errors.ts';
-import type { ApiHandler } from '#http/route.ts';
+import type { ApiHandler } from '#http/pipeline.ts';
 import type { HttpResult } from '#http/responses.ts';
 import { MAX_TOTAL_DOCUMENT_BYTES } from '#domain/model.ts';
 import { toApiEvent } from './api-event.ts';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { BoundRoute } from './router.ts';
-import type { ApiHandler } from '#http/route.ts';
+import type { ApiHandler } from '#http/pipeline.ts';
 import { apiListener } from './server.ts';
 
 const TYPES: Record<string, string> = {

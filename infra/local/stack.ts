@@ -15,12 +15,12 @@ import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
-import { serveRoute } from '#http/lambda.ts';
-import type { ApiHandler } from '#http/route.ts';
+import type { ApiHandler } from '#http/pipeline.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
 import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
+import { inMemoryApiDescription } from '../openapi.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
 import { devHandlers } from './dev-endpoints.ts';
@@ -198,6 +198,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const clients = clientSettings(engines);
     const wiring: LocalWiring = {
       resources, clients, clock,
+      apiDescription: inMemoryApiDescription(urls.apiUrl),
       settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}) },
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl,
@@ -214,8 +215,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const deps = await functionDeps(wiring);
     const depsOf = (handler: string) => deps.get(handler) ?? (() => { throw new Error(`${handler} is not in the manifest`); })();
-    const bound: BoundRoute[] = await Promise.all(routes.map(async (def) => bindRoute(def, serveRoute(await handlerFactory(def.handler) as (deps: Deps) => ApiHandler, depsOf(def.handler)))));
-    const noRoute = serveRoute(await handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler, depsOf(fallbackRoute.handler));
+    const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler))));
+    const noRoute = (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler));
 
     // 4. Background work: workflows, queue consumers, schedules.
     const busy = { tasks: 0 };
@@ -225,7 +226,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const scheduled: Job[] = [];
     const lifecycleS3 = new S3Client(clients.s3 ?? {});
     for (const def of workers) {
-      const handler = (await handlerFactory(def.handler))(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      const handler = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
       if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
       else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });

@@ -57,8 +57,8 @@ export async function loadStateMachine(root: string, def: WorkflowDef, depsOf: (
   const retries: Record<string, number> = {};
   for (const [state, task] of Object.entries(def.tasks)) {
     text = text.replaceAll(`\${${task.variable}}`, `arn:aws:lambda:us-east-1:000000000000:function:${state}`);
-    const module = (await import(pathToFileURL(join(root, task.handler)).href)) as { createHandler: (deps: Deps) => TaskHandler };
-    const handler = module.createHandler(depsOf(task.handler));
+    const module = (await import(pathToFileURL(join(root, task.handler)).href)) as { definition: { createHandler: (deps: Deps) => TaskHandler } };
+    const handler = module.definition.createHandler(depsOf(task.handler));
     handlers[state] = async (parameters) => {
       // The lambda:invoke integration's Parameters are { FunctionName, Payload }: the function sees Payload.
       const input = (parameters as { Payload?: JsonValue } | null)?.Payload ?? parameters;

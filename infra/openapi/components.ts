@@ -1,8 +1,10 @@
 /**
- * The OpenAPI components the operations refer to: the valibot schemas published under `components/schemas`, the
- * rules JSON Schema cannot express, the shared error responses, and the helpers that build media objects from them.
+ * The OpenAPI components the operations refer to: the valibot schemas published under `components/schemas` (a route
+ * declaration that names one of these schema objects gets a $ref to it), the rules JSON Schema cannot express, and
+ * the shared error responses.
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
+import type { ErrorStatus } from '#http/declaration.ts';
 import {
   AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, SendRequest, VoidRequest,
 } from '#schemas/envelopes.ts';
@@ -75,40 +77,6 @@ export const COMPONENT_NOTES: Partial<Record<ComponentName, string>> = {
 export interface SchemaObject extends JsonSchema {
   contentSchema?: SchemaObject;
 }
-
-export interface Media { schema: SchemaObject; encoding?: Record<string, { contentType: string }> }
-export type Content = Record<string, Media>;
-export interface HeaderDoc { description: string; schema: SchemaObject }
-
-export const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 415, 429, 500] as const;
-export type ErrorStatus = (typeof ERROR_STATUSES)[number];
-
-export const ref = (name: ComponentName): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
-export const json = (name: ComponentName): Content => ({ 'application/json': { schema: ref(name) } });
-export const pdf: SchemaObject = { type: 'string', contentMediaType: 'application/pdf' };
-const jsonText = (schema: SchemaObject): SchemaObject => ({ type: 'string', contentMediaType: 'application/json', contentSchema: schema });
-const createProperty = (name: keyof typeof CreateEnvelopeRequest.entries): SchemaObject => ({ $ref: `#/components/schemas/CreateEnvelopeRequest/properties/${name}` });
-
-/** Variant A (DECISIONS 4): the PDF plus either a `data` part with the JSON request or flat form fields. */
-export const multipartCreate: Media = {
-  schema: {
-    anyOf: [
-      { title: 'PDF and data part', type: 'object', required: ['file', 'data'], properties: { file: pdf, data: jsonText(ref('CreateEnvelopeRequest')) } },
-      {
-        title: 'PDF and flat fields',
-        type: 'object',
-        required: ['file', 'tenantId', 'signers'],
-        properties: {
-          file: pdf,
-          ...Object.fromEntries((['tenantId', 'subject', 'createdBy', 'expiresInDays', 'fieldOrigin'] as const).map((name) => [name, createProperty(name)])),
-          signers: jsonText({ type: 'array', minItems: 1, items: ref('CreateSignerRequest') }),
-          fields: jsonText({ type: 'array', items: ref('CreateFieldRequest') }),
-        },
-      },
-    ],
-  },
-  encoding: { file: { contentType: 'application/pdf' }, data: { contentType: 'application/json' }, signers: { contentType: 'application/json' }, fields: { contentType: 'application/json' } },
-};
 
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Validation error (`validation_error`) or a state that does not allow the request (`invalid_state`)' },

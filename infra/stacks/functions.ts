@@ -12,6 +12,7 @@ import {
   grantDocuments, grantJobQueue, grantMail, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords,
 } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
+import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';
 import { functionEnvironment, isRoute, SECRET_RESOURCES, unboundAdapters, type FunctionSettings, type ServiceResources } from './environment.ts';
 
@@ -26,9 +27,21 @@ export interface FunctionContext {
 export const functionId = (handler: string) =>
   basename(handler, '.ts').split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
-/** How `handler` is bundled: with the seal's fonts if it signs, without the adapters its row does not bind. */
+/** The API description as the bundles that read it carry it; the openapi route puts the deployment's URL in `servers`. */
+let apiDescription: string | undefined;
+const apiDescriptionFile = () => (apiDescription ??= JSON.stringify(buildOpenApi({ serverUrl: '/' })));
+
+/**
+ * How `handler` is bundled: with the seal's fonts if it signs, with the API description if it reads it (openapi.json,
+ * shared/deps.ts), without the adapters its access does not bind.
+ */
 export function bundleOptionsOf(handler: string): BundleOptions {
-  return { files: accessOf(handler).sign ? sealFontFiles() : [], omit: unboundAdapters(handler) };
+  const access = accessOf(handler);
+  return {
+    files: access.sign ? sealFontFiles() : [],
+    omit: unboundAdapters(handler),
+    ...(access.apiDescription ? { generated: { 'openapi.json': apiDescriptionFile() } } : {}),
+  };
 }
 
 export function manifestFunction(scope: Construct, handler: string, description: string, ctx: FunctionContext): ServiceFunction {

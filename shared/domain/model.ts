@@ -1,4 +1,5 @@
 import type { ChainHead } from './audit-chain.ts';
+import type { RetentionDays } from './retention.ts';
 
 /** 25 MB upload limit (spec 8), in bytes. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -159,7 +160,7 @@ export interface TenantSettings {
   appId: string;
   tenantId: string;
   defaultExpiresInDays: number;
-  retentionDays: number;
+  retentionDays: RetentionDays;
   fieldOrigin: FieldOrigin;
 }
 

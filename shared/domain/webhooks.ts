@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Envelope } from './model.ts';
-import type { EventOutboxItem } from './outbox.ts';
+import type { EventOutboxItem, WebhookEventName } from './outbox.ts';
 
 export type RetrySchedule = 'A' | 'B';
 
@@ -15,7 +15,7 @@ export interface Webhook {
   id: string;
   appId: string;
   url: string;
-  events: string[];
+  events: WebhookEventName[];
   active: boolean;
   retrySchedule: RetrySchedule;
   /** The signing secret sealed by the SecretBox; null signs with the client secret (DECISIONS 9). */
@@ -30,7 +30,7 @@ export interface Delivery {
   appId: string;
   webhookId: string;
   eventId: string;
-  event: string;
+  event: WebhookEventName;
   envelopeId: string;
   /** The exact body sent on every attempt, so redeliveries carry the same event id and bytes. */
   body: string;

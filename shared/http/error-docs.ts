@@ -7,3 +7,5 @@ export const NO_ENVELOPE = 'No such envelope for this application';
 export const PDF_HEADERS = {
   sha256: { description: 'SHA-256 of the PDF, lowercase hex', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
 };
+export const DOWNLOAD_LINK_UNUSABLE = 'The download link is invalid or expired';
+export const SEALED_PURGED = 'The sealed PDF was deleted at the end of its retention period';

@@ -72,6 +72,11 @@ function exchangeOf(exchanges: Exchanges, event: APIGatewayProxyEventV2): Exchan
   return found;
 }
 
+function identified(state: Exchange): Caller {
+  if (!state.caller) throw new Error('The identify middleware must run first');
+  return state.caller;
+}
+
 function exchange(exchanges: Exchanges, originSecret: string | null): Middleware {
   const finish = (request: middy.Request<APIGatewayProxyEventV2, HttpResult>) => {
     const state = exchanges.get(request.event);
@@ -106,7 +111,7 @@ function rateLimit(exchanges: Exchanges, deps: PipelineDeps): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
-      state.charge = await charge(state.caller!).catch((error: unknown) => {
+      state.charge = await charge(identified(state)).catch((error: unknown) => {
         // Fail open: an unavailable counter store must not take the API down with it.
         deps.logger.error('rate limit check failed; the request is let through', { error: (error as Error | undefined)?.message });
         return undefined;
@@ -123,7 +128,7 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
-      const caller = state.caller!;
+      const caller = identified(state);
       if (caller.kind !== 'app') {
         throw new Unauthorized(caller.kind === 'anonymous' && caller.bearer === 'invalid'
           ? 'The access token is not valid'
@@ -146,7 +151,7 @@ function idempotent(exchanges: Exchanges, deps: PipelineDeps): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
-      const begun = await keys.begin(state.caller!, request.event);
+      const begun = await keys.begin(identified(state), request.event);
       if (begun && 'replay' in begun) state.replay = begun.replay;
       else if (begun) state.claim = begun.claim;
     },
@@ -166,7 +171,7 @@ function errors(exchanges: Exchanges, logger: PipelineDeps['logger']): Middlewar
   };
 }
 
-function parse(exchanges: Exchanges, declaration: RouteDeclaration<AuthKind, unknown, unknown, unknown>, readsInput: boolean): Middleware {
+function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: boolean): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
@@ -204,7 +209,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
   const handled = chain
     .use(idempotent(exchanges, shared))
     .use(errors(exchanges, deps.logger))
-    .use(parse(exchanges, declaration as RouteDeclaration<AuthKind, unknown, unknown, unknown>, readsInput))
+    .use(parse(exchanges, declaration as RouteDeclaration, readsInput))
     .handler(async (event) => {
       const state = exchangeOf(exchanges, event);
       return state.replay ?? impl(state.request as HttpRequest<P, Q, B, PrincipalOf<K>>);

@@ -127,7 +127,7 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     })),
     requiresOtpVerification: signer.authMethod !== 'none',
     otpVerified: signer.otpVerifiedAt !== null,
-    otpChannel: signer.authMethod === 'sms_otp' && signer.phone ? 'sms' : signer.authMethod === 'none' ? null : 'email',
+    otpChannel: signer.authMethod === 'sms_otp' && signer.phone ? 'sms' as const : signer.authMethod === 'none' ? null : 'email' as const,
     consentGiven: signer.consentedAt !== null,
     consentDisclosure: disclosure,
     savedSignatureB64: null,
@@ -138,14 +138,14 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerStatus: signer.status,
     document: first ? { id: first.id, pageCount: first.pageCount, pages: first.pages } : null,
     documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: d.pages })),
-    completedFields,
+    completedFields: [...completedFields],
   };
 }
 
 /** A webhook as returned: never its secret (spec 2.9). */
 export function webhookView(webhook: Webhook) {
   const { id, url, events, active, createdAt, retrySchedule } = webhook;
-  return { id, url, events, active, createdAt, retrySchedule, signedWith: webhook.secretSealed ? 'secret' : 'client_secret' };
+  return { id, url, events, active, createdAt, retrySchedule, signedWith: webhook.secretSealed ? 'secret' as const : 'client_secret' as const };
 }
 
 export function deliveryView(delivery: Delivery) {

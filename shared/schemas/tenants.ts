@@ -7,10 +7,7 @@ export const TenantParams = v.object({ tenantId: TenantId });
 
 /** Tenant settings (DECISIONS 15); each omitted field keeps its current value. */
 export const TenantSettingsRequest = v.object({
-  retentionDays: v.optional(v.pipe(
-    v.number('must be a number of days'),
-    v.check((d) => (RETENTION_DAYS as readonly number[]).includes(d), `must be one of ${RETENTION_DAYS.join(', ')}`),
-  )),
+  retentionDays: v.optional(v.picklist(RETENTION_DAYS, `must be one of ${RETENTION_DAYS.join(', ')} (days)`)),
   defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
 });

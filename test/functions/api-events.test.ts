@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApplication, issueToken } from '#domain/use-cases/applications.ts';
-import type { ApiHandler } from '#http/route.ts';
-import { routes } from '#infra/routes.ts';
+import type { ApiHandler } from '#http/pipeline.ts';
+import { definitionOf, routes } from '#infra/routes.ts';
 import type { Deps } from '#shared/deps.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 
@@ -14,8 +14,7 @@ const vars: Record<string, string> = {};
 async function handlerFor(routeKey: string, withDeps: Deps = deps): Promise<ApiHandler> {
   const route = routes.find((r) => `${r.method} ${r.path}` === routeKey);
   if (!route) throw new Error(`no route ${routeKey}`);
-  const module = (await import(`../../${route.handler}`)) as { createHandler: (d: Deps) => ApiHandler };
-  return module.createHandler(withDeps);
+  return Promise.resolve(definitionOf(route.handler).createHandler(withDeps) as ApiHandler);
 }
 
 /** A sample from events/api with its {{placeholders}} filled in. */

@@ -2,7 +2,9 @@ import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
 import { recordSignature, signerOf } from '#domain/signing.ts';
-import { createHandler } from '#functions/workers/jobs.ts';
+import { definition } from '#functions/workers/jobs.ts';
+
+const { createHandler } = definition;
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
 

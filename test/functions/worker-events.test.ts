@@ -1,18 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHandler as deletionReminders } from '#functions/workers/deletion-reminders.ts';
-import { createHandler as expirySweep } from '#functions/workers/expiry-sweep.ts';
-import { createHandler as finalize } from '#functions/workers/finalize.ts';
-import { createHandler as jobs } from '#functions/workers/jobs.ts';
-import { createHandler as objectRemoved } from '#functions/workers/object-removed.ts';
-import { createHandler as outboxSweep } from '#functions/workers/outbox-sweep.ts';
-import { createHandler as seal } from '#functions/workers/seal.ts';
-import { createHandler as sealFailed } from '#functions/workers/seal-failed.ts';
-import { createHandler as sealSweep } from '#functions/workers/seal-sweep.ts';
-import { createHandler as blobSweep } from '#functions/workers/blob-sweep.ts';
-import { createHandler as webhookAttempt } from '#functions/workers/webhook-attempt.ts';
+import { definition as deletionRemindersFunction } from '#functions/workers/deletion-reminders.ts';
+import { definition as expirySweepFunction } from '#functions/workers/expiry-sweep.ts';
+import { definition as finalizeFunction } from '#functions/workers/finalize.ts';
+import { definition as jobsFunction } from '#functions/workers/jobs.ts';
+import { definition as objectRemovedFunction } from '#functions/workers/object-removed.ts';
+import { definition as outboxSweepFunction } from '#functions/workers/outbox-sweep.ts';
+import { definition as sealFunction } from '#functions/workers/seal.ts';
+import { definition as sealFailedFunction } from '#functions/workers/seal-failed.ts';
+import { definition as sealSweepFunction } from '#functions/workers/seal-sweep.ts';
+import { definition as blobSweepFunction } from '#functions/workers/blob-sweep.ts';
+import { definition as webhookAttemptFunction } from '#functions/workers/webhook-attempt.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { fullySigned } from '#test/support/sealing.ts';
+
+const deletionReminders = deletionRemindersFunction.createHandler;
+const expirySweep = expirySweepFunction.createHandler;
+const finalize = finalizeFunction.createHandler;
+const jobs = jobsFunction.createHandler;
+const objectRemoved = objectRemovedFunction.createHandler;
+const outboxSweep = outboxSweepFunction.createHandler;
+const seal = sealFunction.createHandler;
+const sealFailed = sealFailedFunction.createHandler;
+const sealSweep = sealSweepFunction.createHandler;
+const blobSweep = blobSweepFunction.createHandler;
+const webhookAttempt = webhookAttemptFunction.createHandler;
 
 let deps: Awaited<ReturnType<typeof memoryDeps>>;
 beforeAll(async () => { deps = await memoryDeps(); });
@@ -44,11 +56,11 @@ describe('every sample event in events/workers runs through its function', () =>
     expect(await jobs(deps)(sample('jobs-routing-advance', { envelopeId: deps.ids.next() }))).toEqual({ batchItemFailures: [] });
     // The scheduled workers take no input: the EventBridge event in events/workers/schedule.json is ignored.
     expect(sample('schedule', {})).toMatchObject({ 'detail-type': 'Scheduled Event' });
-    expect(await expirySweep(deps)()).toEqual({ expired: 0 });
-    expect(await outboxSweep(deps)()).toMatchObject({ dispatched: expect.any(Number) as unknown });
-    expect(await deletionReminders(deps)()).toMatchObject({ reminders: expect.any(Number) as unknown });
-    expect(await sealSweep(deps)()).toEqual({ restarted: 0, stalled: 0 });
-    expect(await blobSweep(deps)()).toEqual({ swept: 0 });
+    expect(await expirySweep(deps)(sample('schedule', {}))).toEqual({ expired: 0 });
+    expect(await outboxSweep(deps)(sample('schedule', {}))).toMatchObject({ dispatched: expect.any(Number) as unknown });
+    expect(await deletionReminders(deps)(sample('schedule', {}))).toMatchObject({ reminders: expect.any(Number) as unknown });
+    expect(await sealSweep(deps)(sample('schedule', {}))).toEqual({ restarted: 0, stalled: 0 });
+    expect(await blobSweep(deps)(sample('schedule', {}))).toEqual({ swept: 0 });
     const gone = sample('webhook-attempt', { appId: 'app', webhookId: deps.ids.next(), deliveryId: deps.ids.next() });
     expect(await webhookAttempt(deps)(gone)).toMatchObject({ done: true });
   });

@@ -10,10 +10,10 @@ import { SECRET_NAMES, secretArnVariable } from '#adapters/aws/secret-names.ts';
 import { createTableInput } from '#adapters/aws/table-schema.ts';
 import { servedBySigningHost } from '#http/signing-host-policy.ts';
 import { TRAFFIC_KEY_PREFIXES } from '#infra/constructs/grants.ts';
-import { ACCESS, accessOf } from '#infra/stacks/access.ts';
+import { accessOf } from '#infra/stacks/access.ts';
 import { functionEnvironment, IN_SECRETS_MANAGER, manifestHandlers, RESOURCE_KEYS, UNBOUND, type ServiceResources } from '#infra/stacks/environment.ts';
 import { functionSettings } from '#infra/stacks/settings.ts';
-import { routes, workers, workflows } from '#infra/routes.ts';
+import { functionModules, routes, workers, workflows } from '#infra/routes.ts';
 import {
   manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction,
 } from '#test/support/templates.ts';
@@ -73,8 +73,9 @@ describe('CDK app: the manifest, exactly', () => {
     }
   });
 
-  it('has an access row for every manifest handler and none left over', () => {
-    expect(new Set(Object.keys(ACCESS))).toEqual(new Set(manifestHandlers()));
+  it('deploys every function module, each declaring its access', () => {
+    expect(new Set(manifestHandlers())).toEqual(new Set(functionModules.map((m) => m.handler)));
+    for (const handler of manifestHandlers()) expect(accessOf(handler), handler).toBeTypeOf('object');
   });
 });
 
@@ -122,7 +123,7 @@ describe('CDK app: least privilege', () => {
   it('routes that write the table need no separate traffic grant; every other route has exactly one', () => {
     for (const route of routes) {
       const f = fn(`${route.method} ${route.path}`);
-      expect(f.statements.filter(isTraffic), route.path).toHaveLength(ACCESS[route.handler]?.table === 'write' ? 0 : 1);
+      expect(f.statements.filter(isTraffic), route.path).toHaveLength(accessOf(route.handler).table === 'write' ? 0 : 1);
     }
   });
 

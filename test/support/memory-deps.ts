@@ -38,6 +38,8 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     jobs: outside.jobs,
     workflows: outside.workflows,
     webhooks: new MemoryWebhookRepository(),
+    // Built from the route declarations on first use (importing them all costs a test that never asks).
+    apiDescription: { document: async () => (await import('#infra/openapi.ts')).inMemoryApiDescription(config.baseUrl).document() },
     documentSigner: await testSigner(),
     contacts: new MemoryContactRepository(),
     usage,

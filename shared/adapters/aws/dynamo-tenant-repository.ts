@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_TENANT, type FieldOrigin, type TenantSettings } from '#domain/model.ts';
+import { isRetentionDays } from '#domain/retention.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 
 export class DynamoTenantRepository implements TenantRepository {
@@ -13,7 +14,7 @@ export class DynamoTenantRepository implements TenantRepository {
       appId,
       tenantId,
       defaultExpiresInDays: typeof Item?.defaultExpiresInDays === 'number' ? Item.defaultExpiresInDays : DEFAULT_TENANT.defaultExpiresInDays,
-      retentionDays: typeof Item?.retentionDays === 'number' ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
+      retentionDays: typeof Item?.retentionDays === 'number' && isRetentionDays(Item.retentionDays) ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
       fieldOrigin: (Item?.fieldOrigin as FieldOrigin | undefined) ?? DEFAULT_TENANT.fieldOrigin,
     };
   }

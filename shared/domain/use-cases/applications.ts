@@ -62,5 +62,5 @@ export async function issueToken(deps: ApplicationDeps, clientId: string, client
   if (!app || !valid) throw new Unauthorized('Invalid client credentials');
   if (app.suspended) throw new Forbidden('This application is suspended');
   const accessToken = await issueAccessToken(deps.config.jwtSecret, { appId: app.appId, clientId: app.clientId }, deps.clock.now());
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS };
+  return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_SECONDS };
 }

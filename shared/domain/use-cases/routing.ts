@@ -44,7 +44,9 @@ export async function resendLink(deps: SigningDeps, appId: string, rawId: string
       event: 'signer.invited', actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail: { signerId: signer.id, email: signer.email, resent: true },
     }], [], ctx);
     const linked = await withNewLinks(deps, base, [signer], ctx);
-    return { change: linked.change, result: { signerId: signer.id, signingUrl: linked.urls.get(signer.id) ?? null } };
+    const url = linked.urls.get(signer.id);
+    if (!url) throw new Error(`no link was made for signer ${signer.id}`);
+    return { change: linked.change, result: { signerId: signer.id, signingUrl: url } };
   });
   return result;
 }

@@ -85,7 +85,7 @@ export const maskPhone = (phone: string) => `${phone.slice(0, 2)}${'*'.repeat(Ma
 export async function requestCode(deps: SigningDeps, token: string, meta: RequestMeta) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const { result } = await withLink(deps, token, meta, 'otp', ({ envelope, signer }, ctx) => {
-    const channel = signer.authMethod === 'sms_otp' && signer.phone ? 'sms' : 'email';
+    const channel = signer.authMethod === 'sms_otp' && signer.phone ? 'sms' as const : 'email' as const;
     return { change: requestOtp(envelope, signer, otpHash(deps.config.linkSecret, signer.id, code), channel, ctx), result: { envelope, signer, channel } };
   });
   const { envelope, signer, channel } = result;
@@ -109,12 +109,18 @@ export async function verifyCode(deps: SigningDeps, token: string, code: string,
   throw ValidationError.at('code', 'is incorrect', 'code_incorrect');
 }
 
+/** The time a committed step recorded (a step's transition always sets it). */
+function stamped(at: string | null, step: string): string {
+  if (!at) throw new Error(`The ${step} was committed without its time`);
+  return at;
+}
+
 export async function consentToSign(deps: SigningDeps, token: string, meta: RequestMeta) {
   const { result } = await withLink(deps, token, meta, 'consent', ({ envelope, signer }, ctx) => {
     const change = giveConsent(envelope, signer, ctx);
     return { change, result: signerOf(change.after, signer.id) };
   });
-  return { consented: true, consentedAt: result.consentedAt };
+  return { consented: true as const, consentedAt: stamped(result.consentedAt, 'consent') };
 }
 
 export interface SignInput {
@@ -156,8 +162,7 @@ export async function signDocument(deps: SigningDeps, token: string, input: Sign
     return { change: { ...change, releases: [stage.id] }, result: null };
   }));
   const after = signerOf(signed.envelope, signer.id);
-  if (!after.signedAt) throw new Error(`signer ${signer.id} committed without signedAt`);
-  return { signed: true as const, signedAt: after.signedAt, envelopeStatus: signed.envelope.status };
+  return { signed: true as const, signedAt: stamped(after.signedAt, 'signature'), envelopeStatus: signed.envelope.status };
 }
 
 export async function declineToSign(deps: SigningDeps, token: string, reason: string | null, meta: RequestMeta) {
@@ -165,7 +170,7 @@ export async function declineToSign(deps: SigningDeps, token: string, reason: st
     const declined = decline(envelope, signer, reason, ctx);
     return { change: declined, result: signerOf(declined.after, signer.id) };
   });
-  return { declined: true as const, declinedAt: result.declinedAt, envelopeStatus: 'declined' as const };
+  return { declined: true as const, declinedAt: stamped(result.declinedAt, 'decline'), envelopeStatus: 'declined' as const };
 }
 
 /** An original PDF (the first, or the one `documentId` names), for rendering on the signing page. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { parseId } from '../ids.ts';
-import type { EventOutboxItem } from '../outbox.ts';
+import type { EventOutboxItem, WebhookEventName } from '../outbox.ts';
 import { WEBHOOK_EVENTS } from '../outbox.ts';
 import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
@@ -31,10 +31,11 @@ export interface NewWebhook {
 export async function createWebhook(deps: WebhookDeps, appId: string, input: NewWebhook): Promise<Webhook> {
   const target = deps.webhookSender.checkTarget(input.url);
   if (!target.ok) throw ValidationError.at('url', target.reason);
-  const unknown = input.events.filter((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
+  const isEvent = (e: string): e is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(e);
+  const unknown = input.events.filter((e) => !isEvent(e));
   if (unknown.length > 0) throw ValidationError.at('events', `unknown event ${unknown.join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`);
   const webhook: Webhook = {
-    id: deps.ids.next(), appId, url: input.url, events: [...new Set(input.events)], active: true, retrySchedule: input.retrySchedule,
+    id: deps.ids.next(), appId, url: input.url, events: [...new Set(input.events.filter(isEvent))], active: true, retrySchedule: input.retrySchedule,
     secretSealed: input.secret ? await deps.secrets.seal(input.secret) : null, createdAt: deps.clock.now().toISOString(),
   };
   await deps.webhooks.put(webhook);

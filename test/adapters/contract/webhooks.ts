@@ -30,7 +30,7 @@ export function describeWebhookRepository(name: string, builder: Builder<Webhook
       expect(await hooks().list(appId)).toEqual([a, b].sort((x, y) => (x.id < y.id ? -1 : 1)));
       expect(await hooks().get(appId, a.id)).toEqual(a);
       expect(await hooks().get(randomUUID(), a.id)).toBeUndefined();
-      const paused = { ...a, active: false, events: ['envelope.completed', 'signer.signed'] };
+      const paused = { ...a, active: false, events: ['envelope.completed' as const, 'signer.signed' as const] };
       await hooks().put(paused);
       expect(await hooks().get(appId, a.id)).toEqual(paused);
       expect(await hooks().delete(randomUUID(), a.id)).toBe(false);

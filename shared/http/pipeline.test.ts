@@ -2,27 +2,41 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { issueAccessToken } from '#domain/access-tokens.ts';
 import { NotFound, RateLimited } from '#domain/errors.ts';
-import { requestFingerprint } from '#http/fingerprint.ts';
-import { ok, type HttpResult } from '#http/responses.ts';
-import { route } from '#http/route.ts';
-import { withTrafficControl, type TrafficDeps } from '#http/traffic.ts';
+import type { Application } from '#ports/repositories.ts';
 import { MemoryIdempotencyStore } from '#adapters/memory/memory-idempotency-store.ts';
 import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
+import { uuidV7Ids } from '#adapters/system.ts';
 import type { IdempotencyStore } from '#ports/traffic.ts';
 import { testConfig } from '#test/support/config.ts';
+import type { AuthKind, RouteDeclaration } from './declaration.ts';
+import { jsonBody } from './body-rules.ts';
+import { requestFingerprint } from './fingerprint.ts';
+import { pipeline, type PipelineDeps, type RouteImpl } from './pipeline.ts';
+import { ok, type HttpResult } from './responses.ts';
+import * as v from 'valibot';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const config = testConfig({ RATE_LIMITS: JSON.stringify({ plans: { test: { limit: 2, windowSeconds: 60 } }, perToken: { limit: 3, windowSeconds: 60 }, perIp: { limit: 4, windowSeconds: 30 } }) });
 
-function depsWith(over: Partial<TrafficDeps> = {}) {
+const app = (appId: string, over: Partial<Application> = {}) => ({ appId, clientId: 'c', plan: appId === 'app-test' ? 'test' : 'standard', suspended: false, ...over }) as Application;
+
+function depsWith(over: Partial<PipelineDeps> = {}) {
   const idempotency = new MemoryIdempotencyStore();
-  const deps: TrafficDeps = {
-    config, clock: { now: () => NOW }, rateLimiter: new MemoryRateLimiter(), idempotency,
-    applications: { get: (appId) => Promise.resolve(appId === 'app-test' ? { plan: 'test' } as never : { plan: 'standard' } as never) },
+  const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const applications = { get: vi.fn((appId: string) => Promise.resolve(appId === 'gone' ? undefined : app(appId))) };
+  const deps: PipelineDeps = {
+    config, clock: { now: () => NOW }, ids: uuidV7Ids, rateLimiter: new MemoryRateLimiter(), idempotency, logger, applications,
     ...over,
   };
-  return { deps, idempotency };
+  return { deps, idempotency, logger, applications };
 }
+
+function declared<K extends AuthKind>(auth: K, over: Partial<RouteDeclaration<K>> = {}): RouteDeclaration<K> {
+  return { method: 'POST', path: '/v1/x', auth, operationId: 'x', summary: 'x', tag: 'Meta', success: { status: 200, description: '' }, errors: {}, access: {}, ...over };
+}
+
+/** `impl` as a route of no auth (`none`: identified for the budget, never refused) in the pipeline. */
+const served = (impl: RouteImpl<unknown, unknown, unknown, unknown>, deps: PipelineDeps, auth: AuthKind = 'none') => pipeline(declared(auth), deps, impl);
 
 /** What the store holds for a key, read the way a retry would: by claiming it (a free key answers undefined). */
 const heldFor = (store: IdempotencyStore, id: string) =>
@@ -49,7 +63,7 @@ const counter = () => {
 describe('rate limits around a route', () => {
   it('counts an application against its plan and puts the budget on every answer, errors included', async () => {
     const { deps } = depsWith();
-    const failing = withTrafficControl(route({}, () => Promise.reject(new NotFound('nothing here'))), deps);
+    const failing = served(() => Promise.reject(new NotFound('nothing here')), deps);
     const headers = await bearer('app-test');
     const first = await failing(event('GET', '/v1/x', { headers }), context);
     expect(first.statusCode).toBe(404);
@@ -63,7 +77,7 @@ describe('rate limits around a route', () => {
 
   it('counts link calls per token and per address and reports the tighter; anything else per address', async () => {
     const { deps } = depsWith();
-    const handler = withTrafficControl(counter(), deps);
+    const handler = served(counter(), deps);
     const viaToken = await handler(event('GET', '/v1/signing/t1', { token: 't1' }), context);
     expect(viaToken.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2' });
     for (const token of ['t2', 't3']) await handler(event('GET', `/v1/signing/${token}`, { token }), context);
@@ -76,13 +90,11 @@ describe('rate limits around a route', () => {
   });
 
   it('fails open when the counter store is unavailable', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { deps } = depsWith({ rateLimiter: { hit: () => Promise.reject(new Error('throttled')) } });
-    const result = await withTrafficControl(counter(), deps)(event('GET', '/v1/x', { headers: await bearer('app-1') }), context);
+    const { deps, logger } = depsWith({ rateLimiter: { hit: () => Promise.reject(new Error('throttled')) } });
+    const result = await served(counter(), deps)(event('GET', '/v1/x', { headers: await bearer('app-1') }), context);
     expect(result.statusCode).toBe(201);
     expect(result.headers['x-ratelimit-limit']).toBeUndefined();
-    expect(log).toHaveBeenCalledOnce();
-    log.mockRestore();
+    expect(logger.error).toHaveBeenCalledOnce();
   });
 });
 
@@ -93,7 +105,7 @@ describe('Idempotency-Key around a route', () => {
   it('runs once and replays the stored answer with Idempotent-Replayed, with fresh budget headers', async () => {
     const { deps } = depsWith();
     const inner = counter();
-    const handler = withTrafficControl(inner, deps);
+    const handler = served(inner, deps);
     const first = await handler(await post('k1'), context);
     const again = await handler(await post('k1', '{ "a": 1 }'), context);
     expect(inner).toHaveBeenCalledOnce();
@@ -103,7 +115,7 @@ describe('Idempotency-Key around a route', () => {
 
   it('answers 409 for another request with the key, and for the key while the first still runs', async () => {
     const { deps, idempotency } = depsWith();
-    const handler = withTrafficControl(counter(), deps);
+    const handler = served(counter(), deps);
     await handler(await post('k2'), context);
     const reused = await handler(await post('k2', '{"a":2}'), context);
     expect([reused.statusCode, bodyOf(reused).error]).toEqual([409, 'idempotency_key_reused']);
@@ -117,14 +129,14 @@ describe('Idempotency-Key around a route', () => {
     for (const [status, kept] of [[500, false], [429, false], [409, false], [422, true], [400, true], [404, true]] as const) {
       const { deps, idempotency } = depsWith();
       const inner = vi.fn(() => Promise.resolve(ok({ status }, status)));
-      const handler = withTrafficControl(inner, deps);
+      const handler = served(inner, deps);
       await handler(await post('k'), context);
       await handler(await post('k'), context);
       expect(inner, String(status)).toHaveBeenCalledTimes(kept ? 1 : 2);
       expect(await heldFor(idempotency, 'app-1#k'), String(status)).toEqual(kept ? expect.objectContaining({ state: 'completed' }) : undefined);
     }
     const { deps, idempotency } = depsWith();
-    const throwing = withTrafficControl(() => Promise.reject(new RateLimited('busy', 5)), deps);
+    const throwing = served(() => Promise.reject(new RateLimited('busy', 5)), deps);
     expect((await throwing(await post('k'), context)).statusCode).toBe(429);
     expect(await heldFor(idempotency, 'app-1#k')).toBeUndefined();
   });
@@ -132,7 +144,7 @@ describe('Idempotency-Key around a route', () => {
   it('scopes keys to the application and the link token; ignores them without a scope or on GET; checks their form', async () => {
     const { deps } = depsWith();
     const inner = counter();
-    const handler = withTrafficControl(inner, deps);
+    const handler = served(inner, deps);
     await handler(await post('same', '{}', 'app-1'), context);
     await handler(await post('same', '{}', 'app-2'), context);
     await handler(event('POST', '/v1/signing/tok-a/consent', { token: 'tok-a', headers: { 'idempotency-key': 'same' } }), context);
@@ -143,6 +155,67 @@ describe('Idempotency-Key around a route', () => {
     expect(inner).toHaveBeenCalledTimes(6);
     const invalid = await handler(await post('has space'), context);
     expect([invalid.statusCode, bodyOf(invalid).errors]).toEqual([400, { 'Idempotency-Key': [expect.any(String)] }]);
+  });
+});
+
+describe('authentication by the route\'s auth kind', () => {
+  const bearerRoute = (deps: PipelineDeps, impl: RouteImpl<unknown, unknown, unknown, unknown> = counter()) =>
+    pipeline(declared('bearer', { method: 'GET' }), deps, impl);
+
+  it('refuses a bearer route without a token, with a bad one, or for an application gone or suspended; a link route needs none', async () => {
+    const { deps, applications } = depsWith();
+    const statusOf = async (headers: Record<string, string>) => {
+      const result = await bearerRoute(deps)(event('GET', '/v1/x', { headers }), context);
+      return [result.statusCode, bodyOf(result).error, result.headers['www-authenticate']];
+    };
+    expect(await statusOf({})).toEqual([401, 'unauthorized', 'Bearer']);
+    expect(await statusOf({ authorization: 'Bearer forged' })).toEqual([401, 'unauthorized', 'Bearer']);
+    expect(await statusOf(await bearer('gone'))).toEqual([401, 'unauthorized', 'Bearer']);
+    applications.get.mockResolvedValueOnce(app('app-9', { suspended: true })); // the rate limit's plan read and the check share it
+    expect(await statusOf(await bearer('app-9'))).toEqual([403, 'forbidden', undefined]);
+    const viaLink = await pipeline(declared('link'), deps, counter())(event('POST', '/v1/signing/t/consent', { token: 't' }), context);
+    expect(viaLink.statusCode).toBe(201);
+  });
+
+  it('hands the verified principal to the route and reads the application once per container and window', async () => {
+    const { deps, applications } = depsWith();
+    const seen: unknown[] = [];
+    const handler = bearerRoute(deps, vi.fn((request: { principal: unknown }) => { seen.push(request.principal); return Promise.resolve(ok({}, 200)); }));
+    const headers = await bearer('app-1');
+    for (let i = 0; i < 3; i++) expect((await handler(event('GET', '/v1/x', { headers }), context)).statusCode).toBe(200);
+    expect(seen).toEqual([{ appId: 'app-1', clientId: 'c' }, { appId: 'app-1', clientId: 'c' }, { appId: 'app-1', clientId: 'c' }]);
+    expect(applications.get).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('parsing and errors in the pipeline', () => {
+  it('validates params, query and body by the declaration; a 400 is an answer like any other, with the request id', async () => {
+    const { deps } = depsWith();
+    const declaration = declared('none', {
+      params: v.object({ id: v.pipe(v.string(), v.uuid()) }),
+      query: v.object({ n: v.optional(v.string()) }),
+      body: jsonBody(v.object({ a: v.number() })),
+    });
+    const impl = vi.fn((request: { params: unknown; query: unknown; body: unknown }) => Promise.resolve(ok({ params: request.params, query: request.query, body: request.body })));
+    const handler = pipeline(declaration, deps, impl as never);
+    const withId = (id: string, body: string) => ({ ...event('POST', `/v1/x/${id}`, { headers: { 'content-type': 'application/json' }, body }), pathParameters: { id } });
+    const good = await handler({ ...withId('0190a4c0-0000-7000-8000-000000000001', '{"a":1}'), queryStringParameters: { n: '2' } }, context);
+    expect(JSON.parse(good.body ?? '{}')).toEqual({ params: { id: '0190a4c0-0000-7000-8000-000000000001' }, query: { n: '2' }, body: { a: 1 } });
+    const badPath = await handler(withId('nope', '{"a":1}'), context);
+    expect([badPath.statusCode, Object.keys(bodyOf(badPath).errors as object)]).toEqual([400, ['id']]);
+    const badBody = await handler(withId('0190a4c0-0000-7000-8000-000000000001', '{"a":"x"}'), context);
+    expect([badBody.statusCode, badBody.headers['x-request-id']]).toEqual([400, expect.stringMatching(/^req-/)]);
+    const wrongType = await handler({ ...withId('0190a4c0-0000-7000-8000-000000000001', 'x'), headers: { 'content-type': 'text/plain' } }, context);
+    expect(wrongType.statusCode).toBe(415);
+    expect(impl).toHaveBeenCalledOnce();
+  });
+
+  it('answers an unexpected error as a 500 without internals and logs it', async () => {
+    const { deps, logger } = depsWith();
+    const result = await served(() => Promise.reject(new Error('secret internals')), deps)(event('GET', '/v1/x'), context);
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('secret internals');
+    expect(logger.error).toHaveBeenCalledWith('request failed', expect.objectContaining({ error: 'secret internals' }));
   });
 });
 
