@@ -22,14 +22,12 @@ import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#adapters/aws/secret-names.ts';
 import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { bundledApiDescription, jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { ApiDescription, BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
+import type { ApiDescription, BlobStore, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import { loadConfig, type Config } from './config.ts';
 
@@ -187,12 +185,17 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
 
 /** What seals above PAdES B-B reach out to: the timestamp authority (TSA_URL), and revocation data for B-LT and up. */
 function sealEvidence(config: Config): SealEvidence {
-  const level = config.padesLevel;
-  if (level === 'B-B' || !config.tsaUrl) return { level: 'B-B' };
+  const { padesLevel: level, tsaUrl } = config;
+  if (level === 'B-B' || !tsaUrl) return { level: 'B-B' };
   return {
     level,
-    timestamps: new HttpTimestampAuthority(config.tsaUrl, { authHeader: config.tsaAuthHeader }),
-    ...(level === 'B-LT' || level === 'B-LTA' ? { revocation: new HttpRevocationSource() } : {}),
+    timestamps: lazyPort<TimestampAuthority>(async () => {
+      const { HttpTimestampAuthority } = await import('#adapters/http/timestamp-authority.ts');
+      return new HttpTimestampAuthority(tsaUrl, { authHeader: config.tsaAuthHeader });
+    }, { timestamp: true }),
+    ...(level === 'B-LT' || level === 'B-LTA'
+      ? { revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }) }
+      : {}),
   };
 }
 

@@ -130,12 +130,11 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
       const state = exchangeOf(exchanges, request.event);
       const caller = identified(state);
       if (caller.kind !== 'app') {
-        throw new Unauthorized(caller.kind === 'anonymous' && caller.bearer === 'invalid'
-          ? 'The access token is not valid'
-          : 'Missing bearer token: send Authorization: Bearer <access_token>');
+        if (caller.kind === 'anonymous' && caller.bearer === 'invalid') throw caller.refusal;
+        throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
       }
       const app = await deps.applications.get(caller.appId);
-      if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid');
+      if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
       if (app.suspended) throw new Forbidden('This application is suspended');
       state.principal = caller.principal;
     },
