@@ -24,7 +24,8 @@ import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { bundledApiDescription, jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import { bundledApiDescription, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { ApiDescription, BlobStore, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
@@ -230,7 +231,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     }, { startSealing: true, startWebhookRetry: true }),
     documentSigner: kmsSigner(config, aws),
     sealEvidence: sealEvidence(config),
-    logger: jsonLogger(),
+    logger: powertoolsLogger(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
     // The build writes it beside the bundle of a function whose access names `apiDescription` (infra/stacks/functions.ts).
     apiDescription: bundledApiDescription(new URL('./openapi.json', import.meta.url)),
