@@ -1,3 +1,4 @@
+import { localeOf, type Locale } from '../i18n/locales.ts';
 import { genesis, type AuditDraft } from './audit-chain.ts';
 import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, ValidationError, type FieldErrors } from './errors.ts';
@@ -19,6 +20,8 @@ export interface SignerInput {
   phone: string | null;
   routingOrder: number;
   authMethod: AuthMethod;
+  /** Absent: the envelope's locale (the tenant's default). */
+  locale?: Locale | undefined;
 }
 
 /** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
@@ -32,9 +35,9 @@ function eventItem(envelope: Envelope, event: WebhookEventName, ctx: Ctx, signer
   return { kind: 'event', id: ctx.nextId(), envelopeId: envelope.id, event, createdAt: ctx.now.toISOString(), signerId };
 }
 
-export function newSigner(input: SignerInput, id: string): Signer {
+export function newSigner(input: SignerInput, id: string, defaultLocale?: Locale): Signer {
   return {
-    ...input, id, status: 'pending', signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null,
+    ...input, locale: localeOf(input.locale, defaultLocale), id, status: 'pending', signedAt: null, declinedAt: null, tokenVersion: 0, linkHash: null,
     viewedAt: null, otp: null, otpRequests: [], otpVerifiedAt: null, consentedAt: null, declineReason: null,
   };
 }
@@ -60,6 +63,8 @@ export interface NewEnvelopeInput {
   /** The tenant's retention length (default 30 days). */
   retentionDays?: number;
   fieldOrigin: FieldOrigin;
+  /** The tenant's default locale (else English). */
+  locale?: Locale;
   signers: SignerInput[];
   /** Fields reference signers by their index in `signers` and documents by their index in `documents`. */
   fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number; documentIndex?: number })[];
@@ -72,7 +77,8 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
   if (input.fields.length > MAX_FIELDS) throw ValidationError.at('fields', `at most ${String(MAX_FIELDS)} fields`);
   assertNoErrors(duplicateEmailErrors(input.signers, (i) => `signers[${String(i)}].email`), 'Signer emails must be unique');
   assertDocumentLimits(input.documents);
-  const signers = input.signers.map((s) => newSigner(s, ctx.nextId()));
+  const locale = localeOf(input.locale);
+  const signers = input.signers.map((s) => newSigner(s, ctx.nextId(), locale));
   const documents = input.documents;
   const fields: Field[] = input.fields.map(({ signerIndex, documentIndex, ...f }) => ({
     ...normalised({ ...f, signerId: '', documentId: null }), id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: documents[documentIndex ?? 0]?.id ?? null,
@@ -82,7 +88,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
   const envelope: Envelope = {
     id: input.id, appId: input.appId, tenantId: input.tenantId, status: 'draft',
     subject: input.subject, createdBy: input.createdBy, message: null,
-    expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), retentionDays: input.retentionDays ?? DEFAULT_TENANT.retentionDays, deletionAt: null, createdAt,
+    expiresInDays: input.expiresInDays, expiresAt: addDays(ctx.now, input.expiresInDays), retentionDays: input.retentionDays ?? DEFAULT_TENANT.retentionDays, locale, deletionAt: null, createdAt,
     sentAt: null, completedAt: null, voidedAt: null, voidReason: null,
     documentHashOriginal: documents[0]?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
     signers, fields, documents, version: 0, auditHead: genesis(input.id),
@@ -98,7 +104,7 @@ export function addSigner(envelope: Envelope, input: SignerInput, ctx: Ctx): { c
   requireDraft(envelope, 'add a signer');
   if (envelope.signers.length >= MAX_SIGNERS) throw new InvalidState(`An envelope has at most ${String(MAX_SIGNERS)} signers`);
   assertNoErrors(duplicateEmailErrors([...envelope.signers, input], () => 'email'), 'Signer emails must be unique');
-  const signer = newSigner(input, ctx.nextId());
+  const signer = newSigner(input, ctx.nextId(), envelope.locale);
   const after = { ...envelope, signers: [...envelope.signers, signer] };
   const drafts = [system('signer.added', ctx.meta, { signerId: signer.id, email: signer.email, routingOrder: signer.routingOrder })];
   return { change: changeOf(envelope, after, drafts, [], ctx), signer };

@@ -1,4 +1,5 @@
 import type { ChainHead } from './audit-chain.ts';
+import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from './retention.ts';
 
 /** 25 MB upload limit (spec 8), in bytes. */
@@ -39,6 +40,8 @@ export interface Signer {
   otpVerifiedAt: string | null;
   consentedAt: string | null;
   declineReason: string | null;
+  /** The language of the signer's emails, SMS and signing page (ADDITIONS A8); absent on records from before it. */
+  locale?: Locale;
 }
 
 /** The signer's current one-time code: only its keyed hash is kept. */
@@ -108,6 +111,8 @@ export interface Envelope {
   expiresAt: string;
   /** The tenant's retention length when the envelope was created; the window starts when it ends. */
   retentionDays: number;
+  /** The tenant's default locale when the envelope was created: the language of recipients without their own. */
+  locale?: Locale;
   /** When the stored PDFs are deleted; set when the envelope ends. */
   deletionAt?: string | null;
   createdAt: string;
@@ -162,9 +167,11 @@ export interface TenantSettings {
   defaultExpiresInDays: number;
   retentionDays: RetentionDays;
   fieldOrigin: FieldOrigin;
+  /** The locale of signers created without one (ADDITIONS A8). */
+  defaultLocale: Locale;
 }
 
-export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left' } as const;
+export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en' } as const;
 
 /** Where a request came from, for the audit trail. */
 export interface RequestMeta {

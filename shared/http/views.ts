@@ -1,4 +1,5 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
+import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
 import { documentName, originals, type Document, type Envelope, type Field, type Signer } from '#domain/model.ts';
 import type { Delivery, Webhook } from '#domain/webhooks.ts';
 import type { CompletedValue } from '#domain/use-cases/signing.ts';
@@ -12,6 +13,7 @@ export function signerView(signer: Signer, signingUrl?: string | null) {
     routingOrder: signer.routingOrder,
     status: signer.status,
     authMethod: signer.authMethod,
+    locale: signer.locale ?? DEFAULT_LOCALE,
     signedAt: signer.signedAt,
     declinedAt: signer.declinedAt,
     ...(signingUrl === undefined ? {} : { signingUrl }),
@@ -122,6 +124,7 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerId: signer.id,
     signerName: signer.name,
     signerEmail: signer.email,
+    locale: signer.locale ?? DEFAULT_LOCALE,
     fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly }) => ({
       id, documentId: documentId ?? first?.id ?? null, type, page, x, y, w, h, required, origin, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
     })),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LOCALES } from '#shared/i18n/locales.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#domain/model.ts';
 import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '#domain/inputs.ts';
 import { finiteNumber, idOf, queryInt, TenantId } from './common.ts';
@@ -15,6 +16,7 @@ export const CreateSignerRequest = v.pipe(
     phone: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(E164, 'must be an E.164 phone number such as +14155550100'))), null),
     routingOrder: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000')), 1),
     authMethod: v.optional(v.picklist(AUTH_METHODS, `must be one of ${AUTH_METHODS.join(', ')}`), 'email_otp'),
+    locale: v.optional(v.pipe(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`), v.description("The language of the signer's emails, SMS and signing page; absent: the tenant's `defaultLocale`"))),
   }),
   v.forward(
     v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'),

@@ -1,6 +1,7 @@
 import { RETENTION_DAYS } from '#domain/retention.ts';
 import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
 import { ERROR_REASONS } from '#domain/errors.ts';
+import { LOCALES } from '#shared/i18n/locales.ts';
 /**
  * The response bodies of the API functions, as valibot schemas for the OpenAPI document only: nothing
  * parses responses with them. The shapes follow `shared/http/views.ts` and `shared/http/errors.ts`.
@@ -28,6 +29,7 @@ export const SignerResponse = v.object({
   routingOrder: v.pipe(positive, v.description('Equal values sign in parallel; groups are invited in ascending order')),
   status: v.picklist(SIGNER_STATUSES),
   authMethod: v.picklist(AUTH_METHODS),
+  locale: v.pipe(v.picklist(LOCALES), v.description("The language of the signer's emails, SMS and signing page")),
   signedAt: v.nullable(timestamp),
   declinedAt: v.nullable(timestamp),
   signingUrl: v.optional(v.nullable(v.pipe(v.string(), v.url(), v.description(
@@ -203,6 +205,7 @@ export const SigningContextResponse = v.object({
   signerId: uuid,
   signerName: v.string(),
   signerEmail: v.pipe(v.string(), v.email()),
+  locale: v.pipe(v.picklist(LOCALES), v.description("The signer's language: the page starts in it (the signer may switch)")),
   fields: v.pipe(v.array(SigningFieldResponse), v.description("Only this signer's fields")),
   requiresOtpVerification: v.pipe(v.boolean(), v.description('False only for signers with `authMethod` `none`')),
   otpVerified: v.boolean(),
@@ -321,6 +324,7 @@ export const TenantSettingsResponse = v.object({
   defaultExpiresInDays: v.pipe(v.number(), v.integer()),
   retentionDays: v.picklist(RETENTION_DAYS),
   fieldOrigin: v.picklist(FIELD_ORIGINS),
+  defaultLocale: v.pipe(v.picklist(LOCALES), v.description('The locale of signers created without one (default `en`)')),
 });
 
 export const ContactResponse = v.object({

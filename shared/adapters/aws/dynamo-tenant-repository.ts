@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_TENANT, type FieldOrigin, type TenantSettings } from '#domain/model.ts';
 import { isRetentionDays } from '#domain/retention.ts';
+import { isLocale } from '#shared/i18n/locales.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 
 export class DynamoTenantRepository implements TenantRepository {
@@ -16,16 +17,17 @@ export class DynamoTenantRepository implements TenantRepository {
       defaultExpiresInDays: typeof Item?.defaultExpiresInDays === 'number' ? Item.defaultExpiresInDays : DEFAULT_TENANT.defaultExpiresInDays,
       retentionDays: typeof Item?.retentionDays === 'number' && isRetentionDays(Item.retentionDays) ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
       fieldOrigin: (Item?.fieldOrigin as FieldOrigin | undefined) ?? DEFAULT_TENANT.fieldOrigin,
+      defaultLocale: isLocale(Item?.defaultLocale) ? Item.defaultLocale : DEFAULT_TENANT.defaultLocale,
     };
   }
 
   async put(settings: TenantSettings): Promise<void> {
     await this.db.send(new UpdateCommand({
       TableName: this.table, Key: { PK: `APP#${settings.appId}`, SK: `TENANT#${settings.tenantId}` },
-      UpdateExpression: 'SET appId = :app, tenantId = :tenant, itemType = :type, defaultExpiresInDays = :expiry, retentionDays = :retention, fieldOrigin = :origin',
+      UpdateExpression: 'SET appId = :app, tenantId = :tenant, itemType = :type, defaultExpiresInDays = :expiry, retentionDays = :retention, fieldOrigin = :origin, defaultLocale = :locale',
       ExpressionAttributeValues: {
         ':app': settings.appId, ':tenant': settings.tenantId, ':type': 'tenant', ':expiry': settings.defaultExpiresInDays,
-        ':retention': settings.retentionDays, ':origin': settings.fieldOrigin,
+        ':retention': settings.retentionDays, ':origin': settings.fieldOrigin, ':locale': settings.defaultLocale,
       },
     }));
   }

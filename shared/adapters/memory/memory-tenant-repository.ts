@@ -12,8 +12,8 @@ export class MemoryTenantRepository implements TenantRepository {
   }
 
   put(settings: TenantSettings): Promise<void> {
-    const { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin } = settings;
-    this.settings.set(`${appId}#${tenantId}`, { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin });
+    const { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin, defaultLocale } = settings;
+    this.settings.set(`${appId}#${tenantId}`, { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin, defaultLocale });
     return Promise.resolve();
   }
 }

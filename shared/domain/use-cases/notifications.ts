@@ -1,6 +1,6 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../links.ts';
 import type { Config } from '../../config.ts';
-import { completionEmail, invitationEmail, invitationSms, reminderEmail } from '../messages.ts';
+import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from '../messages.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
@@ -47,7 +47,7 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
     if (signer?.tokenVersion !== invitation.link.version || (signer.status !== 'sent' && signer.status !== 'viewed')) return;
     const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
     if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...invitationEmail(envelope, signer, url, new Date(invitation.link.expiresAt * 1000)) });
-    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: invitationSms(envelope, url) });
+    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: invitationSms(envelope, url, recipientLocale(envelope, signer)) });
   });
 }
 
@@ -69,7 +69,8 @@ async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: Comp
     const link = envelope.downloadLinks?.find((l) => l.id === linkId);
     if (!link) return;
     const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
-    const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil);
+    const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
+    const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil, locale);
     await deps.mailer.send({ to: link.email, ...email, ...(attach ? { attachments } : {}) });
   });
 }
@@ -86,7 +87,7 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
   if (!link || link.downloadedAt || !envelope.deletionAt) return;
   const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
   const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, claims));
-  await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt) });
+  await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
 }
 
 /** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */

@@ -3,7 +3,7 @@ import { sameDigest, sha256Hex, verifySigningToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
 import { Unauthorized, ValidationError } from '../errors.ts';
-import { otpEmail, otpSms } from '../messages.ts';
+import { otpEmail, otpSms, recipientLocale } from '../messages.ts';
 import type { Envelope, Field, RequestMeta, Signer } from '../model.ts';
 import {
   assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_MAX_FAILURES, OTP_TTL_SECONDS,
@@ -89,7 +89,7 @@ export async function requestCode(deps: SigningDeps, token: string, meta: Reques
     return { change: requestOtp(envelope, signer, otpHash(deps.config.linkSecret, signer.id, code), channel, ctx), result: { envelope, signer, channel } };
   });
   const { envelope, signer, channel } = result;
-  if (channel === 'sms' && signer.phone) await deps.sms.send({ to: signer.phone, text: otpSms(code) });
+  if (channel === 'sms' && signer.phone) await deps.sms.send({ to: signer.phone, text: otpSms(code, recipientLocale(envelope, signer), OTP_TTL_SECONDS / 60) });
   else await deps.mailer.send({ to: signer.email, ...otpEmail(envelope, signer, code, OTP_TTL_SECONDS / 60) });
   return {
     maskedEmail: maskEmail(signer.email), channel, maskedPhone: channel === 'sms' && signer.phone ? maskPhone(signer.phone) : null,

@@ -102,7 +102,7 @@ export async function createEnvelope(deps: EnvelopeDeps, appId: string, request:
   const change = newEnvelope({
     id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
     expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
-    signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
+    locale: tenant.defaultLocale, signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
   }, ctx);
   if (checked.length === 0) {
     await commitChange(deps, change);
