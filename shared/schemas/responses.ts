@@ -277,6 +277,7 @@ export const DownloadStatusResponse = v.object({
   available: v.pipe(v.boolean(), v.description('True while the sealed PDF is stored (a purged one answers 410 instead)')),
   subject: v.nullable(v.string()),
   completedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  locale: v.pipe(v.picklist(LOCALES), v.description("The recipient's language (a signer's own, else the envelope's): the page starts in it")),
   sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
   pageCount: v.pipe(v.number(), v.integer()),
   sizeBytes: v.pipe(v.number(), v.integer()),

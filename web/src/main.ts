@@ -1,16 +1,9 @@
 /** Entry point: /sign/{token} is the signing page, /download/{token} the download portal. */
 import { h, showScreen } from './dom.ts';
 import { startDownload } from './download.ts';
-import { setLocale, t } from './i18n/i18n.ts';
+import { t } from './i18n/i18n.ts';
+import { startPage } from './i18n/language.ts';
 import { startSigning } from './sign/flow.ts';
-
-/** The page's own words outside the screens (the HTML's English is what shows before the script runs). */
-function localiseChrome(): void {
-  const skip = document.querySelector('.skip-link');
-  if (skip) skip.textContent = t('page.skipLink');
-  const name = document.querySelector('.site-name');
-  if (name) name.textContent = t('page.siteName');
-}
 
 function route(): void {
   const parts = window.location.pathname.split('/').filter(Boolean);
@@ -29,8 +22,5 @@ function route(): void {
   );
 }
 
-// The browser's languages for now; the signer's own locale from the signing context comes first once the API has one
-void setLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]).then(() => {
-  localiseChrome();
-  route();
-});
+// The session's chosen language, else the browser's; the signer's own locale from the API takes over once known
+void startPage(route);

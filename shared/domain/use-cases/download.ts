@@ -2,6 +2,7 @@ import { sameDigest, sha256Hex, verifyDownloadToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { recordDownload } from '../completion.ts';
 import { Unauthorized } from '../errors.ts';
+import { recipientLocale } from '../messages.ts';
 import { documentName, originals, sealedOf, type Document, type DownloadLink, type Envelope, type RequestMeta } from '../model.ts';
 import { transact, type CoreDeps } from './context.ts';
 import { documentBytes, documentFor } from './documents.ts';
@@ -30,11 +31,12 @@ async function openDownload(deps: DownloadDeps, token: string): Promise<Opened &
  * sealed document (ADDITIONS A2). 410 once the first is purged.
  */
 export async function downloadStatus(deps: DownloadDeps, token: string) {
-  const { envelope } = await openDownload(deps, token);
+  const { envelope, link } = await openDownload(deps, token);
   const first = documentFor(envelope, 'sealed', null);
   const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
   return {
     envelopeId: envelope.id, available: true, subject: envelope.subject, completedAt: envelope.completedAt,
+    locale: recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId)),
     sha256: first.sha256, pageCount: first.pageCount, sizeBytes: first.sizeBytes, retentionUntil: first.retentionUntil,
     documents: sealed.map((d) => ({ documentId: d.id, name: documentName(d), sizeBytes: d.sizeBytes, pageCount: d.pageCount, sha256: d.sha256 })),
   };

@@ -14,8 +14,16 @@ export interface LocaleEntry {
 
 export const LOCALES: Record<string, LocaleEntry> = {
   en: { dir: 'ltr', load: () => Promise.resolve(en) },
-  // de: { dir: 'ltr', load: () => import('./de.json').then((m) => m.default) },
-  // ar: { dir: 'rtl', load: () => import('./ar.json').then((m) => m.default) },
+  de: { dir: 'ltr', load: () => import('./de.json').then((m) => m.default) },
+  fr: { dir: 'ltr', load: () => import('./fr.json').then((m) => m.default) },
+  es: { dir: 'ltr', load: () => import('./es.json').then((m) => m.default) },
+  'pt-BR': { dir: 'ltr', load: () => import('./pt-BR.json').then((m) => m.default) },
+  it: { dir: 'ltr', load: () => import('./it.json').then((m) => m.default) },
+  nl: { dir: 'ltr', load: () => import('./nl.json').then((m) => m.default) },
+  pl: { dir: 'ltr', load: () => import('./pl.json').then((m) => m.default) },
+  ja: { dir: 'ltr', load: () => import('./ja.json').then((m) => m.default) },
+  'zh-CN': { dir: 'ltr', load: () => import('./zh-CN.json').then((m) => m.default) },
+  ar: { dir: 'rtl', load: () => import('./ar.json').then((m) => m.default) },
 };
 
 export const DEFAULT_LOCALE = 'en';

@@ -7,6 +7,7 @@ import { api, asApiError, type ApiError, signingPath } from '../api.ts';
 import type { SigningContext } from '../api-types.ts';
 import { loadingScreen } from '../dom.ts';
 import { t } from '../i18n/i18n.ts';
+import { adoptLocale } from '../i18n/language.ts';
 import { isFinal, openingProblem, signingRoute, type LinkProblem } from '../problems.ts';
 import { consentStep } from './consent.ts';
 import { declineDialog } from './decline.ts';
@@ -50,6 +51,8 @@ export function startSigning(token: string): void {
       return;
     }
     store.update((s) => { s.context = context; });
+    // The page speaks the signer's language (unless they picked another in the switch)
+    await adoptLocale(context.locale);
     if (context.requiresOtpVerification && !context.otpVerified) show({ kind: 'otp' });
     else if (!context.consentGiven) show({ kind: 'consent' });
     else show({ kind: 'document' });
