@@ -44,7 +44,7 @@ export function consentStep(page: Page): void {
     });
   });
 
-  const text = h('div', { class: 'disclosure-text' }, h('p', null, context.consentDisclosure.text),
+  const text = h('div', { class: 'disclosure-text' }, h('p', { lang: 'en', dir: 'auto' }, context.consentDisclosure.text),
     h('p', { class: 'hint' }, t('consent.disclosureVersion', { version: context.consentDisclosure.version })));
   const disclosure = h('section', { class: 'disclosure' },
     h('h2', { id: titleId }, t('consent.disclosureTitle')), text);
@@ -52,9 +52,9 @@ export function consentStep(page: Page): void {
   showScreen(t('consent.title'),
     h('p', { class: 'eyebrow' }, t('step.of', { step: 2, steps: 3 })),
     h('h1', null, t('consent.title')),
-    context.subject ? h('p', { class: 'lead' }, h('strong', null, context.subject)) : null,
+    context.subject ? h('p', { class: 'lead' }, h('strong', { dir: 'auto' }, context.subject)) : null,
     context.message
-      ? h('figure', { class: 'sender-message' }, h('figcaption', null, t('consent.senderMessage')), h('blockquote', null, context.message))
+      ? h('figure', { class: 'sender-message' }, h('figcaption', null, t('consent.senderMessage')), h('blockquote', { dir: 'auto' }, context.message))
       : null,
     disclosure,
     form,
