@@ -90,6 +90,18 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * What the service counts (CloudWatch metrics as EMF on AWS, namespace `Esign`): every committed audit event by
+ * name (`AuditEvents`, dimension `event`: envelopes sent and completed, signers reminded...), the seal's duration,
+ * webhook deliveries that failed, bulk-send rows. Writing a metric never throws.
+ */
+export interface Metrics {
+  count(name: MetricName, value?: number, dimension?: { name: string; value: string }): void;
+  milliseconds(name: MetricName, value: number): void;
+}
+
+export type MetricName = 'AuditEvents' | 'SealDuration' | 'WebhookDeliveryFailures' | 'OutboxDeadLetters' | 'BulkSendRows';
+
 export type TargetCheck = { ok: true } | { ok: false; reason: string };
 
 /** What one webhook POST came to: a 2xx within the time limit, or why not. */
