@@ -134,8 +134,9 @@ describe('CDK app: observability', () => {
       expect(onAnything, fn.handler).toEqual(expect.arrayContaining(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']));
       expect(fn.env, fn.handler).toMatchObject({ POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: 'esign' });
     }
-    const [[, dashboard]] = resourcesOfType(templateOf('api'), 'AWS::CloudWatch::Dashboard') as [[string, { Properties: { DashboardBody: Json } }]];
-    const body = text(dashboard.Properties.DashboardBody);
+    const dashboards = resourcesOfType(templateOf('api'), 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = text(dashboards[0]?.[1].Properties.DashboardBody);
     for (const metric of ['AuditEvents', 'SealDuration', 'WebhookDeliveryFailures', 'OutboxDeadLetters']) expect(body).toContain(metric);
     for (const event of ['envelope.sent', 'envelope.completed', 'signer.reminded']) expect(body).toContain(event);
     expect(text(synthesize({ ...TEST_SETTINGS, logLevel: 'DEBUG' }).templates.api.toJSON())).toContain('"POWERTOOLS_LOG_LEVEL":"DEBUG"');
