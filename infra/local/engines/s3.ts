@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { withPostPolicy } from './s3-post-policy.ts';
 import type { RunningEngine } from './types.ts';
 
 export type { RunningEngine } from './types.ts';
@@ -45,7 +46,8 @@ export async function startS3(opts: S3Options): Promise<RunningEngine> {
     vhostBuckets: false,
   });
   // Own http.Server instead of s3rver.run(): run() leaves listen errors (EADDRINUSE) as an unhandled 'error' event.
-  const server = createServer(app.callback());
+  // s3rver stores any browser POST; S3's checks of the presigned policy run in front of it (s3-post-policy.ts).
+  const server = createServer(withPostPolicy(app.callback(), S3RVER_CREDENTIALS));
   const port = await listen(server, opts.port ?? 0);
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping: Promise<void> | undefined;

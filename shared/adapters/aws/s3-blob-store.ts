@@ -2,7 +2,9 @@ import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, Pu
 
 const contentTypeOf = (key: string) => (key.endsWith('.png') ? 'image/png' : 'application/pdf');
 const isMissing = (error: unknown) => error instanceof NoSuchKey || ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
-import type { BlobStore, Clock } from '#ports/services.ts';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { BlobStore, Clock, PresignedPost, StoredBlob } from '#ports/services.ts';
 import { systemClock } from '../system.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first stores or reads a blob. */
@@ -28,6 +30,33 @@ export class S3BlobStore implements BlobStore {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async read(key: string): Promise<StoredBlob | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return object.Body ? { bytes: await object.Body.transformToByteArray(), metadata: { ...object.Metadata } } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Signed with the function's own credentials: the POST can do no more than the function's role may (PutObject on the key's prefix). */
+  async presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost> {
+    const metadata = Object.fromEntries(Object.entries(options.metadata).map(([name, value]) => [`x-amz-meta-${name}`, value]));
+    const { url, fields } = await createPresignedPost(this.s3, {
+      Bucket: this.bucket, Key: key, Expires: options.expiresInSeconds,
+      Conditions: [['content-length-range', 1, options.maxBytes]],
+      // Every field is also a condition of the policy (the library adds them): the object is stored as these say.
+      Fields: { 'Content-Type': contentTypeOf(key), ...metadata },
+    });
+    return { url, fields };
+  }
+
+  async presignGet(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string> {
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: options.contentDisposition, ResponseContentType: options.contentType });
+    return getSignedUrl(this.s3, command, { expiresIn: options.expiresInSeconds });
   }
 
   async delete(key: string): Promise<void> {
