@@ -162,7 +162,7 @@ function tableFromSchema(scope: Construct, id: string): Table {
   return table;
 }
 
-/** One expiration rule per retention class, matched by the object's class tag; plus abandoned multipart uploads. */
+/** One expiration rule per retention class, matched by the object's class tag; plus abandoned multipart and presigned uploads. */
 function lifecycleRules(scope: Construct, settings: ServiceSettings): LifecycleRule[] {
   const omitted = RETENTION_DAYS.filter((d) => !settings.retentionClasses.includes(d));
   if (omitted.length > 0) {
@@ -175,6 +175,9 @@ function lifecycleRules(scope: Construct, settings: ServiceSettings): LifecycleR
       expiration: Duration.days(rule.expireAfterDays),
     })),
     { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    // Presigned uploads are staged here until completed (ADDITIONS A1); the blob sweep deletes one never completed after
+    // a day, and this rule is the backstop should a stage record be lost.
+    { id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2) },
   ];
 }
 
