@@ -5,4 +5,4 @@ import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
 import { testConfig } from '#test/support/config.ts';
 import { describeBlobStore, httpTransport } from './contract/blob-store.ts';
 
-describeBlobStore('s3rver', { build: () => new S3BlobStore(new S3Client(localS3ClientConfig(inject('s3Endpoint'))), testConfig().bucketName) }, httpTransport);
+describeBlobStore('s3rver', { build: () => new S3BlobStore(new S3Client(localS3ClientConfig(inject('s3Endpoint'))), testConfig().bucketName) }, httpTransport());

@@ -83,7 +83,7 @@ export function describeBlobStore<S extends BlobStore>(name: string, builder: Bu
 }
 
 /** A client over HTTP, as a browser or an API client uses presigned URLs of S3 (or the local engine). */
-export const httpTransport: PresignedTransport<BlobStore> = {
+export const httpTransport = <S extends BlobStore>(): PresignedTransport<S> => ({
   post: async (_store, url, fields, file) => {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
@@ -94,4 +94,4 @@ export const httpTransport: PresignedTransport<BlobStore> = {
     const answer = await fetch(url);
     return { status: answer.status, disposition: answer.headers.get('content-disposition'), bytes: new Uint8Array(await answer.arrayBuffer()) };
   },
-};
+});
