@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { withPostPolicy } from './s3-post-policy.ts';
 import type { RunningEngine } from './types.ts';
@@ -95,6 +99,34 @@ interface S3rverApp {
 
 type S3rverConstructor = new (options: S3rverOptions) => S3rverApp;
 
+interface S3rverObject { bucket: string; key: string; content: Buffer | Readable; metadata: Record<string, string> }
+interface FilesystemStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
+
+let patched = false;
+
 function loadS3rver(): S3rverConstructor {
-  return createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+  const require = createRequire(import.meta.url);
+  if (!patched) {
+    // s3rver 3.7 answers a PUT or POST once the body is read, before the file is written (it waits for its hashing
+    // stream, not the file stream): a GET right after can read a short file, which a 24 MB upload shows. Stored here
+    // the same way, answered once the file is complete.
+    const store = (require('s3rver/lib/stores/filesystem') as { prototype: FilesystemStore }).prototype;
+    store.putObject = async function putObject(this: FilesystemStore, object: S3rverObject) {
+      const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+      await mkdir(dirname(objectPath), { recursive: true });
+      const md5 = createHash('md5');
+      let size = 0;
+      const count = new Transform({ transform(chunk: Buffer, _encoding, done) { md5.update(chunk); size += chunk.length; done(null, chunk); } });
+      await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(objectPath));
+      const digest = md5.digest('hex');
+      await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+      return { size, md5: digest };
+    };
+    patched = true;
+  }
+  return require('s3rver') as S3rverConstructor;
 }
