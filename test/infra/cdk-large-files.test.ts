@@ -66,6 +66,15 @@ describe('CDK app: presigned uploads and downloads (ADDITIONS A1)', () => {
     expect(rules).toContainEqual({ Id: 'expire-staged-uploads', Prefix: 'uploads/', Status: 'Enabled', ExpirationInDays: 2 });
   });
 
+  it('a browser may use presigned URLs: the bucket allows them by CORS, the signing host\'s CSP lets the page fetch there', () => {
+    const bucket = resourcesOfType(synthesized.templates.data, 'AWS::S3::Bucket').find(([, b]) => JSON.stringify(b.Properties.LifecycleConfiguration).includes('retention'))![1];
+    expect(bucket.Properties.CorsConfiguration).toEqual({ CorsRules: [{ AllowedMethods: ['GET', 'HEAD', 'POST'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], MaxAge: 3600 }] });
+    const [, policy] = resourcesOfType(synthesized.templates.web, 'AWS::CloudFront::ResponseHeadersPolicy')[0]!;
+    const csp = resolverFor(synthesized.templates.web, (key) => `{{${key}}}`)((((policy.Properties.ResponseHeadersPolicyConfig as Json).SecurityHeadersConfig as Json).ContentSecurityPolicy as Json).ContentSecurityPolicy);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toMatch(/connect-src 'self' https:\/\/\{\{bucketName\}\}\.s3\.us-east-1\.amazonaws\.com/);
+  });
+
   it('the seal task is sized for a 25 MB PDF: 2 GB of memory, 5 minutes', () => {
     const f = fn('seal-envelope: Seal');
     expect(f.props.MemorySize).toBeGreaterThanOrEqual(2048);
