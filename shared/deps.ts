@@ -214,7 +214,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     blobs: lazyPort(async () => {
       const { S3BlobStore, s3Client } = await import('#adapters/aws/s3-blob-store.ts');
       return new S3BlobStore(clientOf(aws, 's3', s3Client), config.bucketName, clock);
-    }, { put: true, get: true, delete: true, retain: true }),
+    }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
       const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
       return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom);

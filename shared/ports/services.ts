@@ -14,6 +14,26 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Tags the object with its retention class and restarts its age, so the lifecycle rule counts from now. */
   retain(key: string, tag: { key: string; value: string }): Promise<void>;
+  /** The object with its user metadata (`x-amz-meta-*` on S3, names without the prefix); undefined when it does not exist. */
+  read(key: string): Promise<StoredBlob | undefined>;
+  /**
+   * A presigned POST (ADDITIONS A1): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
+   * exactly `metadata`, until `expiresInSeconds` have passed; the store refuses anything else.
+   */
+  presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost>;
+  /** A presigned GET of `key`, valid `expiresInSeconds`, whose response carries `contentDisposition` and `contentType`. */
+  presignGet(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string>;
+}
+
+export interface StoredBlob {
+  bytes: Uint8Array;
+  metadata: Record<string, string>;
+}
+
+/** Where and how to POST a file: `fields` first, then the file as the part named `file` (multipart/form-data). */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
 }
 
 export interface EmailAttachment {
