@@ -257,7 +257,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // 6. Serve.
     const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki }), () => noRoute)(req, res));
-    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute)(req, res));
+    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint)(req, res));
     for (const server of [api, signing]) teardown.add(() => close(server));
     await listen(api, ports.api);
     await listen(signing, ports.signing);

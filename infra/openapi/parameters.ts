@@ -9,6 +9,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
   documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>` (DECISIONS 1)',
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>` (DECISIONS 1)',
+  uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered (ADDITIONS A1)',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (DECISIONS 5). It is the credential of this call, ' +

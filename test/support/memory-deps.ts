@@ -8,6 +8,7 @@ import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repositor
 import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
 import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
+import { MemoryMetrics } from '#adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#adapters/powertools-logger.ts';
 import { systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
@@ -48,6 +49,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     idempotency: new MemoryIdempotencyStore(),
     sealEvidence: { level: 'B-B' },
     logger: powertoolsLogger(),
+    metrics: new MemoryMetrics(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: true }),
     ...overrides,
   };
