@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectErrorShape, newApp, outboxFor } from '#test/support/api.ts';
 import { createMultipart, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
+import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
 
 let token: string;
 beforeAll(async () => { token = (await newApp('localisation')).token; });
@@ -70,5 +71,31 @@ describe('signer locale and tenant defaultLocale', () => {
     }
     const list = await call<{ total: number }>('GET', `/v1/envelopes?tenantId=${tenantId}`, { token });
     expect(list.body.total).toBe(0);
+  });
+
+  it('a German and a Japanese signer get their code, completion email and download page in their language', async () => {
+    const [de, ja] = [unique('jana'), unique('sato')];
+    const created = await createMultipart(token, {
+      tenantId: 'loc-complete', subject: 'Liefervertrag',
+      signers: [signer(de, 1, { name: 'Jana Müller', locale: 'de' }), signer(ja, 1, { name: '佐藤', locale: 'ja', authMethod: 'none' })],
+      fields: [sigField(0), sigField(1)],
+    });
+    const sent = (await call<EnvelopeBody>('POST', `/v1/envelopes/${created.body.id}/send`, { token })).body;
+    for (const [i, s] of sent.signers.entries()) {
+      const link = tokenOf(s.signingUrl);
+      await passGates(link, i === 0 ? de : null);
+      expect((await signing('POST', link, '/sign', { fields: valuesFor((await signing<ContextBody>('GET', link)).body) })).status).toBe(200);
+    }
+    const code = (await outboxFor(de)).find((m) => m.subject?.startsWith('Ihr Code zum Unterschreiben: '));
+    expect(code?.text).toContain('Er ist 10 Minuten gültig.');
+    await settle();
+    const german = (await outboxFor(de)).find((m) => m.subject === 'Abgeschlossen: Liefervertrag');
+    expect(german?.text).toContain('Alle haben Liefervertrag unterschrieben. Das versiegelte Dokument ist angehängt.');
+    const japanese = (await outboxFor(ja)).find((m) => m.subject === '完了：Liefervertrag');
+    expect(japanese?.text).toMatch(/ダウンロードリンクは \d{4}年\d{1,2}月\d{1,2}日 まで有効です。/);
+    for (const [mail, locale] of [[german, 'de'], [japanese, 'ja']] as const) {
+      const portal = /\/download\/(\S+)/.exec(mail?.text ?? '')?.[1] ?? '';
+      expect((await call<{ locale: string }>('GET', `/v1/download/${portal}`)).body.locale).toBe(locale);
+    }
   });
 });
