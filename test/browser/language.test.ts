@@ -42,12 +42,21 @@ describe('the signing page in the signer’s language', { timeout: 120_000 }, ()
     await screenshot(page, 'language-ar-360');
     expect((await axe(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
+    // The document step right to left: the page's own layout mirrors, the PDF page does not; nothing scrolls sideways
+    await page.getByRole('checkbox', { name: /أوافق على استخدام السجلات الإلكترونية/ }).check();
+    await page.getByRole('button', { name: 'المتابعة إلى المستند' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mietvertrag' }).waitFor();
+    await page.locator('.page-canvas').first().waitFor();
+    await page.getByRole('button', { name: 'ابدأ' }).waitFor();
+    expect(await overflows(page)).toBe(false);
+    await screenshot(page, 'language-ar-document-360');
+
     await page.getByRole('combobox', { name: 'اللغة' }).selectOption('ja');
-    await page.getByRole('heading', { level: 1, name: '電子署名への同意' }).waitFor();
+    await page.getByRole('button', { name: '開始' }).waitFor();
     expect(await root(page)).toEqual({ lang: 'ja', dir: 'ltr' });
     // The choice outlives a reload in the same session, over the signer's own German
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: '電子署名への同意' }).waitFor();
+    await page.getByRole('button', { name: '開始' }).waitFor();
     expect(await page.getByRole('combobox', { name: '言語' }).inputValue()).toBe('ja');
     expect(errors).toEqual([]);
   });
