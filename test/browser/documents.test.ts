@@ -86,8 +86,12 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     expect(await page.locator(`[data-field-id="${id('Contract number')}"], [data-shown-id="${id('Contract number')}"] button, [data-shown-id="${id('Contract number')}"] input`).count()).toBe(0);
     expect(await page.locator('#progress').innerText()).toBe('1 of 3 required fields done');
     expect(await overflows(page)).toBe(false);
-    await page.screenshot({ path: '/tmp/web17-documents-ana.png', fullPage: true });
     await screenshot(page, 'd01-two-documents', true);
+    await fixed.scrollIntoViewIfNeeded();
+    await screenshot(page, 'd01-contract-fields');
+    await jobTitle.scrollIntoViewIfNeeded();
+    await page.locator('section.document').nth(1).locator('.sheet.is-rendered').waitFor();
+    await screenshot(page, 'd01-annex-fields');
     expect(summary(await axe(page))).toEqual([]);
 
     // The guide goes across documents by label: past the prefilled Company, to the annex
@@ -121,8 +125,8 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     expect(await page.locator('#progress').innerText()).toBe('0 of 1 required field done');
     await entered('Supplier signature').scrollIntoViewIfNeeded();
     expect(await overflows(page)).toBe(false);
-    await page.screenshot({ path: '/tmp/web17-documents-ben.png', fullPage: true });
-    await screenshot(page, 'd02-second-signer', true);
+    await page.locator('section.document').nth(1).locator('.sheet.is-rendered').waitFor();
+    await screenshot(page, 'd02-second-signer');
     expect(summary(await axe(page))).toEqual([]);
     await sign(id('Buyer signature'), 'Buyer signature');
     await page.getByRole('button', { name: 'Finish' }).click();
@@ -141,7 +145,6 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     const links = page.getByRole('link', { name: /^Download / });
     expect(await links.allTextContents()).toEqual(['Download contract.pdf', 'Download annex.pdf']);
     expect(await overflows(page)).toBe(false);
-    await page.screenshot({ path: '/tmp/web17-download.png', fullPage: true });
     await screenshot(page, 'd03-download-two', true);
     expect(summary(await axe(page))).toEqual([]);
     for (const [i, doc] of sealed.entries()) {

@@ -34,7 +34,9 @@ function available(token: string, status: DownloadStatus): void {
     started,
     h('details', { class: 'fingerprint' }, h('summary', null, t('download.fingerprint')),
       h('p', null, t('download.fingerprintHint')),
-      h('code', null, status.sha256)),
+      documents.length > 1
+        ? h('dl', { class: 'facts' }, documents.map((d) => [h('dt', null, d.name), h('dd', null, h('code', null, d.sha256))]))
+        : h('code', null, status.sha256)),
   );
 }
 

@@ -26,6 +26,12 @@ const placeholder = (field: SigningField) => labelOf(field) ?? placeholderOf(fie
 const placeholderOf = (type: SigningField['type']) =>
   type === 'signature' ? t('field.placeholder.signature') : type === 'initial' ? t('field.placeholder.initial') : type === 'text' ? t('field.placeholder.text') : '';
 
+/**
+ * A label can be longer than the words it replaces: the size shrinks with its length so that it fits the field's
+ * width (bold sans-serif glyphs average about 0.6 em), within the field's height, 7 to 15 px.
+ */
+const placeholderSize = (words: string) => `clamp(7px, min(55cqh, ${String(Math.floor(150 / Math.max(1, Array.from(words).length)))}cqw), 15px)`;
+
 /** The checkbox as sealing draws it: a square of the field's smaller side less padding, the tick in ink. */
 export function checkArt(field: Pick<SigningField, 'w' | 'h'>): HTMLElement {
   const side = Math.min(field.w, field.h) - 2 * paddingOf(field.w, field.h);
@@ -61,7 +67,7 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
     control = box;
   } else {
     control = h('button', { type: 'button', class: 'field-button', 'data-field-id': field.id },
-      h('span', { class: 'placeholder' }, placeholder(field)), h('span', { class: 'preview' }));
+      h('span', { class: 'placeholder', style: { fontSize: placeholderSize(placeholder(field)) } }, placeholder(field)), h('span', { class: 'preview' }));
     control.addEventListener('click', handlers.onActivate);
     box = h('div', { class: cls, style }, control);
   }
