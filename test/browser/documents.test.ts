@@ -95,7 +95,7 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     expect(summary(await axe(page))).toEqual([]);
 
     // The guide goes across documents by label: past the prefilled Company, to the annex
-    const start = page.getByRole('button', { name: 'Start: Job title, page 1' });
+    const start = page.getByRole('button', { name: 'Start: Job title, annex.pdf, page 1' });
     await start.click();
     await expect.poll(() => focusedField(page)).toBe(id('Job title'));
     await jobTitle.click();
@@ -103,7 +103,7 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     await textDialog.getByRole('textbox').fill('Director');
     await textDialog.getByRole('button', { name: 'Done' }).click();
     await textDialog.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Next field: Supplier signature, page 1' }).click();
+    await page.getByRole('button', { name: 'Next field: Supplier signature, annex.pdf, page 1' }).click();
     await expect.poll(() => focusedField(page)).toBe(id('Supplier signature'));
     await sign(id('Supplier signature'), 'Supplier signature');
     expect(await page.locator('#progress').innerText()).toBe('All required fields are done. Select Finish to sign.');

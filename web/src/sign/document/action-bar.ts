@@ -63,7 +63,11 @@ export function createActionBar(handlers: { next: () => void; finish: () => void
       if (next.textContent !== words) next.textContent = words;
       // The guide names where it goes: the field's label, else its type (the visible words come first, WCAG 2.5.3)
       const target = nextMissing(doc);
-      const name = target ? t('document.guideTo', { words, field: labelOf(target) ?? t('field.shown.type', { type: target.type }), page: target.page }) : words;
+      const field = target ? labelOf(target) ?? t('field.shown.type', { type: target.type }) : '';
+      const inDocument = target?.documentId ? doc.documentNames?.[target.documentId] : undefined;
+      const name = !target ? words
+        : inDocument ? t('document.guideToIn', { words, field, document: inDocument, page: target.page })
+        : t('document.guideTo', { words, field, page: target.page });
       if (next.getAttribute('aria-label') !== name) next.setAttribute('aria-label', name);
     }
     finish.classList.toggle('is-ready', allDone);

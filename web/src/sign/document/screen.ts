@@ -24,8 +24,10 @@ function initialState(page: Page): DocumentState {
   const context = contextOf(page.store.state);
   // Read-only fields are shown, never filled in: they are not the signer's to enter (shown-field.ts)
   const fields = documentOrder(context.fields.filter((f) => !f.readOnly), documentsOf(page));
+  const documents = documentsOf(page);
   const doc: DocumentState = {
     fields, values: initialValues(fields), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
+    ...(documents.length > 1 ? { documentNames: Object.fromEntries(documents.map((d) => [d.id, d.name ?? ''])) } : {}),
   };
   const draft = loadDraft(context);
   if (!draft) return doc;
