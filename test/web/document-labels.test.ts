@@ -42,5 +42,8 @@ describe('labels, prefills and read-only fields', () => {
   it('never asks for a read-only field', () => {
     expect(needsInput(field('fixed', 'contract', 1, 1, { readOnly: true, value: 'X' }))).toBe(false);
     expect(needsInput(field('open', 'contract', 1, 1))).toBe(true);
+    const fixed = field('fixed', 'contract', 1, 1, { readOnly: true, value: 'X' });
+    const doc: DocumentState = { fields: [fixed], values: { fixed: { kind: 'text', text: 'X' } }, font: 'Caveat', adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' } };
+    expect(submission(doc).body.fields).toEqual([]);
   });
 });

@@ -103,7 +103,7 @@ export function submission(doc: DocumentState): { body: SignBody; fieldIds: stri
   let typed = false;
   for (const field of doc.fields) {
     const v = valueOf(doc, field);
-    if (!v || field.type === 'date') continue;
+    if (!v || field.type === 'date' || field.readOnly) continue; // a value for a read-only field is refused (400)
     if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png });
     else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
     else fields.push({ fieldId: field.id, textValue: v.text });
