@@ -103,6 +103,7 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
     await textDialog.getByRole('textbox').fill('Director');
     await textDialog.getByRole('button', { name: 'Done' }).click();
     await textDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe('Done. Next: Supplier signature in annex.pdf, page 1.');
     await page.getByRole('button', { name: 'Next field: Supplier signature, annex.pdf, page 1' }).click();
     await expect.poll(() => focusedField(page)).toBe(id('Supplier signature'));
     await sign(id('Supplier signature'), 'Supplier signature');

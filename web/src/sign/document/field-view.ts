@@ -57,7 +57,7 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
     const input = h('input', { type: 'checkbox', class: 'field-check', 'data-field-id': field.id });
     input.addEventListener('change', () => { handlers.onCheck(input.checked); });
     control = input;
-    box = h('div', { class: cls, style, 'data-field-id': field.id }, checkArt(field), input);
+    box = h('div', { class: cls, style, 'data-field-id': field.id, title: labelOf(field) }, checkArt(field), input);
   } else if (field.type === 'date') {
     const pad = paddingOf(field.w, field.h);
     box = h('div', { class: cls, style, 'data-field-id': field.id },

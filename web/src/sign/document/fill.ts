@@ -57,5 +57,7 @@ export async function editField(store: Store, field: SigningField, focusBack: ()
   const next = nextMissing(after);
   if (!isDone(field, after.values[field.id]) || !next || next === field) return;
   const label = labelOf(next);
-  announce(label ? t('field.doneNextLabelled', { label, page: next.page }) : t('field.doneNext', { type: next.type, page: next.page }));
+  const inDocument = next.documentId ? after.documentNames?.[next.documentId] : undefined;
+  if (label && inDocument) announce(t('field.doneNextIn', { label, document: inDocument, page: next.page }));
+  else announce(label ? t('field.doneNextLabelled', { label, page: next.page }) : t('field.doneNext', { type: next.type, page: next.page }));
 }
