@@ -28,10 +28,10 @@ export interface DemoResult {
 
 interface OutboxMessage { channel: 'email' | 'sms'; to: string; subject: string | null; text: string }
 
-const SIGNERS = [
-  { name: 'Ana Silva', email: 'ana@example.com', routingOrder: 1, authMethod: 'email_otp' as const, otpTo: 'ana@example.com' },
-  { name: 'Ben Okafor', email: 'ben@example.com', phone: '+14155550100', routingOrder: 2, authMethod: 'sms_otp' as const, otpTo: '+14155550100' },
-];
+interface DemoSigner { name: string; email: string; phone?: string; routingOrder: number; authMethod: 'email_otp' | 'sms_otp'; otpTo: string }
+const ANA: DemoSigner = { name: 'Ana Silva', email: 'ana@example.com', routingOrder: 1, authMethod: 'email_otp', otpTo: 'ana@example.com' };
+const BEN: DemoSigner = { name: 'Ben Okafor', email: 'ben@example.com', phone: '+14155550100', routingOrder: 2, authMethod: 'sms_otp', otpTo: '+14155550100' };
+const SIGNERS = [ANA, BEN];
 
 /** The local service's dev endpoints (not part of the API, so not in the typed client). */
 function local(apiUrl: string) {
@@ -61,7 +61,7 @@ async function eventually<T>(settle: () => Promise<void>, found: () => Promise<T
   throw new Error(`gave up waiting for ${what}`);
 }
 
-async function signAs(api: EsignClient, dev: ReturnType<typeof local>, token: string, signer: (typeof SIGNERS)[number], log: DemoOptions['log']): Promise<void> {
+async function signAs(api: EsignClient, dev: ReturnType<typeof local>, token: string, signer: DemoSigner, log: DemoOptions['log']): Promise<void> {
   const path = { token };
   const context = must(await api.GET('/v1/signing/{token}', { params: { path } }), 'signing context');
   log(`  ${signer.name}: opened the link (${String(context.fields.length)} field(s) to fill)`);
@@ -102,16 +102,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const sent = must(await api.POST('/v1/envelopes/{id}/send', { params: { path: { id } }, body: { message: 'Please sign this demo agreement' } }), 'send');
   const first = sent.signers.find((s) => s.signingUrl)?.signingUrl;
   if (!first) throw new Error('the send answer carries no signing link');
-  log(`2. Sent: ${SIGNERS[0]?.name ?? ''} is invited (routing order 1); ${SIGNERS[1]?.name ?? ''} follows (routing order 2)`);
+  log(`2. Sent: ${ANA.name} is invited (routing order 1); ${BEN.name} follows (routing order 2)`);
 
   const signingUrls = [first];
   const tokenOf = (url: string) => url.split('/sign/')[1] ?? '';
   log('3. Signing through the signer API');
-  await signAs(api, dev, tokenOf(first), SIGNERS[0] as (typeof SIGNERS)[number], log);
-  const second = await eventually(dev.settle, async () => linkIn(await dev.outbox(SIGNERS[1]?.email ?? ''), 'sign'), 'the second signer\'s invitation');
+  await signAs(api, dev, tokenOf(first), ANA, log);
+  const second = await eventually(dev.settle, async () => linkIn(await dev.outbox(BEN.email), 'sign'), 'the second signer\'s invitation');
   signingUrls.push(second);
-  log(`  ${SIGNERS[1]?.name ?? ''}: invited by email once the first group signed`);
-  await signAs(api, dev, tokenOf(second), SIGNERS[1] as (typeof SIGNERS)[number], log);
+  log(`  ${BEN.name}: invited by email once the first group signed`);
+  await signAs(api, dev, tokenOf(second), BEN, log);
 
   log('4. Waiting for the seal (PAdES signature, audit certificate) ...');
   const completed = await eventually(dev.settle, async () => {
@@ -124,7 +124,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const bytes = Buffer.from(must(sealed, 'download the sealed PDF'));
   await writeFile(options.outPath, bytes);
   log(`5. Downloaded the sealed PDF to ${options.outPath} (${String(bytes.length)} bytes)`);
-  const downloadUrl = linkIn(await dev.outbox(SIGNERS[0]?.email ?? ''), 'download') ?? null;
+  const downloadUrl = linkIn(await dev.outbox(ANA.email), 'download') ?? null;
   return { envelopeId: id, sealedPath: options.outPath, sealedBytes: bytes.length, signingUrls, downloadUrl };
 }
 
