@@ -27,8 +27,10 @@ function article(message: OutboxMessage): string {
   const html = message.html === null ? '' : `<details open><summary>HTML</summary><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" title="${escape(title)}" srcdoc="${escape(`<base target="_blank">${message.html}`)}"></iframe></details>`;
   const attachments = message.attachments.length === 0 ? ''
     : `<p class="meta">Attachments: ${message.attachments.map((a) => `${escape(a.filename)} (${escape(a.contentType)}, ${String(Math.round(a.size / 1024))} KB)`).join(', ')}</p>`;
+  const urls = [...new Set(message.text.match(/https?:\/\/[^\s<>"']+/g) ?? [])];
+  const links = urls.length === 0 ? '' : `<p class="links">Links: ${urls.map(linkify).join(' · ')}</p>`;
   return `<article class="${message.channel}"><span class="tag">${message.channel.toUpperCase()}</span>
-<h2>${escape(title)}</h2><p class="meta">To ${escape(message.to)} · ${escape(message.sentAt)}</p>
+<h2>${escape(title)}</h2><p class="meta">To ${escape(message.to)} · ${escape(message.sentAt)}</p>${links}
 ${message.html === null ? `<pre>${linkify(message.text)}</pre>` : `<details><summary>Text</summary><pre>${linkify(message.text)}</pre></details>${html}`}
 ${attachments}</article>`;
 }
