@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     `  Mailbox (every email and SMS):  ${apiUrl}/_local/mailbox`,
     `  Signing pages (used links):     ${result.signingUrls.join('  ')}`,
     `  Download page:                  ${result.downloadUrl ?? '(see the completion email in the mailbox)'}`,
-    `  The envelope and audit log:     ${apiUrl}/docs (GET /v1/envelopes/{id}, id ${result.envelopeId})`,
+    `  The envelope and audit log:     ${apiUrl}/docs/ (GET /v1/envelopes/{id}, id ${result.envelopeId})`,
     `  Check the seal:                 pdfsig ${result.sealedPath}`,
     `                                  (trust root: curl -s ${apiUrl}/_local/pki/root.pem > root.pem)`,
   ].join('\n'));
