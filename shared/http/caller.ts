@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { verifyAccessToken, type BearerPrincipal } from '#domain/access-tokens.ts';
+import { Unauthorized } from '#domain/errors.ts';
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
@@ -13,7 +14,7 @@ export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(
 export type Caller =
   | { kind: 'app'; appId: string; principal: BearerPrincipal }
   | { kind: 'link'; tokenHash: string; ip: string }
-  | { kind: 'anonymous'; ip: string; bearer: 'missing' | 'invalid' };
+  | { kind: 'anonymous'; ip: string; bearer: 'missing' | 'invalid'; refusal?: Unauthorized };
 
 /** The one place a bearer token is verified (once per request); whether its application may call is authorize's check. */
 export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayProxyEventV2): Promise<Caller> {
@@ -25,7 +26,8 @@ export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayPr
   try {
     const principal = await verifyAccessToken(jwtSecret, bearer, now);
     return { kind: 'app', appId: principal.appId, principal };
-  } catch {
-    return { kind: 'anonymous', ip, bearer: 'invalid' }; // answered 401 on bearer routes, counted against the address
+  } catch (error) {
+    // Answered 401 on bearer routes (with why: expired, by the service clock, or not valid), counted against the address.
+    return { kind: 'anonymous', ip, bearer: 'invalid', ...(error instanceof Unauthorized ? { refusal: error } : {}) };
   }
 }

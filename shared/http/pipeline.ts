@@ -129,6 +129,7 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
       const caller = identified(state);
+      if (caller.kind === 'anonymous' && caller.refusal) throw caller.refusal;
       if (caller.kind !== 'app') {
         throw new Unauthorized(caller.kind === 'anonymous' && caller.bearer === 'invalid'
           ? 'The access token is not valid'
