@@ -91,6 +91,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/envelopes/{id}/document/upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A presigned S3 POST for a document too large for a request body */
+        post: operations["createDocumentUploadUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/document/upload-url/{uploadId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check and add a document uploaded with a presigned POST */
+        post: operations["completeDocumentUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes/{id}/documents/{documentId}": {
         parameters: {
             query?: never;
@@ -1334,7 +1368,7 @@ export interface components {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        /** The body or file is larger than 25 MB */
+        /** The body or file is larger than 25 MB; on AWS, a request body over 4 MB (upload larger PDFs with `POST /v1/envelopes/{id}/document/upload-url`) */
         PayloadTooLarge: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -1438,6 +1472,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** The application is suspended */
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1630,6 +1665,19 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            302: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    Location?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** Invalid kind */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1691,6 +1739,115 @@ export interface operations {
             /** The PDF is larger than 25 MB */
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDocumentUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filename?: string | null;
+                    sizeBytes?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** Where and how to POST the file */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Names the upload in `.../upload-url/{uploadId}/complete` */
+                        uploadId: string;
+                        method: "POST";
+                        /** Where to POST the file: multipart/form-data with every `fields` entry first and the PDF last, as the part named `file` */
+                        url: string;
+                        fields: {
+                        [key: string]: string;
+                    };
+                        /** The largest file the URL accepts (25 MB); S3 refuses a larger one with its own 400 */
+                        maxBytes: number;
+                        /** The URL works until then (15 minutes) */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** Invalid filename or sizeBytes, or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application */
+            404: components["responses"]["NotFound"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** `sizeBytes` is over 25 MB */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeDocumentUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered */
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The stored original document */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentUpload"];
+                };
+            };
+            /** Not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such upload */
+            404: components["responses"]["NotFound"];
+            /** Nothing was uploaded yet; or another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The PDF is larger than 25 MB */
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -1773,6 +1930,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1820,6 +1978,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1866,6 +2025,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1955,6 +2115,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2021,6 +2182,19 @@ export interface operations {
                 content: {
                     "application/pdf": string;
                 };
+            };
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            302: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    Location?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** The download link is invalid or expired */
             401: components["responses"]["Unauthorized"];
@@ -2145,6 +2319,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2178,6 +2353,19 @@ export interface operations {
                 content: {
                     "application/pdf": string;
                 };
+            };
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            302: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    Location?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the one-time code is not verified yet */
             401: components["responses"]["Unauthorized"];
@@ -2270,6 +2458,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             /** The link has been used: the signer already signed or declined (a link is single-use) */
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2314,6 +2503,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2383,6 +2573,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2566,6 +2757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2666,6 +2858,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -161,7 +161,8 @@ function responses(route: RouteDeclaration): Record<string, object> {
   const result: Record<string, object> = {
     [String(status)]: { description, headers: { ...commonHeaders, ...replayed, ...headers }, ...(content ? { content: contentOf(content) } : {}) },
   };
-  const implied = (code: ErrorStatus) => code === 500 || code === 429 || (code === 415 && route.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
+  if (route.redirect) result[String(route.redirect.status)] = { description: route.redirect.description, headers: { ...commonHeaders, ...route.redirect.headers } };
+  const implied = (code: ErrorStatus) => code === 500 || code === 429 || ((code === 415 || code === 413) && route.body !== undefined) || ((code === 401 || code === 403) && route.auth === 'bearer') || (code === 401 && route.auth === 'link');
   for (const code of ERROR_STATUSES) {
     const own = route.errors[code];
     const meaning = code === 409 && idempotent(route) ? idempotencyConflict(own) : own;

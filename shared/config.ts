@@ -36,6 +36,8 @@ const EnvSchema = v.object({
   PADES_LEVEL: v.optional(v.union([v.literal(''), v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'], 'PADES_LEVEL must be B-B, B-T, B-LT or B-LTA')]), ''),
   /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
   SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),
+  /** PDFs larger than this are answered with a 302 to a presigned S3 URL (ADDITIONS A1); default 5 MB. */
+  DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number)), String(5 * 1024 * 1024)),
 });
 
 /** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
@@ -114,6 +116,8 @@ export interface Config {
   padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   /** The SSM parameter with the seal certificate chain; null: SEAL_CERTIFICATE_CHAIN_PEM. */
   sealCertificateParameter: string | null;
+  /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (ADDITIONS A1). */
+  directDownloadMaxBytes: number;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -148,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tsaAuthHeader: e.TSA_AUTH_HEADER || null,
     padesLevel: padesLevelOf(e.PADES_LEVEL, e.TSA_URL),
     sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
+    directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
   };
 }
 

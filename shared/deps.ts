@@ -22,14 +22,14 @@ import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#adapters/aws/secret-names.ts';
 import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { bundledApiDescription, jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { emfMetrics, MemoryMetrics } from '#adapters/emf-metrics.ts';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import { bundledApiDescription, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { ApiDescription, BlobStore, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
+import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import { loadConfig, type Config } from './config.ts';
 
@@ -56,6 +56,7 @@ export interface Deps {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   logger: Logger;
+  metrics: Metrics;
   webhookSender: WebhookSender;
   apiDescription: ApiDescription;
 }
@@ -187,18 +188,24 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
 
 /** What seals above PAdES B-B reach out to: the timestamp authority (TSA_URL), and revocation data for B-LT and up. */
 function sealEvidence(config: Config): SealEvidence {
-  const level = config.padesLevel;
-  if (level === 'B-B' || !config.tsaUrl) return { level: 'B-B' };
+  const { padesLevel: level, tsaUrl } = config;
+  if (level === 'B-B' || !tsaUrl) return { level: 'B-B' };
   return {
     level,
-    timestamps: new HttpTimestampAuthority(config.tsaUrl, { authHeader: config.tsaAuthHeader }),
-    ...(level === 'B-LT' || level === 'B-LTA' ? { revocation: new HttpRevocationSource() } : {}),
+    timestamps: lazyPort<TimestampAuthority>(async () => {
+      const { HttpTimestampAuthority } = await import('#adapters/http/timestamp-authority.ts');
+      return new HttpTimestampAuthority(tsaUrl, { authHeader: config.tsaAuthHeader });
+    }, { timestamp: true }),
+    ...(level === 'B-LT' || level === 'B-LTA'
+      ? { revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }) }
+      : {}),
   };
 }
 
 /** Every port of a function over AWS, each built on first use. `overrides` replace ports (tests, the local clock). */
 export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Partial<Deps> = {}): Deps {
   const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? powertoolsLogger();
   return {
     config,
     clock,
@@ -207,7 +214,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     blobs: lazyPort(async () => {
       const { S3BlobStore, s3Client } = await import('#adapters/aws/s3-blob-store.ts');
       return new S3BlobStore(clientOf(aws, 's3', s3Client), config.bucketName, clock);
-    }, { put: true, get: true, delete: true, retain: true }),
+    }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
       const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
       return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom);
@@ -227,7 +234,9 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     }, { startSealing: true, startWebhookRetry: true }),
     documentSigner: kmsSigner(config, aws),
     sealEvidence: sealEvidence(config),
-    logger: jsonLogger(),
+    logger,
+    // EMF lines on Lambda; kept in memory locally, where no CloudWatch reads them.
+    metrics: config.local ? new MemoryMetrics() : emfMetrics(logger),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
     // The build writes it beside the bundle of a function whose access names `apiDescription` (infra/stacks/functions.ts).
     apiDescription: bundledApiDescription(new URL('./openapi.json', import.meta.url)),

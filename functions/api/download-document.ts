@@ -1,5 +1,5 @@
 import { downloadSealed } from '#domain/use-cases/download.ts';
-import { pdfFilename, pdfResult } from '#http/documents.ts';
+import { contentDisposition, PDF_REDIRECT, pdfDelivery, pdfFilename } from '#http/documents.ts';
 import { pdfContent, pdfHandling, route } from '#http/endpoint.ts';
 import { CONCURRENT, DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
@@ -9,7 +9,7 @@ import { TokenParams } from '#schemas/signing.ts';
 export const definition = route({
   method: 'GET', path: '/v1/download/{token}/document', auth: 'link', tag: 'Signing',
   operationId: 'downloadSealedDocument', summary: 'Download portal: the sealed PDF (the download is recorded)',
-  description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail and stops the deletion reminders for this recipient.',
+  description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail (for a PDF over 5 MB when the presigned URL is handed out) and stops the deletion reminders for this recipient.',
   params: TokenParams,
   query: LinkDocumentQuery,
   success: {
@@ -19,11 +19,12 @@ export const definition = route({
       'X-Document-Sha256': { description: 'SHA-256 of the PDF (documentHashFinal)', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
     },
   },
+  redirect: PDF_REDIRECT,
   errors: { 401: DOWNLOAD_LINK_UNUSABLE, 409: CONCURRENT, 410: SEALED_PURGED },
   access: { table: 'write', secrets: ['LINK_SECRET'], documents: { read: ['sealed/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, meta }) => {
-  const { envelope, sealed, bytes } = await downloadSealed(deps, params.token, query.documentId ?? null, meta);
-  return pdfResult(bytes, sealed, pdfFilename(envelope, sealed));
+  const { envelope, sealed, delivery } = await downloadSealed(deps, params.token, query.documentId ?? null, meta, (e, d) => contentDisposition('attachment', pdfFilename(e, d)));
+  return pdfDelivery(delivery, sealed, pdfFilename(envelope, sealed));
 });
 
 export const handler = lambda(definition);

@@ -1,5 +1,5 @@
 import { signingDocument } from '#domain/use-cases/signing.ts';
-import { pdfResult } from '#http/documents.ts';
+import { contentDisposition, PDF_REDIRECT, pdfDelivery } from '#http/documents.ts';
 import { linkAccess, pdfContent, pdfHandling, route } from '#http/endpoint.ts';
 import { LINK_BEFORE_OTP, LINK_USED, PDF_HEADERS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
@@ -16,11 +16,12 @@ export const definition = route({
     status: 200, description: 'The original PDF', content: pdfContent,
     headers: { 'Content-Disposition': { description: '`inline; filename="document.pdf"`', schema: { type: 'string' } }, 'X-Document-Sha256': PDF_HEADERS.sha256 },
   },
+  redirect: PDF_REDIRECT,
   errors: { 401: LINK_BEFORE_OTP, 410: `${LINK_USED}; or the document is no longer available` },
   access: { ...linkAccess, documents: { read: ['original/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, meta }) => {
-  const { document, bytes } = await signingDocument(deps, params.token, query.documentId ?? null, meta);
-  return pdfResult(bytes, document, document.name ?? 'document.pdf', 'inline');
+  const { document, delivery } = await signingDocument(deps, params.token, query.documentId ?? null, meta, (_e, d) => contentDisposition('inline', d.name ?? 'document.pdf'));
+  return pdfDelivery(delivery, document, document.name ?? 'document.pdf', 'inline');
 });
 
 export const handler = lambda(definition);

@@ -2,12 +2,12 @@ import { sweepAbandonedStages } from '#domain/use-cases/blobs.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 
-/** Runs hourly: blobs staged a day ago for a commit that never came (a crash) are deleted (DECISIONS 31). */
+/** Runs hourly: blobs staged a day ago for a commit that never came (a crash, or a presigned upload never completed) are deleted (DECISIONS 31). */
 export const definition = worker({
   name: 'blob-sweep',
   trigger: { kind: 'schedule', everySeconds: 3600 },
   // Blobs staged for a commit that never came are deleted a day later.
-  access: { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/'] }, timeoutSeconds: 300 },
+  access: { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/', 'uploads/'] }, timeoutSeconds: 300 },
 }, (deps) => async (): Promise<{ swept: number }> => ({ swept: await sweepAbandonedStages(deps) }));
 
 export const handler = lambda(definition);

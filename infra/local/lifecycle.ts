@@ -2,7 +2,10 @@ import { DeleteObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, ListOb
 import { RETENTION_STARTED } from '#adapters/aws/s3-blob-store.ts';
 import type { S3Event } from 'aws-lambda';
 import { LIFECYCLE_RULES } from '#domain/retention.ts';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
 import type { Job } from './scheduler.ts';
+
+const logger = powertoolsLogger();
 
 const DAY_MS = 86_400_000;
 
@@ -17,9 +20,15 @@ export function lifecycleJob(s3: S3Client, bucket: string, onRemoved: (event: S3
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
-        if (object.Key && object.LastModified && (await expired(s3, bucket, object.Key, object.LastModified, now))) {
-          await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
-          await onRemoved(removalEvent(bucket, object.Key));
+        if (!object.Key || !object.LastModified) continue;
+        // Each object on its own, as S3 applies its rules: one that cannot be read (deleted meanwhile) stops no other.
+        try {
+          if (await expired(s3, bucket, object.Key, object.LastModified, now)) {
+            await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key }));
+            await onRemoved(removalEvent(bucket, object.Key));
+          }
+        } catch (error) {
+          logger.warn('lifecycle rule not applied to an object; tried again on the next run', { key: object.Key, error: (error as Error).message });
         }
       }
       token = page.NextContinuationToken;

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { DOCUMENTS_CORS } from '#http/signing-host-policy.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { localS3ClientConfig } from './engines/s3.ts';
 
@@ -71,9 +72,10 @@ export async function ensureTable(endpoint: string): Promise<void> {
 export async function ensureBucket(endpoint: string): Promise<void> {
   const s3 = new S3Client(localS3ClientConfig(endpoint));
   try {
-    await s3.send(new HeadBucketCommand({ Bucket: BUCKET }));
-  } catch {
-    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    await s3.send(new HeadBucketCommand({ Bucket: BUCKET })).catch(() => s3.send(new CreateBucketCommand({ Bucket: BUCKET })));
+    // As CDK configures the documents bucket: the signing page follows a large PDF's 302 to a presigned URL here.
+    const { allowedMethods, allowedOrigins, allowedHeaders, maxAgeSeconds } = DOCUMENTS_CORS;
+    await s3.send(new PutBucketCorsCommand({ Bucket: BUCKET, CORSConfiguration: { CORSRules: [{ AllowedMethods: [...allowedMethods], AllowedOrigins: [...allowedOrigins], AllowedHeaders: [...allowedHeaders], MaxAgeSeconds: maxAgeSeconds }] } }));
   } finally {
     s3.destroy();
   }

@@ -1,5 +1,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+
+const logger = powertoolsLogger();
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -39,7 +42,7 @@ export function startPoller(sqs: SQSClient, queueUrl: string, handler: SqsHandle
         state.busy = true;
         await handleBatch(sqs, queueUrl, Messages.map((m) => toRecord(m, queueArn)), handler);
       } catch (error) {
-        if (isRunning()) console.error(JSON.stringify({ level: 'error', msg: 'queue poll failed', error: (error as Error).message }));
+        if (isRunning()) logger.error('queue poll failed', { error: (error as Error).message });
       } finally {
         state.busy = false;
       }
@@ -63,7 +66,7 @@ async function handleBatch(sqs: SQSClient, queueUrl: string, records: SQSRecord[
     const response = await handler({ Records: records });
     failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', msg: 'queue handler failed; the batch will be redelivered', error: (error as Error).message }));
+    logger.error('queue handler failed; the batch will be redelivered', { error: (error as Error).message });
     return;
   }
   const done = records.filter((r) => !failed.has(r.messageId));

@@ -1,3 +1,7 @@
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+
+const logger = powertoolsLogger();
+
 /** A scheduled job (expiry sweep, webhook retries, purge, reminders), run on the service clock. */
 export type Job = (now: Date) => Promise<void>;
 
@@ -7,7 +11,7 @@ export async function runScheduled(jobs: readonly Job[], now: Date): Promise<voi
     try {
       await job(now);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', msg: 'scheduled job failed', error: (error as Error).message }));
+      logger.error('scheduled job failed', { error: (error as Error).message });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { SIGNING_HOST_CSP, servedBySigningHost } from '#http/signing-host-policy.ts';
+import { servedBySigningHost, signingHostCsp } from '#http/signing-host-policy.ts';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -16,24 +16,23 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  'content-security-policy': SIGNING_HOST_CSP,
 };
 
 /** Static files of the built signing pages; unknown paths get the SPA's index.html, as CloudFront does. */
-async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {
+async function serveStatic(root: string, pathname: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
   const safe = normalize(pathname).replace(/^(\.\.[/\\])+/, '');
   const candidates = [join(root, safe), join(root, 'index.html')];
   for (const file of candidates) {
     try {
       const bytes = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS });
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers });
       res.end(bytes);
       return;
     } catch {
       // try the next candidate
     }
   }
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...headers });
   res.end('The signing pages are not built (web/dist is missing).');
 }
 
@@ -41,22 +40,23 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse):
  * The signing host (DESIGN 7): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
  * beside the pages (`docs`: its files by name), everything else is the web app.
  */
-export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler, docs: Record<string, DocsFile> = {}) {
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
+  const headers = { ...SECURITY_HEADERS, 'content-security-policy': signingHostCsp(documentsOrigin) };
   const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (servedBySigningHost(url.pathname)) return api(req, res);
     if (url.pathname === '/docs') {
-      res.writeHead(302, { location: '/docs/', ...SECURITY_HEADERS });
+      res.writeHead(302, { location: '/docs/', ...headers });
       res.end();
       return;
     }
     const doc = url.pathname.startsWith('/docs/') ? docs[url.pathname.slice('/docs/'.length) || 'index.html'] : undefined;
     if (doc) {
-      res.writeHead(200, { 'content-type': doc.type, ...SECURITY_HEADERS });
+      res.writeHead(200, { 'content-type': doc.type, ...headers });
       res.end(doc.body);
       return;
     }
-    return serveStatic(webRoot, url.pathname === '/' ? '/index.html' : url.pathname, res);
+    return serveStatic(webRoot, url.pathname === '/' ? '/index.html' : url.pathname, res, headers);
   };
 }

@@ -84,7 +84,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   404: { name: 'NotFound', description: 'Not found, or not owned by the caller' },
   409: { name: 'Conflict', description: 'Conflict with the current state' },
   410: { name: 'Gone', description: 'No longer available' },
-  413: { name: 'PayloadTooLarge', description: 'The body or file is larger than 25 MB' },
+  413: { name: 'PayloadTooLarge', description: 'The body or file is larger than 25 MB; on AWS, a request body over 4 MB (upload larger PDFs with `POST /v1/envelopes/{id}/document/upload-url`)' },
   415: { name: 'UnsupportedMediaType', description: 'This endpoint does not accept the request\'s Content-Type' },
   429: { name: 'TooManyRequests', description: 'Rate limited; retry after the seconds in `Retry-After`' },
   500: { name: 'InternalError', description: 'Internal error; the body carries the request id to quote' },

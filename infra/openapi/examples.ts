@@ -64,6 +64,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
       { signerEmail: 'ben@example.com', type: 'signature', anchor: { text: '/sig2/' }, w: 180, h: 40 },
     ],
   },
+  createDocumentUploadUrl: { filename: 'contract.pdf', sizeBytes: 18_500_000 },
   addField: { signerId: SIGNER, type: 'signature', page: 1, x: 72, y: 640, w: 180, h: 40, origin: 'top-left' },
   sendEnvelope: { message: 'Please sign by Friday' },
   addSigner: { name: 'Ben Okafor', email: 'ben@example.com', phone: '+14155550100', routingOrder: 2, authMethod: 'sms_otp' },

@@ -6,6 +6,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fallbackRoute, routes } from '#infra/routes.ts';
 import { read, resourcesOf } from '../constructs/handoff.ts';
+import { serviceDashboard } from '../constructs/dashboard.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import type { ServiceFunction } from '../constructs/service-function.ts';
 import { functionId, manifestFunction } from './functions.ts';
@@ -45,5 +46,6 @@ export class ApiStack extends Stack {
       httpApi, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('NoRouteIntegration', noRoute.fn),
     });
     acknowledge(fallback, 'APIG4', 'The $default route only answers 404 or 405: nothing to authorize');
+    serviceDashboard(this, 'Dashboard', { name: prefix, functions: Object.values(this.functions) });
   }
 }

@@ -7,7 +7,8 @@ import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { DOCUMENTS_CORS } from '#http/signing-host-policy.ts';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
@@ -79,6 +80,11 @@ export class DataStack extends Stack {
       // objects in place; integrity is carried by the SHA-256 hashes in the audit chain.
       versioned: false,
       lifecycleRules: lifecycleRules(this, settings),
+      // Presigned URLs used from a browser: the signing page following a large PDF's 302, a browser's presigned POST.
+      cors: [{
+        allowedMethods: DOCUMENTS_CORS.allowedMethods.map((m) => HttpMethods[m]), allowedOrigins: [...DOCUMENTS_CORS.allowedOrigins],
+        allowedHeaders: [...DOCUMENTS_CORS.allowedHeaders], maxAge: DOCUMENTS_CORS.maxAgeSeconds,
+      }],
       // Deletions (lifecycle expirations included) reach the purge worker through EventBridge.
       eventBridgeEnabled: true,
       serverAccessLogsBucket: this.logsBucket,
@@ -162,7 +168,7 @@ function tableFromSchema(scope: Construct, id: string): Table {
   return table;
 }
 
-/** One expiration rule per retention class, matched by the object's class tag; plus abandoned multipart uploads. */
+/** One expiration rule per retention class, matched by the object's class tag; plus abandoned multipart and presigned uploads. */
 function lifecycleRules(scope: Construct, settings: ServiceSettings): LifecycleRule[] {
   const omitted = RETENTION_DAYS.filter((d) => !settings.retentionClasses.includes(d));
   if (omitted.length > 0) {
@@ -175,6 +181,9 @@ function lifecycleRules(scope: Construct, settings: ServiceSettings): LifecycleR
       expiration: Duration.days(rule.expireAfterDays),
     })),
     { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+    // Presigned uploads are staged here until completed (ADDITIONS A1); the blob sweep deletes one never completed after
+    // a day, and this rule is the backstop should a stage record be lost.
+    { id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2) },
   ];
 }
 

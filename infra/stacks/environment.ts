@@ -46,6 +46,8 @@ export interface FunctionSettings {
   padesLevel?: string | null;
   /** Where `npm run seal-cert -- import` stores a CA-issued chain (SSM); the seal reads it when it is there. */
   sealCertificateParameter?: string | null;
+  /** POWERTOOLS_LOG_LEVEL of every function (default INFO). */
+  logLevel?: string;
 }
 
 /** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
@@ -85,6 +87,8 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     BUCKET_NAME: access.documents ? resources.bucketName : UNBOUND,
     JOBS_QUEUE_URL: access.jobs ? resources.jobsQueueUrl : UNBOUND,
     ...secretVariables(access.secrets ?? [], resources),
+    POWERTOOLS_SERVICE_NAME: 'esign',
+    POWERTOOLS_LOG_LEVEL: settings.logLevel ?? 'INFO',
   };
   if (route) env.RATE_LIMITS = settings.rateLimits;
   if (access.mail) env.MAIL_FROM = settings.senderEmail;
@@ -126,6 +130,10 @@ const ADAPTERS: Record<string, (access: ReturnType<typeof accessOf>, route: bool
   '#adapters/aws/sqs-job-queue.ts': (access) => Boolean(access.jobs),
   '#adapters/aws/sfn-workflows.ts': (access) => Boolean(access.starts?.length),
   '#adapters/aws/kms-signer.ts': (access) => Boolean(access.sign),
+  '#adapters/aws/ssm-certificate-store.ts': (access) => Boolean(access.sign),
+  '@aws-sdk/client-ssm': (access) => Boolean(access.sign),
+  '#adapters/http/timestamp-authority.ts': (access) => Boolean(access.sign),
+  '#adapters/http/revocation-source.ts': (access) => Boolean(access.sign),
   '#adapters/aws/secrets.ts': (access) => Boolean(access.secrets?.length),
 };
 

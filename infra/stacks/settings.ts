@@ -39,7 +39,12 @@ export interface ServiceSettings {
   tsaAuthHeader: string | null;
   /** Caps the PAdES level (`B-B` .. `B-LTA`); null: the highest `tsaUrl` allows. */
   padesLevel: string | null;
+  /** The functions' log level (POWERTOOLS_LOG_LEVEL): DEBUG, INFO, WARN or ERROR. */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Every setting but the sender, which each deployment must name. */
 export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
@@ -58,6 +63,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   tsaUrl: null,
   tsaAuthHeader: null,
   padesLevel: null,
+  logLevel: 'INFO',
 };
 
 const text = (node: Node, key: string): string | null => {
@@ -143,7 +149,15 @@ export function settingsFromContext(node: Node): ServiceSettings {
     tsaUrl: text(node, 'tsaUrl'),
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),
+    logLevel: logLevelOf(text(node, 'logLevel')),
   };
+}
+
+function logLevelOf(value: string | null): LogLevel {
+  if (value === null) return DEFAULT_SETTINGS.logLevel;
+  const level = LOG_LEVELS.find((l) => l === value.toUpperCase());
+  if (!level) throw new Error(`logLevel must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(value)})`);
+  return level;
 }
 
 /** The settings that reach the functions' environment (infra/stacks/environment.ts). */
@@ -151,4 +165,5 @@ export const functionSettings = (settings: ServiceSettings): FunctionSettings =>
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
   sealCertificateParameter: `/${settings.prefix}/seal-certificate-chain`,
+  logLevel: settings.logLevel,
 });

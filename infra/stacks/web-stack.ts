@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
-import { SIGNING_HOST_API_PREFIXES, SIGNING_HOST_CSP } from '#http/signing-host-policy.ts';
+import { SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -37,8 +37,6 @@ export interface WebStackProps extends StackProps {
   logRetention: RetentionDays;
 }
 
-/** The same policy the local signing host sends (infra/local/signing-host.ts). */
-const CONTENT_SECURITY_POLICY = SIGNING_HOST_CSP;
 
 /** Signer-facing API paths, served on the signing host's own origin. */
 export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix}*`);
@@ -107,7 +105,9 @@ export class WebStack extends Stack {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'Signing host security headers',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        // The same policy the local signing host sends (infra/local/signing-host.ts), with the documents bucket's origin:
+        // where the presigned URL of a large PDF points (the SDK's virtual-hosted, regional form).
+        contentSecurityPolicy: { contentSecurityPolicy: signingHostCsp(`https://${read(this, settings.prefix, 'bucketName')}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },

@@ -1,7 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
-import type { ApiDescription, ApiDocument, Clock, Ids, Logger } from '#ports/services.ts';
-import { logKeys } from '../logging.ts';
+import type { ApiDescription, ApiDocument, Clock, Ids } from '#ports/services.ts';
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -48,21 +47,6 @@ export class OffsetClock implements Clock {
     this.waiters = this.waiters.filter((w) => w.at > now);
     for (const waiter of due) waiter.wake();
   }
-}
-
-/** One JSON line per entry on stdout/stderr (CloudWatch Logs on Lambda), with a level and a timestamp. */
-export function jsonLogger(base: Record<string, unknown> = {}): Logger {
-  const write = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) => {
-    const line = JSON.stringify({ level, message, timestamp: new Date().toISOString(), ...base, ...logKeys(), ...fields });
-    if (level === 'error') console.error(line);
-    else if (level === 'warn') console.warn(line);
-    else console.log(line);
-  };
-  return {
-    info: (message, fields) => { write('info', message, fields); },
-    warn: (message, fields) => { write('warn', message, fields); },
-    error: (message, fields) => { write('error', message, fields); },
-  };
 }
 
 /** The API description from a JSON file (beside the bundle on Lambda), read once. */

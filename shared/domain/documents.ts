@@ -1,5 +1,5 @@
 import type { AuditDraft } from './audit-chain.ts';
-import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, NotFound, ValidationError } from './errors.ts';
 import { fieldErrors } from './fields.ts';
 import { MAX_DOCUMENTS, MAX_TOTAL_DOCUMENT_BYTES, originals, type Document, type Envelope } from './model.ts';

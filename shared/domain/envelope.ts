@@ -1,37 +1,17 @@
-import { appendToChain, genesis, type AuditDraft, type AuditEntry } from './audit-chain.ts';
+import { genesis, type AuditDraft } from './audit-chain.ts';
+import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, ValidationError, type FieldErrors } from './errors.ts';
 import {
   DEFAULT_TENANT, isTerminal, originalDocument,
   type AuthMethod, type Document, type Envelope, type Field, type FieldOrigin, type RequestMeta, type Signer,
 } from './model.ts';
-import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, LinkClaims, OutboxItem, WebhookEventName } from './outbox.ts';
+import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, LinkClaims, WebhookEventName } from './outbox.ts';
 import { startRetention } from './retention.ts';
 import { assertNoErrors } from './placement.ts';
 import { assertDocumentLimits } from './documents.ts';
 import { fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
-import type { Submission } from './submission.ts';
-import type { UsageIncrement } from './usage.ts';
 
-/** What a transition needs from the outside world: the time, fresh ids, and who asked. */
-export interface Ctx {
-  now: Date;
-  nextId: () => string;
-  meta: RequestMeta;
-}
-
-/** One committed state change: the new envelope, its audit entries and outbox items, in one transaction. */
-export interface EnvelopeChange {
-  before: Envelope | null;
-  after: Envelope;
-  audit: AuditEntry[];
-  outbox: OutboxItem[];
-  /** A signer's field values, written beside the envelope in the same transaction. */
-  submission?: Submission;
-  /** A send counts against the application's monthly quota in the same transaction (DECISIONS 17). */
-  usage?: UsageIncrement;
-  /** Stages whose blobs this change names: released in the same transaction (shared/domain/staging.ts). */
-  releases?: string[];
-}
+export { changeOf, requireDraft, type Ctx, type EnvelopeChange };
 
 export interface SignerInput {
   name: string;
@@ -50,21 +30,6 @@ const system = (event: AuditDraft['event'], meta: RequestMeta, detail: AuditDraf
 
 function eventItem(envelope: Envelope, event: WebhookEventName, ctx: Ctx, signerId: string | null = null): EventOutboxItem {
   return { kind: 'event', id: ctx.nextId(), envelopeId: envelope.id, event, createdAt: ctx.now.toISOString(), signerId };
-}
-
-/** Builds the change from `before` to `after`, chaining the audit drafts and bumping the version. */
-export function changeOf(
-  before: Envelope | null, after: Envelope, drafts: AuditDraft[], outbox: OutboxItem[], ctx: Ctx,
-): EnvelopeChange {
-  const chained = appendToChain(after.id, after.auditHead, drafts, { timestamp: ctx.now.toISOString(), nextId: ctx.nextId });
-  const next = { ...after, auditHead: chained.head, version: (before?.version ?? 0) + 1 };
-  return { before, after: next, audit: chained.entries, outbox };
-}
-
-export function requireDraft(envelope: Envelope, action: string): void {
-  if (envelope.status !== 'draft') {
-    throw new InvalidState(`Cannot ${action}: the envelope is ${envelope.status}, not draft`);
-  }
 }
 
 export function newSigner(input: SignerInput, id: string): Signer {

@@ -1,5 +1,5 @@
 import type { AuditDraft } from './audit-chain.ts';
-import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './envelope.ts';
+import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, type FieldErrors } from './errors.ts';
 import { originals, type Envelope, type Field, type FieldType } from './model.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';

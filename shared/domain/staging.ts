@@ -31,3 +31,6 @@ export const sealedKey = (envelopeId: string, stageId: string, documentId: strin
 export function envelopeOfKey(key: string): string | null {
   return /^(?:original|sealed)\/([0-9a-f-]{36})\/(?:[0-9a-f-]{36}\/)?[0-9a-f-]{36}\.pdf$/.exec(key)?.[1] ?? /^sealed\/([0-9a-f-]{36})\.pdf$/.exec(key)?.[1] ?? null;
 }
+
+/** Where a presigned POST puts a file before its complete call checks it (ADDITIONS A1); a stage of its own names it. */
+export const uploadKey = (envelopeId: string, uploadId: string) => `uploads/${envelopeId}/${uploadId}.pdf`;

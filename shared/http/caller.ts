@@ -14,7 +14,8 @@ export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(
 export type Caller =
   | { kind: 'app'; appId: string; principal: BearerPrincipal }
   | { kind: 'link'; tokenHash: string; ip: string }
-  | { kind: 'anonymous'; ip: string; bearer: 'missing' | 'invalid'; refusal?: Unauthorized };
+  | { kind: 'anonymous'; ip: string; bearer: 'missing' }
+  | { kind: 'anonymous'; ip: string; bearer: 'invalid'; refusal: Unauthorized };
 
 /** The one place a bearer token is verified (once per request); whether its application may call is authorize's check. */
 export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayProxyEventV2): Promise<Caller> {
@@ -27,7 +28,8 @@ export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayPr
     const principal = await verifyAccessToken(jwtSecret, bearer, now);
     return { kind: 'app', appId: principal.appId, principal };
   } catch (error) {
-    // Answered 401 on bearer routes (with why: expired, by the service clock, or not valid), counted against the address.
-    return { kind: 'anonymous', ip, bearer: 'invalid', ...(error instanceof Unauthorized ? { refusal: error } : {}) };
+    // answered 401 on bearer routes (expired, not valid: the reason verification gave), counted against the address
+    const refusal = error instanceof Unauthorized ? error : new Unauthorized('The access token is not valid', {}, 'token_invalid');
+    return { kind: 'anonymous', ip, bearer: 'invalid', refusal };
   }
 }

@@ -1,4 +1,5 @@
 import { documentName, originals, type Document, type Envelope } from '#domain/model.ts';
+import type { Delivery } from '#domain/use-cases/documents.ts';
 import { binary, type HttpResult } from './responses.ts';
 
 /**
@@ -23,3 +24,19 @@ export function contentDisposition(disposition: 'attachment' | 'inline', filenam
 export function pdfResult(bytes: Uint8Array, document: Document, filename: string, disposition: 'attachment' | 'inline' = 'attachment'): HttpResult {
   return binary(bytes, 'application/pdf', { 'content-disposition': contentDisposition(disposition, filename), 'x-document-sha256': document.sha256 });
 }
+
+/** A PDF's answer: its bytes, or for a large one 302 to its presigned URL (which names the file the same way). */
+export function pdfDelivery(delivery: Delivery, document: Document, filename: string, disposition: 'attachment' | 'inline' = 'attachment'): HttpResult {
+  if (delivery.url === undefined) return pdfResult(delivery.bytes, document, filename, disposition);
+  return { statusCode: 302, headers: { location: delivery.url, 'cache-control': 'no-store', 'x-document-sha256': document.sha256 }, body: '' };
+}
+
+/** The 302 every PDF download declares (ADDITIONS A1). */
+export const PDF_REDIRECT = {
+  status: 302,
+  description: 'The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition',
+  headers: {
+    Location: { description: 'The presigned URL of the PDF', schema: { type: 'string', format: 'uri' } },
+    'X-Document-Sha256': { description: 'SHA-256 of the PDF, lowercase hex', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  },
+} as const;

@@ -73,7 +73,11 @@ export function idempotency(deps: IdempotencyDeps) {
 
   /** The request has had its effect (or none): a failure to record that must not turn its answer into an error. */
   async function settle(claim: IdempotencyClaim, result: HttpResult | undefined): Promise<void> {
-    const done = result && storable(result.statusCode) ? deps.idempotency.complete(claim, storedOf(result)) : deps.idempotency.release(claim);
+    const done = result && storable(result.statusCode)
+      ? deps.idempotency.complete(claim, storedOf(result)).then((outcome) => {
+        if (outcome === 'released') deps.logger.warn('idempotent response too large to store; the key is released', { id: claim.id });
+      })
+      : deps.idempotency.release(claim);
     await done.catch((error: unknown) => {
       deps.logger.error('could not record an idempotent answer; the key is released to expiry', { id: claim.id, error: (error as Error | undefined)?.message });
     });

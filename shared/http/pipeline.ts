@@ -129,14 +129,12 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
       const caller = identified(state);
-      if (caller.kind === 'anonymous' && caller.refusal) throw caller.refusal;
       if (caller.kind !== 'app') {
-        throw new Unauthorized(caller.kind === 'anonymous' && caller.bearer === 'invalid'
-          ? 'The access token is not valid'
-          : 'Missing bearer token: send Authorization: Bearer <access_token>');
+        if (caller.kind === 'anonymous' && caller.bearer === 'invalid') throw caller.refusal;
+        throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
       }
       const app = await deps.applications.get(caller.appId);
-      if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid');
+      if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
       if (app.suspended) throw new Forbidden('This application is suspended');
       state.principal = caller.principal;
     },
@@ -172,7 +170,7 @@ function errors(exchanges: Exchanges, logger: PipelineDeps['logger']): Middlewar
   };
 }
 
-function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: boolean): Middleware {
+function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: boolean, aws: boolean): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
@@ -180,7 +178,7 @@ function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: 
       const { event } = request;
       const params = declaration.params ? parseWith(declaration.params, event.pathParameters ?? {}, 'path') : {};
       const query = declaration.query ? parseWith(declaration.query, event.queryStringParameters ?? {}, 'query') : {};
-      const body = readsInput ? await readBody(event, declaration.body) : undefined;
+      const body = readsInput ? await readBody(event, declaration.body, aws) : undefined;
       if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') annotateLog({ envelopeId: params.id });
       const meta = { ip: event.requestContext.http.sourceIp || null, userAgent: event.requestContext.http.userAgent || null };
       const { method, path } = event.requestContext.http;
@@ -210,7 +208,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
   const handled = chain
     .use(idempotent(exchanges, shared))
     .use(errors(exchanges, deps.logger))
-    .use(parse(exchanges, declaration as RouteDeclaration, readsInput))
+    .use(parse(exchanges, declaration as RouteDeclaration, readsInput, !deps.config.local))
     .handler(async (event) => {
       const state = exchangeOf(exchanges, event);
       return state.replay ?? impl(state.request as HttpRequest<P, Q, B, PrincipalOf<K>>);

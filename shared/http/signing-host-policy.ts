@@ -1,9 +1,18 @@
 /**
  * The signing host's Content-Security-Policy: the pages load only their own files. pdf.js compiles WebAssembly
  * (JPEG 2000, JBIG2, colour profiles), hence 'wasm-unsafe-eval'. The local host and CloudFront send this same value.
+ * `documentsOrigin`: the documents bucket's origin, which the page may fetch from: a PDF over 5 MB is answered with a
+ * 302 to a presigned URL there (ADDITIONS A1), and the bucket allows that GET from any origin (DOCUMENTS_CORS).
  */
-export const SIGNING_HOST_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:";
+export const signingHostCsp = (documentsOrigin: string) =>
+  `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; connect-src 'self' ${documentsOrigin}`;
+
+/**
+ * The documents bucket's CORS rule: a page may read what a presigned URL names (the signing page following a 302 for
+ * a large PDF) and a browser may POST to a presigned upload. The URL's signature is the credential (no cookies), so
+ * the origin is not what grants access.
+ */
+export const DOCUMENTS_CORS = { allowedMethods: ['GET', 'HEAD', 'POST'], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAgeSeconds: 3600 } as const;
 
 /**
  * The API paths the signing host serves on its own origin (CloudFront forwards them to the API; the local signing host

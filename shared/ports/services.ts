@@ -14,6 +14,26 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Tags the object with its retention class and restarts its age, so the lifecycle rule counts from now. */
   retain(key: string, tag: { key: string; value: string }): Promise<void>;
+  /** The object with its user metadata (`x-amz-meta-*` on S3, names without the prefix); undefined when it does not exist. */
+  read(key: string): Promise<StoredBlob | undefined>;
+  /**
+   * A presigned POST (ADDITIONS A1): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
+   * exactly `metadata`, until `expiresInSeconds` have passed; the store refuses anything else.
+   */
+  presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost>;
+  /** A presigned GET of `key`, valid `expiresInSeconds`, whose response carries `contentDisposition` and `contentType`. */
+  presignGet(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string>;
+}
+
+export interface StoredBlob {
+  bytes: Uint8Array;
+  metadata: Record<string, string>;
+}
+
+/** Where and how to POST a file: `fields` first, then the file as the part named `file` (multipart/form-data). */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
 }
 
 export interface EmailAttachment {
@@ -89,6 +109,18 @@ export interface Logger {
   /** `alarm: true` among the fields marks a line the deployment alarms on. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
+
+/**
+ * What the service counts (CloudWatch metrics as EMF on AWS, namespace `Esign`): every committed audit event by
+ * name (`AuditEvents`, dimension `event`: envelopes sent and completed, signers reminded...), the seal's duration,
+ * webhook deliveries that failed, bulk-send rows. Writing a metric never throws.
+ */
+export interface Metrics {
+  count(name: MetricName, value?: number, dimension?: { name: string; value: string }): void;
+  milliseconds(name: MetricName, value: number): void;
+}
+
+export type MetricName = 'AuditEvents' | 'SealDuration' | 'WebhookDeliveryFailures' | 'OutboxDeadLetters' | 'BulkSendRows';
 
 export type TargetCheck = { ok: true } | { ok: false; reason: string };
 

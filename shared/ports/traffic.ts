@@ -42,8 +42,11 @@ export interface IdempotencyStore {
    * that holds it (in progress, or completed with its answer). Expired records and abandoned claims are taken over.
    */
   claim(claim: IdempotencyClaim): Promise<IdempotencyRecord | undefined>;
-  /** Stores the answer for replays; a no-op when the claim is no longer this request's. */
-  complete(claim: IdempotencyClaim, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the answer for replays; a no-op when the claim is no longer this request's. `released`: the answer is
+   * too large to keep (a retry runs again), and the key was given up.
+   */
+  complete(claim: IdempotencyClaim, response: StoredResponse): Promise<'stored' | 'released'>;
   /** Gives the key up (the request failed with a 5xx or a 429), so a retry runs again. */
   release(claim: IdempotencyClaim): Promise<void>;
 }

@@ -129,3 +129,11 @@ export const UploadQuery = v.object({
 });
 
 export const DocumentParams = v.object({ id: v.string(), documentId: v.string() });
+
+/** A presigned upload (ADDITIONS A1): the new document's name, and its size when known (over 25 MB: 413 at once). */
+export const UploadUrlRequest = v.object({
+  filename: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(255, 'must be at most 255 characters'))), null),
+  sizeBytes: v.optional(v.nullable(v.pipe(v.number(), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1'))), null),
+});
+
+export const UploadParams = v.object({ id: v.string(), uploadId: v.string() });

@@ -124,6 +124,15 @@ export const DocumentUploadResponse = v.object({
   sizeBytes: count,
 });
 
+export const UploadUrlResponse = v.object({
+  uploadId: v.pipe(uuid, v.description('Names the upload in `.../upload-url/{uploadId}/complete`')),
+  method: v.literal('POST'),
+  url: v.pipe(v.string(), v.description('Where to POST the file: multipart/form-data with every `fields` entry first and the PDF last, as the part named `file`')),
+  fields: v.record(v.string(), v.string()),
+  maxBytes: v.pipe(positive, v.description('The largest file the URL accepts (25 MB); S3 refuses a larger one with its own 400')),
+  expiresAt: v.pipe(v.string(), v.isoTimestamp(), v.description('The URL works until then (15 minutes)')),
+});
+
 export const AuditVerificationResponse = v.object({
   envelopeId: uuid,
   valid: v.boolean(),

@@ -113,7 +113,7 @@ describe('routing and errors', () => {
     const method = await call('DELETE', '/v1/envelopes', { token });
     expect(method.status).toBe(405);
     expectErrorShape(method.body, 'method_not_allowed', 405);
-    expect(method.headers.get('allow')).toBe('POST, GET');
+    expect(method.headers.get('allow')).toBe('GET, POST');
   });
 
   it('carries the rate-limit headers on 404 and 405 too, counted against the caller (spec 8)', async () => {

@@ -73,16 +73,21 @@ describe('every sample event in events/api runs through its function', () => {
 
 describe('the pipeline', () => {
   it('maps an unexpected failure to a 500 with no internals, and logs it with the request id', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const broken = { ...deps, envelopes: { ...deps.envelopes, get: () => Promise.reject(new Error('socket hang up at 10.0.3.7:8000')) } };
+    const written: string[] = [];
+    const capture = (chunk: unknown) => { written.push(String(chunk)); return true; };
+    const streams = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+    const failing = () => Promise.reject(new Error('socket hang up at 10.0.3.7:8000'));
+    const broken = { ...deps, envelopes: Object.assign(Object.create(deps.envelopes) as typeof deps.envelopes, { get: failing, getWithAudit: failing }) };
     vars.envelopeId = '0190f5d2-0000-7000-8000-000000000001';
     const result = await (await handlerFor('GET /v1/envelopes/{id}', broken))(sample('get-envelope'), context);
     expect(result.statusCode).toBe(500);
     expect(result.body).not.toMatch(/socket|10\.0\.3\.7|at .*\.ts/);
     expect(JSON.parse(result.body ?? '{}')).toMatchObject({ error: 'internal_error', status: 500, requestId: 'Jk0Wq-sample' });
     expect(result.headers['x-request-id']).toBe('Jk0Wq-sample');
-    expect(log).toHaveBeenCalledWith(expect.stringContaining('Jk0Wq-sample'));
-    log.mockRestore();
+    for (const stream of streams) stream.mockRestore();
+    const logged = written.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.level === 'ERROR');
+    expect(logged).toMatchObject({ requestId: 'Jk0Wq-sample' });
+    expect(JSON.stringify(logged)).toContain('socket hang up'); // the log keeps what the answer hides
   });
 
   it('answers malformed JSON with 400 validation_error and decodes base64 JSON bodies', async () => {

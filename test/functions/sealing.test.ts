@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryMetrics } from '#adapters/emf-metrics.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { createEnvelope } from '#domain/envelope.ts';
 import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
@@ -43,6 +44,19 @@ describe('the seal workflow steps', () => {
     expect((await deps.envelopes.find(id))?.documentHashFinal).toBe(first.files[0]?.sha256);
     expect(await deps.blobs.get(first.files[0]?.blobKey ?? '')).toBeDefined();
     expect(await deps.blobs.get(second.files[0]?.blobKey ?? '')).toBeUndefined();
+  });
+
+  it('counts what it commits: every audit event by name, and the seal\'s duration', async () => {
+    const metrics = new MemoryMetrics();
+    const counted = { ...deps, metrics };
+    const id = await fullySigned(counted);
+    const before = (await deps.envelopes.auditLog(id)).length;
+    await finalizeStep(counted, await sealStep(counted, id));
+    const events = (await deps.envelopes.auditLog(id)).slice(before).map((e) => e.event);
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of new Set(events)) expect(metrics.total('AuditEvents', event), event).toBe(events.filter((e) => e === event).length);
+    expect(metrics.total('AuditEvents', 'envelope.completed')).toBe(1);
+    expect(metrics.recorded.filter((m) => m.name === 'SealDuration')).toEqual([{ name: 'SealDuration', value: expect.any(Number) as unknown }]);
   });
 
   it('refuses to seal an envelope that is not fully signed, without retrying', async () => {

@@ -21,7 +21,7 @@ const BUDGET_BYTES = 1.5 * 1024 * 1024;
  * The routes that take a PDF in inspect it (pdf-lib) and index its text for anchors (pdf.js, 1.7 MB): stated apart,
  * like the seal function. No other route bundles either (shared/domain/use-cases/uploads.ts is where both are used).
  */
-const PDF_INTAKE = new Set(['functions/api/create-envelope.ts', 'functions/api/upload-document.ts']);
+const PDF_INTAKE = new Set(['functions/api/create-envelope.ts', 'functions/api/upload-document.ts', 'functions/api/complete-upload.ts']);
 const PDF_INTAKE_BUDGET_BYTES = 3 * 1024 * 1024;
 
 /** Workflow tasks given an envelope that does not exist answer as their state machine expects: not ready, retry. */

@@ -126,6 +126,23 @@ describe('CDK app: stateful resources', () => {
   });
 });
 
+describe('CDK app: observability', () => {
+  it('traces every function with X-Ray, logs at the configured level, and builds a dashboard over the EMF metrics the code writes', () => {
+    for (const fn of manifestFunctions(synthesized)) {
+      expect(fn.props.TracingConfig, fn.handler).toEqual({ Mode: 'Active' });
+      const onAnything = [...fn.statements, ...fn.tracing].filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat());
+      expect(onAnything, fn.handler).toEqual(expect.arrayContaining(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']));
+      expect(fn.env, fn.handler).toMatchObject({ POWERTOOLS_LOG_LEVEL: 'INFO', POWERTOOLS_SERVICE_NAME: 'esign' });
+    }
+    const dashboards = resourcesOfType(templateOf('api'), 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = text(dashboards[0]?.[1].Properties.DashboardBody);
+    for (const metric of ['AuditEvents', 'SealDuration', 'WebhookDeliveryFailures', 'OutboxDeadLetters']) expect(body).toContain(metric);
+    for (const event of ['envelope.sent', 'envelope.completed', 'signer.reminded']) expect(body).toContain(event);
+    expect(text(synthesize({ ...TEST_SETTINGS, logLevel: 'DEBUG' }).templates.api.toJSON())).toContain('"POWERTOOLS_LOG_LEVEL":"DEBUG"');
+  });
+});
+
 describe('CDK app: workflows, queues, schedules, alarms', () => {
   it('each state machine is its ASL file with every task variable substituted by its function', () => {
     const functions = manifestFunctions(synthesized);

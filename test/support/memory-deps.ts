@@ -8,7 +8,9 @@ import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repositor
 import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
 import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { jsonLogger, systemClock, uuidV7Ids } from '#adapters/system.ts';
+import { MemoryMetrics } from '#adapters/emf-metrics.ts';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import { systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { Deps } from '#shared/deps.ts';
 import { captured, testSigner, type Sent } from './outside.ts';
@@ -46,7 +48,8 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     rateLimiter: new MemoryRateLimiter(),
     idempotency: new MemoryIdempotencyStore(),
     sealEvidence: { level: 'B-B' },
-    logger: jsonLogger(),
+    logger: powertoolsLogger(),
+    metrics: new MemoryMetrics(),
     webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: true }),
     ...overrides,
   };

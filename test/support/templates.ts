@@ -54,8 +54,12 @@ export interface SynthesizedFunction {
   logicalId: string;
   props: Json;
   env: Record<string, unknown>;
+  /** The role's grants, X-Ray's aside (those are `tracing`: active tracing's two actions on `*`, which the code never calls). */
   statements: Statement[];
+  tracing: Statement[];
 }
+
+export const isTracing = (statement: Statement) => [statement.Action].flat().every((action) => action.startsWith('xray:'));
 
 /** The statements of the role a function runs as (its DefaultPolicy; the role carries no inline or managed policy). */
 export function statementsOf(template: Template, props: Json): Statement[] {
@@ -78,7 +82,8 @@ export function manifestFunctions(synthesized: Synthesized): SynthesizedFunction
     if (found.length !== 1) throw new Error(`${description}: ${String(found.length)} functions in the ${stack} stack`);
     const [logicalId, resource] = found[0]!;
     const env = ((resource.Properties.Environment as Json).Variables as Record<string, unknown>);
-    return { handler, description, template, logicalId, props: resource.Properties, env, statements: statementsOf(template, resource.Properties) };
+    const statements = statementsOf(template, resource.Properties);
+    return { handler, description, template, logicalId, props: resource.Properties, env, statements: statements.filter((st) => !isTracing(st)), tracing: statements.filter(isTracing) };
   });
 }
 

@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { withPostPolicy } from './s3-post-policy.ts';
 import type { RunningEngine } from './types.ts';
 
 export type { RunningEngine } from './types.ts';
@@ -45,7 +50,8 @@ export async function startS3(opts: S3Options): Promise<RunningEngine> {
     vhostBuckets: false,
   });
   // Own http.Server instead of s3rver.run(): run() leaves listen errors (EADDRINUSE) as an unhandled 'error' event.
-  const server = createServer(app.callback());
+  // s3rver stores any browser POST; S3's checks of the presigned policy run in front of it (s3-post-policy.ts).
+  const server = createServer(withPostPolicy(app.callback(), S3RVER_CREDENTIALS));
   const port = await listen(server, opts.port ?? 0);
   const endpoint = `http://127.0.0.1:${port}`;
   let stopping: Promise<void> | undefined;
@@ -93,6 +99,34 @@ interface S3rverApp {
 
 type S3rverConstructor = new (options: S3rverOptions) => S3rverApp;
 
+interface S3rverObject { bucket: string; key: string; content: Buffer | Readable; metadata: Record<string, string> }
+interface FilesystemStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
+
+let patched = false;
+
 function loadS3rver(): S3rverConstructor {
-  return createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+  const require = createRequire(import.meta.url);
+  if (!patched) {
+    // s3rver 3.7 answers a PUT or POST once the body is read, before the file is written (it waits for its hashing
+    // stream, not the file stream): a GET right after can read a short file, which a 24 MB upload shows. Stored here
+    // the same way, answered once the file is complete.
+    const store = (require('s3rver/lib/stores/filesystem') as { prototype: FilesystemStore }).prototype;
+    store.putObject = async function putObject(this: FilesystemStore, object: S3rverObject) {
+      const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+      await mkdir(dirname(objectPath), { recursive: true });
+      const md5 = createHash('md5');
+      let size = 0;
+      const count = new Transform({ transform(chunk: Buffer, _encoding, done) { md5.update(chunk); size += chunk.length; done(null, chunk); } });
+      await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(objectPath));
+      const digest = md5.digest('hex');
+      await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+      return { size, md5: digest };
+    };
+    patched = true;
+  }
+  return require('s3rver') as S3rverConstructor;
 }

@@ -40,12 +40,11 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     throw new Error(`idempotency key ${claim.id} kept changing concurrently`);
   }
 
-  async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<'stored' | 'released'> {
     const packed = gzipSync(JSON.stringify(response));
     if (packed.length > MAX_STORED_BYTES) {
-      console.warn(JSON.stringify({ level: 'warn', message: 'idempotent response too large to store; the key is released', id: claim.id, bytes: packed.length }));
       await this.release(claim);
-      return;
+      return 'released';
     }
     try {
       await this.db.send(new UpdateCommand({
@@ -58,6 +57,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     } catch (error) {
       if (!conditionFailed(error)) throw error;
     }
+    return 'stored';
   }
 
   async release(claim: IdempotencyClaim): Promise<void> {

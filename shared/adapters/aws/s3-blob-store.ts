@@ -2,7 +2,7 @@ import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, Pu
 
 const contentTypeOf = (key: string) => (key.endsWith('.png') ? 'image/png' : 'application/pdf');
 const isMissing = (error: unknown) => error instanceof NoSuchKey || ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
-import type { BlobStore, Clock } from '#ports/services.ts';
+import type { BlobStore, Clock, PresignedPost, StoredBlob } from '#ports/services.ts';
 import { systemClock } from '../system.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first stores or reads a blob. */
@@ -28,6 +28,39 @@ export class S3BlobStore implements BlobStore {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async read(key: string): Promise<StoredBlob | undefined> {
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return object.Body ? { bytes: await object.Body.transformToByteArray(), metadata: { ...object.Metadata } } : undefined;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Signed with the function's own credentials: the POST can do no more than the function's role may (PutObject on the key's prefix). */
+  async presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost> {
+    const metadata = Object.fromEntries(Object.entries(options.metadata).map(([name, value]) => [`x-amz-meta-${name}`, value]));
+    const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
+    // The lockfile gives @aws-sdk/s3-presigned-post a client-s3 of its own (a few patch releases older); it reads only
+    // the client's configuration (region, credentials, endpoint), which both versions share.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the same client, of a sibling copy of client-s3
+    const client: Parameters<typeof createPresignedPost>[0] = this.s3;
+    const { url, fields } = await createPresignedPost(client, {
+      Bucket: this.bucket, Key: key, Expires: options.expiresInSeconds,
+      Conditions: [['content-length-range', 1, options.maxBytes]],
+      // Every field is also a condition of the policy (the library adds them): the object is stored as these say.
+      Fields: { 'Content-Type': contentTypeOf(key), ...metadata },
+    });
+    return { url, fields };
+  }
+
+  async presignGet(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string> {
+    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: options.contentDisposition, ResponseContentType: options.contentType });
+    return getSignedUrl(this.s3, command, { expiresIn: options.expiresInSeconds });
   }
 
   async delete(key: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { sealExecutionName } from '#adapters/aws/sfn-workflows.ts';
-import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
+import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import type { Logger, WebhookRetryStart, Workflows } from '#ports/services.ts';
 
 /** Runs one execution of a named state machine to its end. */
 export type ExecutionRunner = (input: object) => Promise<unknown>;
@@ -14,6 +15,8 @@ export class LocalWorkflows implements Workflows {
   private readonly used = new Set<string>();
   private readonly runners = new Map<string, ExecutionRunner>();
   private stopped = false;
+
+  constructor(private readonly logger: Logger = powertoolsLogger()) {}
 
   /** Wires a state machine once the dependencies it runs on exist. */
   useRunner(stateMachine: string, runner: ExecutionRunner): void {
@@ -43,7 +46,7 @@ export class LocalWorkflows implements Workflows {
       () => undefined,
       (error: unknown) => {
         if (this.stopped) return;
-        console.error(JSON.stringify({ level: 'error', msg: 'workflow execution failed', stateMachine, name, error: (error as Error).message }));
+        this.logger.error('workflow execution failed', { stateMachine, name, error: (error as Error).message });
       },
     ).finally(() => this.running.delete(key));
     this.running.set(key, execution);

@@ -28,12 +28,12 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return Promise.resolve(undefined);
   }
 
-  complete(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+  complete(claim: IdempotencyClaim, response: StoredResponse): Promise<'stored'> {
     const held = this.records.get(claim.id);
     if (held?.owner === claim.owner) {
       this.records.set(claim.id, { ...held, record: { state: 'completed', fingerprint: held.record.fingerprint, response: copy(response) }, lockedUntil: null });
     }
-    return Promise.resolve();
+    return Promise.resolve('stored');
   }
 
   release(claim: IdempotencyClaim): Promise<void> {

@@ -124,6 +124,7 @@ async function deferOrDeadLetter(deps: CoreDeps, envelope: Envelope, failed: Out
     change: changeOf(current, current, [deadLetterDraft(current, item, error)], [{ ...item, deadAt: ctx.now.toISOString() }], ctx),
     result: null,
   }));
+  deps.metrics.count('OutboxDeadLetters');
   deps.logger.error('outbox message dead-lettered', { envelopeId: envelope.id, outboxId: item.id, kind: item.kind, attempts, error, alarm: true });
 }
 
@@ -150,6 +151,7 @@ export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: 
 /** Commits a change, then carries out what it queued: how a transaction's outbox leaves the building. */
 export async function commitChange(deps: CoreDeps, change: EnvelopeChange): Promise<void> {
   await deps.envelopes.commit(change);
+  for (const entry of change.audit) deps.metrics.count('AuditEvents', 1, { name: 'event', value: entry.event });
   await dispatchOutbox(deps, change.after, change.outbox);
 }
 

@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import { removeDocument } from '../documents.ts';
 import { Conflict, Gone, NotFound } from '../errors.ts';
 import { parseId } from '../ids.ts';
@@ -41,9 +42,34 @@ export async function documentBytes(deps: Pick<CoreDeps, 'blobs'>, document: Doc
   return bytes;
 }
 
+/** How long a presigned download URL works (ADDITIONS A1). */
+export const DOWNLOAD_URL_SECONDS = 5 * 60;
+
+export interface DeliveryDeps {
+  blobs: CoreDeps['blobs'];
+  config: Pick<Config, 'directDownloadMaxBytes'>;
+}
+
+/** The bytes of a PDF small enough to answer directly, else a presigned URL of it (ADDITIONS A1). */
+export type Delivery = { bytes: Uint8Array; url?: undefined } | { url: string; bytes?: undefined };
+
+/** How the answer names the file: a Content-Disposition value for this envelope's document. */
+export type Disposition = (envelope: Envelope, document: Document) => string;
+
+/**
+ * A PDF over `directDownloadMaxBytes` is not carried in the response (on AWS a Lambda answer holds about 4.5 MB after
+ * base64): a presigned GET, valid 5 minutes, whose response names the file as the direct answer would. A smaller one
+ * is read; 410 when its blob is gone.
+ */
+export async function deliverDocument(deps: DeliveryDeps, envelope: Envelope, document: Document, disposition: Disposition): Promise<Delivery> {
+  if (document.sizeBytes <= deps.config.directDownloadMaxBytes) return { bytes: await documentBytes(deps, document) };
+  const url = await deps.blobs.presignGet(document.blobKey, { expiresInSeconds: DOWNLOAD_URL_SECONDS, contentDisposition: disposition(envelope, document), contentType: 'application/pdf' });
+  return { url };
+}
+
 /** An envelope's document (original or sealed) for its owner. */
-export async function downloadDocument(deps: CoreDeps, appId: string, rawId: string, kind: 'original' | 'sealed', rawDocumentId: string | null = null) {
+export async function downloadDocument(deps: CoreDeps & DeliveryDeps, appId: string, rawId: string, kind: 'original' | 'sealed', rawDocumentId: string | null, disposition: Disposition) {
   const envelope = await loadEnvelope(deps, appId, rawId);
   const document = documentFor(envelope, kind, rawDocumentId);
-  return { envelope, document, bytes: await documentBytes(deps, document) };
+  return { envelope, document, delivery: await deliverDocument(deps, envelope, document, disposition) };
 }

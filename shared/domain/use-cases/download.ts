@@ -4,10 +4,10 @@ import { recordDownload } from '../completion.ts';
 import { Unauthorized } from '../errors.ts';
 import { documentName, originals, sealedOf, type Document, type DownloadLink, type Envelope, type RequestMeta } from '../model.ts';
 import { transact, type CoreDeps } from './context.ts';
-import { documentBytes, documentFor } from './documents.ts';
+import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from './documents.ts';
 
 export interface DownloadDeps extends CoreDeps {
-  config: Pick<Config, 'linkSecret' | 'signingUrl'>;
+  config: Pick<Config, 'linkSecret' | 'signingUrl' | 'directDownloadMaxBytes'>;
 }
 
 interface Opened { envelope: Envelope; link: DownloadLink }
@@ -42,13 +42,13 @@ export async function downloadStatus(deps: DownloadDeps, token: string) {
 
 /**
  * A sealed PDF (the first, or the one `documentId` names: sealed or its original's id); the download is recorded in the
- * audit chain (and stops the deletion reminders) once the bytes are in hand.
+ * audit chain (and stops the deletion reminders) once the bytes, or the presigned URL of a large one, are in hand.
  */
-export async function downloadSealed(deps: DownloadDeps, token: string, documentId: string | null, meta: RequestMeta) {
+export async function downloadSealed(deps: DownloadDeps & DeliveryDeps, token: string, documentId: string | null, meta: RequestMeta, disposition: Disposition) {
   const { envelope: found, claims } = await openDownload(deps, token);
   const sealed = documentFor(found, 'sealed', documentId);
-  const bytes = await documentBytes(deps, sealed);
+  const delivery = await deliverDocument(deps, found, sealed, disposition);
   const { envelope } = await transact(deps, meta, () => deps.envelopes.find(claims.envelopeId).then((e) => opened(e, claims, token).envelope), (latest, ctx) =>
     ({ change: recordDownload(latest, opened(latest, claims, token).link, sealed, meta, ctx), result: null }));
-  return { envelope, sealed, bytes };
+  return { envelope, sealed, delivery };
 }

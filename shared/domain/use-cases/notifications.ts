@@ -4,7 +4,7 @@ import { completionEmail, invitationEmail, invitationSms, reminderEmail } from '
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
-import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, SmsSender, Workflows } from '#ports/services.ts';
+import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, Metrics, SmsSender, Workflows } from '#ports/services.ts';
 
 export interface DispatchDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -17,6 +17,7 @@ export interface DispatchDeps {
   jobs: JobQueue;
   workflows: Workflows;
   logger: Logger;
+  metrics: Metrics;
 }
 
 /** Completion emails attach every sealed document up to this size together (ADDITIONS A2), else link to the portal. */

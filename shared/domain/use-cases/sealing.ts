@@ -101,6 +101,7 @@ export type SealStepResult = SealedFiles & { envelopeId: string };
  * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
 export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
+  const started = performance.now();
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const documents = originals(envelope);
@@ -123,6 +124,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
     sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength,
     ...(uncovered.length > 0 ? { uncovered } : {}),
   }));
+  deps.metrics.milliseconds('SealDuration', performance.now() - started);
   return { envelopeId, stageId: stage.id, sealedAt, files };
 }
 

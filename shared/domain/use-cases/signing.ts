@@ -13,7 +13,7 @@ import { signatureKey } from '../staging.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from '../submission.ts';
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { transact, type CoreDeps, type Decision, type Transacted } from './context.ts';
-import { documentBytes, documentFor } from './documents.ts';
+import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from './documents.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -174,8 +174,8 @@ export async function declineToSign(deps: SigningDeps, token: string, reason: st
 }
 
 /** An original PDF (the first, or the one `documentId` names), for rendering on the signing page. */
-export async function signingDocument(deps: SigningDeps, token: string, documentId: string | null, meta: RequestMeta) {
+export async function signingDocument(deps: SigningDeps & DeliveryDeps, token: string, documentId: string | null, meta: RequestMeta, disposition: Disposition) {
   const { envelope } = await withLink(deps, token, meta, 'document', () => ({ change: null, result: null }));
   const document = documentFor(envelope, 'original', documentId);
-  return { envelope, document, bytes: await documentBytes(deps, document) };
+  return { envelope, document, delivery: await deliverDocument(deps, envelope, document, disposition) };
 }

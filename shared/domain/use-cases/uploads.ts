@@ -46,16 +46,26 @@ export async function checkOriginal(upload: UploadInput, ids: { envelopeId: stri
   return { document, index, blobs: [{ key: blobKey, bytes, contentType: 'application/pdf' }, { key: textIndexKey, bytes: json, contentType: 'application/json' }] };
 }
 
-/** One more document on a draft (the raw upload, or a completed presigned upload); `filename` names it. */
-export async function uploadDocument(deps: CoreDeps, appId: string, rawId: string, upload: UploadInput, meta: RequestMeta): Promise<Document> {
+/**
+ * One more document on a draft (the raw upload, or a completed presigned upload); `filename` names it. A completed
+ * upload brings its own `documentId` (its upload id): its blobs then go under the stage's own key space, so two
+ * completes of one upload racing never share a key, and the loser finds the winner's document and answers it.
+ */
+export async function uploadDocument(deps: CoreDeps, appId: string, rawId: string, upload: UploadInput, meta: RequestMeta, documentId: string | null = null): Promise<Document> {
   const envelope = await loadEnvelope(deps, appId, rawId);
   requireDraft(envelope, 'upload a document'); // before storing anything
   const order = originals(envelope).length + 1;
-  const { document, blobs } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: deps.ids.next(), now: deps.clock.now(), order }, 'body');
-  const { envelope: after } = await withStagedBlobs(deps, envelope.id, () => blobs, (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
-    const positioned = { ...document, order: originals(latest).length + 1, name: upload.filename?.trim() ? document.name : `document-${String(originals(latest).length + 1)}.pdf` };
+  const { document, blobs } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: documentId ?? deps.ids.next(), now: deps.clock.now(), order }, 'body');
+  const keyed = (stageId: string) => (key: string) => (documentId === null ? key : key.replace(`/${document.id}.`, `/${stageId}/${document.id}.`));
+  const { envelope: after } = await withStagedBlobs(deps, envelope.id, (stageId) => blobs.map((b) => ({ ...b, key: keyed(stageId)(b.key) })), (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
+    if (latest.documents.some((d) => d.id === document.id)) return { change: null, result: null }; // a racing complete won
+    const key = keyed(stage.id);
+    const positioned = {
+      ...document, blobKey: key(document.blobKey), textIndexKey: document.textIndexKey && key(document.textIndexKey),
+      order: originals(latest).length + 1, name: upload.filename?.trim() ? document.name : `document-${String(originals(latest).length + 1)}.pdf`,
+    };
     return { change: { ...addDocument(latest, positioned, ctx), releases: [stage.id] }, result: null };
-  }));
+  }), (result) => result.change !== null);
   return after.documents.find((d) => d.id === document.id) ?? document;
 }
 

@@ -6,7 +6,7 @@ import type { EventOutboxItem, WebhookEventName } from '../outbox.ts';
 import { WEBHOOK_EVENTS } from '../outbox.ts';
 import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { Clock, Ids, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
+import type { Clock, Ids, Metrics, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
 import { signatureHeader } from '../webhook-signature.ts';
 
 export interface WebhookDeps {
@@ -19,6 +19,7 @@ export interface WebhookDeps {
   secrets: SecretBox;
   workflows: Workflows;
   webhookSender: WebhookSender;
+  metrics: Metrics;
 }
 
 export interface NewWebhook {
@@ -82,6 +83,7 @@ async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, 
   const next = afterAttempt(delivery, outcome, webhook.retrySchedule, deps.clock.now());
   const settled = manual && next.status === 'pending' ? { ...next, status: 'failed' as const, nextAttemptAt: null } : next;
   await deps.webhooks.saveDelivery(settled);
+  if (!result.ok) deps.metrics.count('WebhookDeliveryFailures');
   return settled;
 }
 
