@@ -9,8 +9,11 @@ import type * as v from 'valibot';
 import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration } from '#http/declaration.ts';
 import type { ApiDescription } from '#ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
-import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type SchemaObject } from './openapi/components.ts';
+import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type ComponentName, type SchemaObject } from './openapi/components.ts';
 import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';
+import { COMPONENT_DESCRIPTIONS, COMPONENT_EXAMPLES, REQUEST_EXAMPLES } from './openapi/examples.ts';
+import { API_DESCRIPTION, errorDescription } from './openapi/overview.ts';
+import { WEBHOOK_EVENT_SCHEMA, webhookOperations } from './openapi/webhooks.ts';
 
 const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',
@@ -29,13 +32,13 @@ const commonHeaders = {
 
 const HEADERS = {
   RequestId: { description: 'Identifies the request in logs and error bodies', schema: { type: 'string' } },
-  RateLimitLimit: { description: 'Requests allowed per window (DECISIONS 19: per application by plan; per link token and address on signer and portal routes)', schema: { type: 'integer' } },
+  RateLimitLimit: { description: 'Requests allowed per window (per application by its plan on bearer routes; per link token and per address on signer and portal routes)', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
   RateLimitReset: { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
   IdempotentReplayed: { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
 
-/** POSTs with a credential take an Idempotency-Key (spec 8, DECISIONS 24). */
+/** POSTs with a credential take an Idempotency-Key (spec 8). */
 const idempotent = (route: RouteDeclaration) => route.method === 'POST' && route.auth !== 'none';
 
 const IDEMPOTENCY_KEY: OpenApiParameter = {
@@ -51,7 +54,7 @@ const idempotencyConflict = (own: string | undefined) =>
   `${own === undefined ? 'The' : `${own}; or: the`} Idempotency-Key was used for a different request (\`idempotency_key_reused\`), ` +
   'or the first request with it is still running (`request_in_progress`, retry shortly)';
 
-export interface OpenApiMedia { schema: SchemaObject; encoding?: Record<string, { contentType: string }> }
+export interface OpenApiMedia { schema: SchemaObject; example?: unknown; encoding?: Record<string, { contentType: string }> }
 export interface OpenApiParameter { name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: SchemaObject }
 export interface OpenApiOperation {
   operationId: string;
@@ -70,6 +73,7 @@ export interface OpenApiDocument {
   tags: { name: string; description: string }[];
   security: Record<string, string[]>[];
   paths: Record<string, Record<string, OpenApiOperation>>;
+  webhooks: Record<string, { post: object }>;
   components: { schemas: Record<string, SchemaObject>; responses: Record<string, object>; headers: Record<string, object>; securitySchemes: Record<string, object> };
 }
 
@@ -105,7 +109,20 @@ function contentOf(content: Content): Record<string, OpenApiMedia> {
     : { schema: media.jsonSchema, ...(media.encoding ? { encoding: media.encoding } : {}) }]));
 }
 
+/** The operation's example body on its JSON (or form) media. */
+function withExample(operationId: string, content: Record<string, OpenApiMedia>): Record<string, OpenApiMedia> {
+  const example = REQUEST_EXAMPLES[operationId];
+  if (example === undefined) return content;
+  return Object.fromEntries(Object.entries(content).map(([type, media]) =>
+    [type, type === 'application/json' || type === 'application/x-www-form-urlencoded' ? { ...media, example } : media]));
+}
+
 function requestBody(route: RouteDeclaration): OpenApiOperation['requestBody'] {
+  const body = plainRequestBody(route);
+  return body && { ...body, content: withExample(route.operationId, body.content) };
+}
+
+function plainRequestBody(route: RouteDeclaration): OpenApiOperation['requestBody'] {
   if (route.requestContent) return { ...route.requestContent, content: contentOf(route.requestContent.content) };
   const schema = route.body?.schema;
   if (!route.body) return undefined;
@@ -186,11 +203,15 @@ function paths(routes: readonly RouteDef[]): OpenApiDocument['paths'] {
 
 function componentSchemas(): Record<string, SchemaObject> {
   const schemas: Record<string, SchemaObject> = toJsonSchemaDefs(COMPONENT_SCHEMAS, CONVERSION);
-  for (const [name, note] of Object.entries(COMPONENT_NOTES)) {
-    const schema = schemas[name];
-    if (schema) schema.description = schema.description ? `${schema.description} ${note}` : note;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const key = name as ComponentName;
+    const described = key === 'Error' ? errorDescription() : COMPONENT_DESCRIPTIONS[key];
+    const note = COMPONENT_NOTES[key];
+    schema.description = [described, schema.description, note].filter((part) => part).join(' ');
+    const example = COMPONENT_EXAMPLES[key];
+    if (example !== undefined) schema.examples = [example as NonNullable<SchemaObject['examples']>[number]];
   }
-  return schemas;
+  return { ...schemas, WebhookEvent: WEBHOOK_EVENT_SCHEMA };
 }
 
 function errorResponses(): Record<string, object> {
@@ -203,8 +224,11 @@ function errorResponses(): Record<string, object> {
 }
 
 const securitySchemes = {
-  bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /oauth/token`' },
-  oauth2: { type: 'oauth2', description: 'Client credentials; the token is then sent as a bearer token', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
+  bearerAuth: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'An access token from `POST /oauth/token`, valid 1 hour (`expires_in`); an expired one is a 401 with reason `token_expired`: request a new one.',
+  },
+  oauth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials (`client_id`, `client_secret` of your application); the token is then sent as a bearer token', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
 };
 
 export function buildOpenApi(options: { serverUrl: string }, routes: readonly RouteDef[] = manifest): OpenApiDocument {
@@ -214,13 +238,14 @@ export function buildOpenApi(options: { serverUrl: string }, routes: readonly Ro
     info: {
       title: 'E-signature service API',
       version: '1.0.0',
-      description: 'Envelopes, signers, sealed PDFs and a hash-chained audit trail.',
+      description: API_DESCRIPTION,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: options.serverUrl }],
     tags: tags.map((name) => ({ name, description: TAGS[name] })),
     security: [{ bearerAuth: [] }],
     paths: paths(routes),
+    webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),
       responses: errorResponses(),

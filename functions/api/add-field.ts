@@ -16,7 +16,7 @@ export const definition = route({
   operationId: 'addField', summary: 'Place a field on a draft envelope',
   description:
     'By coordinates (`page`, `x`, `y`): answers the Field. By `anchor` (a text in the document, e.g. `/sig1/`): one field per occurrence, ' +
-    'or the first, answered as `{ data: [Field, ...] }` (empty when `ignoreIfMissing` and not found) (ADDITIONS A3).',
+    'or the first, answered as `{ data: [Field, ...] }` (empty when `ignoreIfMissing` and not found).',
   params: IdParams,
   body: jsonBody(AddFieldRequest),
   success: { status: 201, description: 'The new field, or `{ data }` for an anchor', content: json(AddFieldResponse) },

@@ -10,6 +10,7 @@ import { SignerResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers', auth: 'bearer', tag: 'Envelopes',
   operationId: 'addSigner', summary: 'Add a signer to a draft envelope',
+  description: 'Adds a signer to a draft envelope; place their fields with `POST /v1/envelopes/{id}/fields` and the signer id from the answer.',
   params: IdParams,
   body: jsonBody(CreateSignerRequest),
   success: { status: 201, description: 'The new signer', content: json(SignerResponse) },

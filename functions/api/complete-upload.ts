@@ -9,7 +9,7 @@ import { DocumentUploadResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url/{uploadId}/complete', auth: 'bearer', tag: 'Envelopes',
   operationId: 'completeDocumentUpload', summary: 'Check and add a document uploaded with a presigned POST',
-  description: 'The same checks and answer as `POST /v1/envelopes/{id}/document` (ADDITIONS A1), on the file stored through the upload URL; a second call answers the same document.',
+  description: 'The same checks and answer as `POST /v1/envelopes/{id}/document`, on the file stored through the upload URL; a second call answers the same document.',
   params: UploadParams,
   success: { status: 201, description: 'The stored original document', content: json(DocumentUploadResponse) },
   errors: {

@@ -78,7 +78,7 @@ const multipartCreate = {
 export const definition = route({
   method: 'POST', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',
   operationId: 'createEnvelope', summary: 'Create an envelope (multipart with the PDF, or JSON)',
-  description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document` (DECISIONS 4).',
+  description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document` (Variant B). The two are told apart by Content-Type.',
   body: createBody,
   requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(CreateEnvelopeRequest) } },
   success: { status: 201, description: 'The envelope, in draft', content: json(EnvelopeResponse) },

@@ -9,7 +9,7 @@ import { UploadUrlResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url', auth: 'bearer', tag: 'Envelopes',
   operationId: 'createDocumentUploadUrl', summary: 'A presigned S3 POST for a document too large for a request body',
-  description: 'For PDFs up to 25 MB whatever the deployment\'s request limits (ADDITIONS A1): POST the file to `url` as multipart/form-data, every `fields` entry first and the PDF last as `file`, within 15 minutes; then call `.../upload-url/{uploadId}/complete`. `filename` names the document, else `document-N.pdf`.',
+  description: 'For PDFs up to 25 MB whatever the deployment\'s request limits (an API Gateway request carries at most 10 MB, a Lambda payload 6 MB): POST the file to `url` as multipart/form-data, every `fields` entry first and the PDF last as `file`, within 15 minutes; then call `.../upload-url/{uploadId}/complete`. `filename` names the document, else `document-N.pdf`.',
   params: IdParams,
   body: jsonBody(UploadUrlRequest, { optional: true }),
   success: { status: 200, description: 'Where and how to POST the file', content: json(UploadUrlResponse) },

@@ -10,7 +10,7 @@ export const definition = route({
   operationId: 'createWebhook', summary: 'Subscribe an HTTPS endpoint to events',
   description:
     'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`, ' +
-    'keyed with `secret` when given, else with the client secret (DECISIONS 9).',
+    'keyed with `secret` when given, else with the client secret of the application.',
   body: jsonBody(CreateWebhookRequest),
   success: { status: 201, description: 'The webhook', content: json(WebhookResponse) },
   errors: { 400: 'Not an HTTPS URL, an unknown event name, no events, or a secret that is too short' },

@@ -7,6 +7,7 @@ import { IdParams } from '#schemas/common.ts';
 export const definition = route({
   method: 'DELETE', path: '/v1/console/contacts/{id}', auth: 'bearer', tag: 'Console',
   operationId: 'deleteContact', summary: 'Remove a contact',
+  description: 'Removes a saved contact.',
   params: IdParams,
   success: { status: 204, description: 'Deleted' },
   errors: { 404: 'No such contact for this application' },

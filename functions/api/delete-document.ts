@@ -8,7 +8,7 @@ import { DocumentParams } from '#schemas/envelopes.ts';
 export const definition = route({
   method: 'DELETE', path: '/v1/envelopes/{id}/documents/{documentId}', auth: 'bearer', tag: 'Envelopes',
   operationId: 'deleteDocument', summary: 'Remove a document from a draft',
-  description: 'Removes a document from a draft, with the fields on it; the others keep their order (ADDITIONS A2).',
+  description: 'Removes a document from a draft, with the fields on it; the others keep their order.',
   params: DocumentParams,
   success: { status: 204, description: 'Removed' },
   errors: { 400: 'The envelope is not in draft', 404: 'No such envelope or document for this application', 409: CONCURRENT },

@@ -7,6 +7,7 @@ import { IdParams } from '#schemas/common.ts';
 export const definition = route({
   method: 'DELETE', path: '/v1/webhooks/{id}', auth: 'bearer', tag: 'Webhooks',
   operationId: 'deleteWebhook', summary: 'Remove a webhook',
+  description: 'Removes the webhook: no further deliveries are made to it.',
   params: IdParams,
   success: { status: 204, description: 'Deleted; no more deliveries start for it' },
   errors: { 404: 'No such webhook for this application' },

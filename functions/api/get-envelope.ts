@@ -8,6 +8,7 @@ import { EnvelopeResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}', auth: 'bearer', tag: 'Envelopes',
   operationId: 'getEnvelope', summary: 'Read an envelope with signers, fields, documents and audit log',
+  description: 'The envelope as it is now: status, signers with their status, fields, documents (original and, once completed, sealed) and the hash-chained audit log. Reading it applies a passed deadline (the envelope expires at once).',
   params: IdParams,
   success: { status: 200, description: 'The envelope with signers, fields, documents and audit log', content: json(EnvelopeResponse) },
   errors: { 404: 'No such envelope for this application' },

@@ -8,7 +8,7 @@ export const definition = route({
   method: 'GET', path: '/v1/console/tenants/{tenantId}', auth: 'bearer', tag: 'Console',
   operationId: 'getTenant', summary: "A tenant's settings (expiry, retention, field origin)",
   description:
-    'Per (application, tenantId) defaults (DECISIONS 15): `retentionDays` (30), `defaultExpiresInDays` (30), `fieldOrigin` (bottom-left), `defaultLocale` (en, ADDITIONS A8). ' +
+    'Per (application, tenantId) defaults, kept for each tenant of an application: `retentionDays` (30), `defaultExpiresInDays` (30), `fieldOrigin` (bottom-left), `defaultLocale` (en). ' +
     'A tenant that never set them reads the defaults.',
   params: TenantParams,
   success: { status: 200, description: "The tenant's settings", content: json(TenantSettingsResponse) },

@@ -7,6 +7,7 @@ import { ContactListResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',
   operationId: 'listContacts', summary: "The application's saved contacts, optionally searched",
+  description: 'The saved contacts of the calling application, sorted by name; `search` matches name and email case-insensitively.',
   query: ContactsQuery,
   success: { status: 200, description: 'The contacts, ordered by email', content: json(ContactListResponse) },
   errors: { 400: 'Invalid query parameter' },

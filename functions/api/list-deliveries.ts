@@ -9,7 +9,7 @@ import { DeliveriesQuery } from '#schemas/webhooks.ts';
 export const definition = route({
   method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'bearer', tag: 'Webhooks',
   operationId: 'listDeliveries', summary: "A webhook's deliveries, newest first",
-  description: 'The failed-deliveries console (DECISIONS 20): `?status=failed` lists what needs a resend.',
+  description: 'The failed-deliveries console, newest first: `?status=failed` lists what needs a resend.',
   params: IdParams,
   query: DeliveriesQuery,
   success: { status: 200, description: "The webhook's deliveries, newest first", content: json(DeliveryListResponse) },

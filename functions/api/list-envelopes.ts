@@ -8,6 +8,7 @@ import { EnvelopeListResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',
   operationId: 'listEnvelopes', summary: "List a tenant's envelopes, newest first",
+  description: 'Envelopes of one `tenantId`, optionally of one `status`, newest first, paged with `page` and `pageSize` (at most 100). The list carries no audit log: read one envelope for it.',
   query: ListEnvelopesQuery,
   success: { status: 200, description: "A page of the tenant's envelopes, newest first", content: json(EnvelopeListResponse) },
   errors: { 400: 'Invalid query parameter' },

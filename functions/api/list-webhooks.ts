@@ -6,6 +6,7 @@ import { WebhookListResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',
   operationId: 'listWebhooks', summary: "The application's webhooks",
+  description: 'Every webhook of the calling application, with its events and retry schedule (never its secret).',
   success: { status: 200, description: "The application's webhooks (secrets are never returned)", content: json(WebhookListResponse) },
   errors: {},
   access: { ...bearerAccess },

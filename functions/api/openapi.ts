@@ -5,6 +5,7 @@ import { OpenApiDocumentResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/openapi.json', auth: 'none', tag: 'Meta',
   operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document',
+  description: 'This document, generated from the route declarations. The rendered reference is served at `/docs`.',
   success: { status: 200, description: 'This document', content: json(OpenApiDocumentResponse) },
   errors: {},
   // The document is generated from the route declarations at build time and shipped beside the bundle: no data, no

@@ -10,6 +10,7 @@ import { EnvelopeResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/send', auth: 'bearer', tag: 'Envelopes',
   operationId: 'sendEnvelope', summary: 'Send a draft envelope to its first routing group',
+  description: "Invites the lowest routing-order group by email (and SMS for `sms_otp` signers with a phone); the answer carries each of those signers' `signingUrl` (null for later groups, invited when the group before them has signed). The envelope needs a document, and every signer a field.",
   params: IdParams,
   body: jsonBody(SendRequest, { optional: true }),
   success: { status: 200, description: 'The sent envelope; `signers[].signingUrl` carries the first routing group\'s links', content: json(EnvelopeResponse) },

@@ -9,7 +9,7 @@ export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/sign', auth: 'link', tag: 'Signing',
   operationId: 'sign', summary: "Submit the signer's field values",
   description:
-    'Records the signer\'s field values (DECISIONS 26). When this completes the routing group the next group is invited; ' +
+    'Records the signer\'s field values: every required field of the signer needs a value, and a value for another signer\'s field is a 400. When this completes the routing group the next group is invited; ' +
     'when every signer has signed, the document is sealed and `envelope.completed` is delivered.',
   params: TokenParams,
   body: jsonBody(SignRequest),

@@ -10,7 +10,7 @@ import { TokenParams } from '#schemas/signing.ts';
 export const definition = route({
   method: 'GET', path: '/v1/signing/{token}', auth: 'link', tag: 'Signing',
   operationId: 'getSigningContext', summary: "The signer's signing context",
-  description: 'The first read marks the signer `viewed` (and the envelope `in_progress`). Gates: OTP (when the signer\'s `authMethod` needs it), then consent, then sign (spec 3.3).',
+  description: 'The first read marks the signer `viewed` (and the envelope `in_progress`). Gates: OTP (when the signer\'s `authMethod` needs it), then consent, then sign.',
   params: TokenParams,
   success: { status: 200, description: "The signing context, with only this signer's fields", content: json(SigningContextResponse) },
   errors: { 401: LINK_UNUSABLE, 409: CONCURRENT, 410: LINK_USED },

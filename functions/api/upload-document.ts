@@ -26,7 +26,7 @@ const rawPdf: BodyRule<Uint8Array> = {
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document', auth: 'bearer', tag: 'Envelopes',
   operationId: 'uploadDocument', summary: 'Add a document to a draft, as raw PDF bytes',
-  description: 'Adds one more document to a draft, after the others (ADDITIONS A2); `?filename=` names it, else `document-N.pdf`. Its text is indexed once for anchor placement.',
+  description: 'Adds one more document to a draft, after the others; `?filename=` names it, else `document-N.pdf`. Its text is indexed once for anchor placement.',
   params: IdParams,
   query: UploadQuery,
   body: rawPdf,

@@ -9,6 +9,7 @@ import { AuditVerificationResponse } from '#schemas/responses.ts';
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}/audit/verify', auth: 'bearer', tag: 'Envelopes',
   operationId: 'verifyAudit', summary: "Recompute the envelope's audit hash chain",
+  description: "Recomputes every entry's hash from its content and the previous hash, and says whether the chain is intact or at which entry it breaks.",
   params: IdParams,
   success: { status: 200, description: 'Whether the audit hash chain recomputes to the recorded head', content: json(AuditVerificationResponse) },
   errors: { 404: NO_ENVELOPE },

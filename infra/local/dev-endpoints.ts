@@ -3,12 +3,14 @@ import * as v from 'valibot';
 import type { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import type { OffsetClock } from '#adapters/system.ts';
 import { ValidationError } from '#domain/errors.ts';
+import { ACCESS_TOKEN_SECONDS } from '#domain/access-tokens.ts';
 import { createApplication } from '#domain/use-cases/applications.ts';
 import { ok, type HttpResult } from '#http/responses.ts';
 import { parseWith } from '#http/validation.ts';
 import type { Deps } from '#shared/deps.ts';
 import type { RunningSes } from './engines/ses.ts';
 import type { DevHandler } from './server.ts';
+import { mailboxPage } from './mailbox.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 
 export interface DevState {
@@ -44,7 +46,7 @@ function jsonOf(body: Buffer): unknown {
   }
 }
 
-async function outbox(state: DevState, to: string | null): Promise<OutboxMessage[]> {
+export async function outbox(state: DevState, to: string | null): Promise<OutboxMessage[]> {
   const emails: OutboxMessage[] = (await state.ses.emails()).flatMap((email) =>
     [...email.destination.to, ...email.destination.cc, ...email.destination.bcc].map((recipient) => ({
       id: email.messageId, channel: 'email' as const, to: recipient, subject: email.subject,
@@ -78,13 +80,17 @@ const AppRequest = v.object({
 export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
     'GET /_local/outbox': async (_req: IncomingMessage, url: URL): Promise<HttpResult> => ok(await outbox(state, url.searchParams.get('to'))),
+    'GET /_local/mailbox': async (_req, url) => mailboxPage(await outbox(state, url.searchParams.get('to')), url.searchParams.get('to')),
     'POST /_local/clock': async (_req, _url, body) => {
       const { advanceSeconds, runJobs } = parseWith(ClockRequest, jsonOf(body));
       const now = state.clock.advance(advanceSeconds);
       await state.drain();
       if (runJobs) await runScheduled(state.jobs, now);
       await state.drain();
-      return ok({ now: state.clock.now().toISOString() });
+      const moved = state.clock.now();
+      // Bearer tokens are checked against this clock: say which ones moving it has expired, rather than let a 401 surprise.
+      const tokensValidFrom = new Date(moved.getTime() - ACCESS_TOKEN_SECONDS * 1000).toISOString();
+      return ok({ now: moved.toISOString(), accessTokens: `tokens issued before ${tokensValidFrom} have expired; request a new one from POST /oauth/token` });
     },
     'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
     'POST /_local/apps': async (_req, _url, body) => {

@@ -36,12 +36,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   console.log([
     '',
+    `  Ready         ${stack.apiUrl}/healthz`,
     `  API           ${stack.apiUrl}   (OpenAPI: ${stack.apiUrl}/v1/openapi.json)`,
-    `  Signing host  ${stack.signingUrl}`,
+    `  API reference ${stack.apiUrl}/docs/`,
+    `  Mailbox       ${stack.apiUrl}/_local/mailbox   (every email and SMS; JSON: ${stack.apiUrl}/_local/outbox)`,
+    `  Signing host  ${stack.signingUrl}   (reference also at ${stack.signingUrl}/docs/)`,
     `  Client id     ${stack.devApp.clientId}`,
     `  Client secret ${stack.devApp.clientSecret}`,
     '',
-    `  Emails and SMS: GET ${stack.apiUrl}/_local/outbox   Clock: POST ${stack.apiUrl}/_local/clock`,
+    `  Try it:       npm run demo   (an envelope from create to sealed PDF, in another terminal${stack.apiUrl === 'http://127.0.0.1:3000' ? '' : `; API_URL=${stack.apiUrl}`})`,
+    `  Clock:        POST ${stack.apiUrl}/_local/clock {"advanceSeconds": N}; bearer tokens expire on the service clock (1 h)`,
     '  Ctrl-C stops everything.',
     '',
   ].join('\n'));

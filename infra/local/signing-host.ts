@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { BoundRoute } from './router.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
+import type { DocsFile } from '../docs-site.ts';
 import { apiListener } from './server.ts';
 
 const TYPES: Record<string, string> = {
@@ -35,13 +36,27 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse, 
   res.end('The signing pages are not built (web/dist is missing).');
 }
 
-/** The signing host (DESIGN 7): the signer-facing API paths go to the API, everything else is the web app. */
-export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler, documentsOrigin: string) {
+/**
+ * The signing host (DESIGN 7): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
+ * beside the pages (`docs`: its files by name), everything else is the web app.
+ */
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
   const headers = { ...SECURITY_HEADERS, 'content-security-policy': signingHostCsp(documentsOrigin) };
   const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (servedBySigningHost(url.pathname)) return api(req, res);
+    if (url.pathname === '/docs') {
+      res.writeHead(302, { location: '/docs/', ...headers });
+      res.end();
+      return;
+    }
+    const doc = url.pathname.startsWith('/docs/') ? docs[url.pathname.slice('/docs/'.length) || 'index.html'] : undefined;
+    if (doc) {
+      res.writeHead(200, { 'content-type': doc.type, ...headers });
+      res.end(doc.body);
+      return;
+    }
     return serveStatic(webRoot, url.pathname === '/' ? '/index.html' : url.pathname, res, headers);
   };
 }

@@ -20,7 +20,8 @@ import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
 import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
-import { inMemoryApiDescription } from '../openapi.ts';
+import { buildOpenApi, inMemoryApiDescription } from '../openapi.ts';
+import { docsFiles } from '../docs-site.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
 import { devHandlers } from './dev-endpoints.ts';
@@ -34,6 +35,7 @@ import { startSqs } from './engines/sqs.ts';
 import type { RunningEngine } from './engines/types.ts';
 import { functionDeps, handlerFactory, type LocalWiring } from './functions.ts';
 import { lifecycleJob } from './lifecycle.ts';
+import { pageHandlers } from './pages.ts';
 import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
 import { bindRoute, type BoundRoute } from './router.ts';
@@ -256,11 +258,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
 
     // 6. Serve.
-    const api = createServer((req, res) => void apiListener(() => bound, devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki }), () => noRoute)(req, res));
-    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint)(req, res));
+    const dev = {
+      ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki }),
+      ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }),
+    };
+    const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
+    const docs = { ...docsFiles('openapi.json'), 'openapi.json': { type: 'application/json', body: Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: urls.apiUrl }))) } };
+    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint, docs)(req, res));
     for (const server of [api, signing]) teardown.add(() => close(server));
-    await listen(api, ports.api);
+    // The API port last: a script that waits for it finds every route bound and the signing host listening.
     await listen(signing, ports.signing);
+    await listen(api, ports.api);
     return {
       apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file,
       endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },

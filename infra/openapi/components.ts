@@ -63,14 +63,13 @@ export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
 /** Rules the request schemas check in code (`v.check`) and JSON Schema cannot say. */
 export const COMPONENT_NOTES: Partial<Record<ComponentName, string>> = {
   CreateSignerRequest: '`phone` is required when `authMethod` is `sms_otp`.',
-  CreateFieldRequest: 'Name the signer with `signerIndex` (0-based position in `signers`) or `signerEmail`: signers have no ids yet (DECISIONS 4).',
-  AddFieldRequest: '`signerId` and `documentId` take a UUID or the prefixed form (`sgn_<uuid>`, `doc_<uuid>`); the field must lie inside the page (DECISIONS 25).',
+  CreateFieldRequest: 'Name the signer with `signerIndex` (0-based position in `signers`) or `signerEmail`: signers have no ids yet.',
+  AddFieldRequest: '`signerId` and `documentId` take a UUID or the prefixed form (`sgn_<uuid>`, `doc_<uuid>`); the field must lie inside the page\'s crop box (PDF points, origin bottom-left unless `origin` says `top-left`).',
   SignRequest:
-    'Every required field of the signer needs a value, and a value for a field that is not the signer\'s is a 400 (DECISIONS 26). ' +
+    'Every required field of the signer needs a value, and a value for a field that is not the signer\'s is a 400 (`validation_error`). ' +
     '`signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded) or, typed, `textValue` with `fontLabel`; ' +
     '`date`: filled by the service with the signing date (a submitted value is ignored); `text`: `textValue`, at most 1,000 characters; ' +
     '`checkbox`: `textValue` `"true"` or `"false"`. `fieldId` takes a UUID or the prefixed form `fld_<uuid>`.',
-  Error: 'One body that is both published error shapes (DECISIONS 7).',
 };
 
 /** A schema object: JSON Schema 2020-12 plus the content keywords the converter's type leaves out. */

@@ -5,20 +5,20 @@
 import type { Tag } from '#http/declaration.ts';
 
 export const PATH_PARAMETERS: Record<string, string> = {
-  id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>` (DECISIONS 1)',
-  signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>` (DECISIONS 1)',
-  documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>` (DECISIONS 1)',
-  deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>` (DECISIONS 1)',
-  uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered (ADDITIONS A1)',
+  id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID',
+  signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID',
+  documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>`; answers always use the plain UUID',
+  deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>`; answers always use the plain UUID',
+  uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:
-    'The opaque link token: the last path segment of the signer\'s `signingUrl` (DECISIONS 5). It is the credential of this call, ' +
+    'The opaque link token: the last path segment of the signer\'s `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, ' +
     'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +
-    'is issued (DECISIONS 13) or once the signer has signed or declined (DECISIONS 12).',
+    'is issued (resend) or once the signer has signed or declined (a link is single-use).',
 };
 
-export const WEBHOOK_ID = 'Webhook id: a UUID, or the prefixed form `whk_<uuid>` (DECISIONS 1)';
-export const CONTACT_ID = 'Contact id: a UUID, or the prefixed form `con_<uuid>` (DECISIONS 1)';
+export const WEBHOOK_ID = 'Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID';
+export const CONTACT_ID = 'Contact id: a UUID, or the prefixed form `con_<uuid>`; answers always use the plain UUID';
 
 export const DOWNLOAD_TOKEN =
   'The opaque download-portal token: the last path segment of the link in the completion email. It is the credential of this call, ' +
@@ -27,9 +27,9 @@ export const DOWNLOAD_TOKEN =
 export const TAGS: Record<Tag, string> = {
   Auth: 'OAuth 2.0 client credentials',
   Envelopes: 'Envelopes, their signers, fields, documents and audit trail',
-  Console: 'The self-serve console: tenant settings, saved contacts and the usage summary (spec 4.6)',
-  Webhooks: 'Event subscriptions, signed deliveries with retries, and the failed-deliveries console (spec 4.5, 6)',
-  Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline (spec 3.3, 4.3); and the download portal for the sealed copy (spec 4.4). No bearer header: the link token in the path is the credential.',
+  Console: 'The self-serve console: tenant settings, saved contacts and the usage summary',
+  Webhooks: 'Event subscriptions, signed deliveries with retries, and the failed-deliveries console',
+  Signing: 'The signer-facing steps behind a signing link: context, one-time code, consent, then sign or decline; and the download portal for the sealed copy. No bearer header: the link token in the path is the credential.',
   Templates: 'Reusable envelope blueprints and bulk send',
   Meta: 'About the API itself',
 };

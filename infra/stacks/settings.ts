@@ -31,6 +31,8 @@ export interface ServiceSettings {
   alarmEmail: string | null;
   /** The built signing pages; deployed when the folder exists at synth time. */
   webDistPath: string;
+  /** The built API reference (`npm run build:docs`: a `docs/` folder inside), deployed beside the pages when it exists. */
+  docsDistPath: string;
   /** An RFC 3161 timestamp authority for seals above PAdES B-B (ADDITIONS A9); null: B-B seals. */
   tsaUrl: string | null;
   /** `Name: value` (or a bare Authorization value) the TSA wants, if any. */
@@ -57,6 +59,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   apiThrottle: { rateLimit: 100, burstLimit: 200 },
   alarmEmail: null,
   webDistPath: 'web/dist',
+  docsDistPath: 'web/docs-dist',
   tsaUrl: null,
   tsaAuthHeader: null,
   padesLevel: null,
@@ -142,6 +145,7 @@ export function settingsFromContext(node: Node): ServiceSettings {
     apiThrottle: { ...DEFAULT_SETTINGS.apiThrottle, ...throttle },
     alarmEmail: text(node, 'alarmEmail'),
     webDistPath: text(node, 'webDistPath') ?? DEFAULT_SETTINGS.webDistPath,
+    docsDistPath: text(node, 'docsDistPath') ?? DEFAULT_SETTINGS.docsDistPath,
     tsaUrl: text(node, 'tsaUrl'),
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),

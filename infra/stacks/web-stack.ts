@@ -118,8 +118,11 @@ export class WebStack extends Stack {
     // would also rewrite the API's own 404s on the signing paths.
     const pageRoutes = new EdgeFunction(this, 'PageRoutes', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'Serves index.html for page routes (paths without a file extension)',
-      code: FunctionCode.fromInline("function handler(event) { var r = event.request; if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/index.html'; } return r; }"),
+      comment: 'Serves the API reference at /docs/, and index.html for page routes (paths without a file extension)',
+      code: FunctionCode.fromInline(
+        "function handler(event) { var r = event.request; if (/^\\/docs\\/?$/.test(r.uri)) { r.uri = '/docs/index.html'; } " +
+        "else if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/index.html'; } return r; }",
+      ),
     });
     // The viewer's address (for the audit trail and per-IP limits) and what the API reads; never Host (API Gateway's own).
     const viewerAddressPolicy = new OriginRequestPolicy(this, 'SignerApiRequests', {
@@ -170,19 +173,25 @@ export class WebStack extends Stack {
     acknowledge(distribution, 'CFR1', 'Signers are wherever the sender\'s recipients are: no geographic restriction');
     acknowledge(distribution, 'CFR2', 'No WAF by default (a web ACL costs a monthly fee); the API is throttled at the gateway and per token in the functions. Attach one in front of the distribution as needed');
 
-    this.deployPages(site, distribution, settings.webDistPath, logRetention);
+    this.deployPages(site, distribution, settings.webDistPath, settings.docsDistPath, logRetention);
     return distribution;
   }
 
-  /** The built pages, when they exist at synth time; otherwise the bucket stays empty until a later deploy. */
-  private deployPages(site: Bucket, distribution: Distribution, webDistPath: string, logRetention: RetentionDays): void {
-    const path = isAbsolute(webDistPath) ? webDistPath : join(REPO_ROOT, webDistPath);
+  /**
+   * The built pages, when they exist at synth time (otherwise the bucket stays empty until a later deploy), and with
+   * them the API reference (`docs/` of the docs build) when that was built.
+   */
+  private deployPages(site: Bucket, distribution: Distribution, webDistPath: string, docsDistPath: string, logRetention: RetentionDays): void {
+    const absolute = (path: string) => (isAbsolute(path) ? path : join(REPO_ROOT, path));
+    const path = absolute(webDistPath);
     if (!existsSync(join(path, 'index.html'))) return;
+    const docs = absolute(docsDistPath);
+    const sources = [Source.asset(path), ...(existsSync(join(docs, 'docs', 'index.html')) ? [Source.asset(docs)] : [])];
     const role = new Role(this, 'PagesDeploymentRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     const logs = new LogGroup(this, 'PagesDeploymentLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
     role.addToPrincipalPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logs.logGroupArn] }));
     new BucketDeployment(this, 'DeployPages', {
-      sources: [Source.asset(path)],
+      sources,
       destinationBucket: site,
       distribution,
       distributionPaths: ['/*'],

@@ -40,7 +40,11 @@ export async function verifyAccessToken(secret: string, token: string, now: Date
     }
     return { appId: payload.sub, clientId: payload.client_id };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The access token has expired', {}, 'token_expired');
+    if (error instanceof joseErrors.JWTExpired) {
+      // Say when, by the service's clock: locally `POST /_local/clock` moves it, which expires tokens with no hour passing.
+      const expiredAt = typeof error.payload.exp === 'number' ? new Date(error.payload.exp * 1000).toISOString() : 'an earlier time';
+      throw new Unauthorized(`The access token has expired (at ${expiredAt}; the service time is ${now.toISOString()}): request a new one from POST /oauth/token`, {}, 'token_expired');
+    }
     if (error instanceof Unauthorized) throw error;
     throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
   }

@@ -1,7 +1,7 @@
 import { DomainError, MethodNotAllowed, RateLimited, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
-const STATUS: Record<ErrorCode, number> = {
+export const STATUS: Record<ErrorCode, number> = {
   validation_error: 400,
   invalid_state: 400,
   unauthorized: 401,

@@ -33,7 +33,7 @@ export const SignerResponse = v.object({
   signedAt: v.nullable(timestamp),
   declinedAt: v.nullable(timestamp),
   signingUrl: v.optional(v.nullable(v.pipe(v.string(), v.url(), v.description(
-    'Only in the send response: the signing link for the first routing group, null for later groups (DECISIONS 5)',
+    'Only in the send response: the signing link for the first routing group, null for later groups (they are invited when the earlier groups have signed)',
   )))),
 });
 
@@ -71,15 +71,15 @@ export const DocumentResponse = v.object({
   createdAt: timestamp,
   retentionUntil,
   purgeStatus,
-  retention_until: v.pipe(retentionUntil, v.description('Same value as retentionUntil (DECISIONS 3)')),
-  purge_status: v.pipe(purgeStatus, v.description('Same value as purgeStatus (DECISIONS 3)')),
+  retention_until: v.pipe(retentionUntil, v.description('Same value as retentionUntil (both spellings are published)')),
+  purge_status: v.pipe(purgeStatus, v.description('Same value as purgeStatus (both spellings are published)')),
 });
 
 export const AuditEventResponse = v.object({
   id: uuid,
   envelopeId: uuid,
   seq: positive,
-  event: v.pipe(v.string(), v.description('Dotted event name (DECISIONS 23)'), v.examples(['envelope.created', 'signer.signed', 'envelope.completed'])),
+  event: v.pipe(v.string(), v.description('Dotted audit event name'), v.examples(['envelope.created', 'signer.signed', 'envelope.completed'])),
   timestamp,
   actor: v.pipe(v.string(), v.description('`signer:<signerId>` or `system`')),
   ip: v.nullable(v.string()),
@@ -278,7 +278,7 @@ export const DeclineResultResponse = v.object({
 
 export const SigningLinkResponse = v.object({
   signerId: uuid,
-  signingUrl: v.pipe(v.string(), v.url(), v.description('The new signing link (`{signing_url}/sign/{token}`, DECISIONS 5); the previous one no longer works')),
+  signingUrl: v.pipe(v.string(), v.url(), v.description('The new signing link (`{SIGNING_URL}/sign/{token}`); the previous one no longer works')),
 });
 
 export const DownloadStatusResponse = v.object({
@@ -304,8 +304,8 @@ export const WebhookResponse = v.object({
   events: v.array(v.picklist(WEBHOOK_EVENTS)),
   active: v.boolean(),
   createdAt: v.pipe(v.string(), v.isoTimestamp()),
-  retrySchedule: v.pipe(v.picklist(['A', 'B']), v.description('B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h (DECISIONS 10)')),
-  signedWith: v.pipe(v.picklist(['secret', 'client_secret']), v.description('Which key signs X-Service-Signature (DECISIONS 9); the secret itself is never returned')),
+  retrySchedule: v.pipe(v.picklist(['A', 'B']), v.description('B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed`')),
+  signedWith: v.pipe(v.picklist(['secret', 'client_secret']), v.description('Which key signs X-Service-Signature: the webhook\'s own `secret`, else the application\'s client secret; the secret itself is never returned')),
 });
 
 export const WebhookListResponse = v.array(WebhookResponse);
@@ -350,7 +350,7 @@ export const ContactListResponse = v.array(ContactResponse);
 
 export const UsageResponse = v.object({
   plan: v.string(),
-  periodStart: v.pipe(v.string(), v.isoDate(), v.description('First day of the billing period: the calendar month in UTC (DECISIONS 17)')),
+  periodStart: v.pipe(v.string(), v.isoDate(), v.description('First day of the billing period: the calendar month in UTC')),
   periodEnd: v.pipe(v.string(), v.isoDate(), v.description('Last day of the billing period')),
   envelopesUsed: v.pipe(count, v.description('Envelopes sent in the period')),
   envelopesLimit: v.pipe(v.nullable(count), v.description('Envelopes the plan includes per period; null when unlimited')),

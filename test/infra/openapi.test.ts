@@ -14,6 +14,11 @@ import * as res from '#schemas/responses.ts';
 import type { Config } from '#shared/config.ts';
 import { definition } from '#functions/api/openapi.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
+import { STATUS } from '#http/errors.ts';
+import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { eventPayload } from '#domain/webhooks.ts';
+import { TokenRequest } from '#schemas/auth.ts';
+import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import { testConfig } from '#test/support/config.ts';
 
 const serverUrl = 'https://api.example.test';
@@ -151,7 +156,7 @@ describe('OpenAPI document: content', () => {
     expect(doc.components.schemas.ContactRequest).toMatchObject({ required: ['name', 'email'] });
   });
 
-  it('lists the error statuses of the spec and DECISIONS 12 for the signer-facing endpoints and resend', () => {
+  it('lists the error statuses of the spec and of single-use links for the signer-facing endpoints and resend', () => {
     const statuses = (method: string, path: string) => Object.keys(op(method, path).responses);
     expect(statuses('get', '/v1/signing/{token}')).toEqual(expect.arrayContaining(['200', '401', '410']));
     expect(statuses('post', '/v1/signing/{token}/otp/request')).toEqual(expect.arrayContaining(['200', '400', '401', '410', '429']));
@@ -184,6 +189,66 @@ describe('OpenAPI document: content', () => {
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token' } } },
     });
+  });
+});
+
+describe('OpenAPI document: self-contained for a reader', () => {
+  let doc: OpenApiDocument;
+  beforeAll(() => { doc = build(); });
+
+  it('cites no internal file: the rules are written out', () => {
+    expect(JSON.stringify(doc)).not.toMatch(/DECISIONS|ADDITIONS|DESIGN \d|\(spec \d/);
+  });
+
+  it('gives every operation a summary and a description, and every published schema a description', () => {
+    for (const { method, path, op } of operations(doc)) {
+      expect(op.summary.length, `${method} ${path}`).toBeGreaterThan(5);
+      expect(op.description?.length ?? 0, `${method} ${path} (${op.operationId}) has no description`).toBeGreaterThan(20);
+    }
+    for (const [name, schema] of Object.entries(doc.components.schemas)) expect(schema.description?.length ?? 0, name).toBeGreaterThan(10);
+  });
+
+  it('has an example for every JSON or form request body, which the route itself accepts', () => {
+    for (const route of routes) {
+      const content = doc.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content ?? {};
+      for (const [type, media] of Object.entries(content)) {
+        if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') continue;
+        expect(media.example, `${route.operationId} ${type}`).toBeDefined();
+        const schema = route.body?.schema ?? { issueToken: TokenRequest, createEnvelope: CreateEnvelopeRequest }[route.operationId];
+        if (!schema) throw new Error(`${route.operationId}: no schema to check its example against`);
+        expect(v.safeParse(schema, media.example).issues, route.operationId).toBeUndefined();
+      }
+    }
+  });
+
+  it('documents every error code with its status in the error body', () => {
+    const described = doc.components.schemas.Error?.description ?? '';
+    for (const [code, status] of Object.entries(STATUS)) expect(described).toContain(`\`${code}\` (${String(status)})`);
+    expect(v.safeParse(res.ErrorResponse, doc.components.schemas.Error?.examples?.[0]).issues).toBeUndefined();
+  });
+
+  it('lists a webhook for every event a subscription may name, with the delivery body and its signature header', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const [event, item] of Object.entries(doc.webhooks)) {
+      expect(item.post, event).toMatchObject({
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+        parameters: [{ name: 'X-Service-Signature', in: 'header' }],
+      });
+    }
+    const schema = doc.components.schemas.WebhookEvent;
+    expect(schema?.required).toEqual(expect.arrayContaining(['id', 'event', 'envelopeId', 'documentUrl', 'data']));
+  });
+
+  it('describes the body eventPayload really sends', () => {
+    const envelopeId = '01940000-0000-7000-8000-000000000001';
+    const body = JSON.parse(eventPayload(
+      { kind: 'event', id: 'evt-1', envelopeId, event: 'signer.signed', createdAt: '2026-01-02T03:04:05.000Z', signerId: null },
+      { id: envelopeId, tenantId: 'acme', subject: 'Lease', status: 'completed', completedAt: '2026-01-02T03:04:05.000Z', signers: [] } as unknown as Envelope,
+      { baseUrl: serverUrl },
+    )) as Record<string, unknown>;
+    const schema = doc.components.schemas.WebhookEvent as { properties: Record<string, { properties?: object }> };
+    expect(Object.keys(body).sort()).toEqual(Object.keys(schema.properties).sort());
+    expect(Object.keys(body.data as object).sort()).toEqual(Object.keys(schema.properties.data?.properties ?? {}).sort());
   });
 });
 

@@ -10,14 +10,22 @@ import { downloadProblem, type DownloadProblem } from './problems.ts';
 function available(token: string, status: DownloadStatus): void {
   const facts: [string, string][] = [];
   if (status.completedAt) facts.push([t('download.completed'), formatDate(status.completedAt)]);
-  if (status.pageCount) facts.push([t('download.pages'), formatNumber(status.pageCount)]);
-  if (status.sizeBytes) facts.push([t('download.size'), formatBytes(status.sizeBytes)]);
+  if (status.pageCount && status.documents.length <= 1) facts.push([t('download.pages'), formatNumber(status.pageCount)]);
+  if (status.sizeBytes && status.documents.length <= 1) facts.push([t('download.size'), formatBytes(status.sizeBytes)]);
   if (status.retentionUntil) facts.push([t('download.availableUntil'), formatDate(status.retentionUntil)]);
   const started = h('div', { class: 'download-started' });
-  const link = h('a', {
-    class: 'button button-primary button-block', href: downloadPath(token, '/document'), download: '',
-    onclick: () => { started.replaceChildren(notice('success', t('download.started'))); },
-  }, t('download.button'));
+  const onclick = () => { started.replaceChildren(notice('success', t('download.started'))); };
+  const documents = status.documents;
+  // One sealed document per original (ADDITIONS A2): each its own link, under its name
+  const link = documents.length > 1
+    ? [h('p', null, t('download.documentsIntro', { count: documents.length })),
+      h('ul', { class: 'download-list' }, documents.map((d) => h('li', null,
+        h('a', {
+          class: 'button button-primary button-block', href: downloadPath(token, `/document?documentId=${encodeURIComponent(d.documentId)}`),
+          download: '', 'data-document-id': d.documentId, onclick,
+        }, t('download.documentButton', { name: d.name })),
+        h('p', { class: 'hint' }, t('download.documentFacts', { pages: d.pageCount, size: formatBytes(d.sizeBytes) })))))]
+    : h('a', { class: 'button button-primary button-block', href: downloadPath(token, '/document'), download: '', onclick }, t('download.button'));
   showScreen(t('download.title'),
     h('p', { class: 'eyebrow' }, t('download.eyebrow')),
     h('h1', null, status.subject ?? t('download.defaultSubject')),
@@ -27,7 +35,9 @@ function available(token: string, status: DownloadStatus): void {
     started,
     h('details', { class: 'fingerprint' }, h('summary', null, t('download.fingerprint')),
       h('p', null, t('download.fingerprintHint')),
-      h('code', null, status.sha256)),
+      documents.length > 1
+        ? h('dl', { class: 'facts' }, documents.map((d) => [h('dt', null, d.name), h('dd', null, h('code', null, d.sha256))]))
+        : h('code', null, status.sha256)),
   );
 }
 

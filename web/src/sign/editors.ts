@@ -12,6 +12,8 @@ export interface MarkEditorOptions {
   start: MarkValue | null;
   suggestedText: string;
   font: SignatureFont;
+  /** The field's label (ADDITIONS A3): the editor's title when set. */
+  label?: string | null;
 }
 
 /**
@@ -113,7 +115,7 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
   const apply = h('button', { type: 'submit', class: 'button button-primary' }, t('mark.apply', { type }));
   const cancel = h('button', { type: 'button', class: 'button button-secondary' }, t('action.cancel'));
   const form = h('form', { method: 'dialog', class: 'stack' },
-    h('h2', { id: titleId }, t('mark.title', { type })),
+    h('h2', { id: titleId }, options.label ?? t('mark.title', { type })),
     h('fieldset', { class: 'segments' }, h('legend', { class: 'visually-hidden' }, t('mark.how', { type })), radio('draw', t('mark.draw')), radio('type', t('mark.type'))),
     drawPanel, typePanel, errorBox,
     h('p', { class: 'hint' }, t('mark.placedHint', { type, page: options.page })),
@@ -154,7 +156,7 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
 const MAX_TEXT = 1000;
 
 /** Free text (at most 1,000 characters); resolves with the text ('' clears it), or null when cancelled. */
-export function editText(page: number, current: string, required: boolean): Promise<string | null> {
+export function editText(page: number, current: string, required: boolean, label: string | null = null): Promise<string | null> {
   const titleId = uid('text-title');
   const areaId = uid('text');
   const countId = uid('text-count');
@@ -168,7 +170,7 @@ export function editText(page: number, current: string, required: boolean): Prom
   const apply = h('button', { type: 'submit', class: 'button button-primary' }, t('text.apply'));
   const cancel = h('button', { type: 'button', class: 'button button-secondary' }, t('action.cancel'));
   const form = h('form', { method: 'dialog', class: 'stack' },
-    h('h2', { id: titleId }, t('text.title')),
+    h('h2', { id: titleId }, label ?? t('text.title')),
     h('div', { class: 'form-row' }, h('label', { for: areaId }, t('text.label', { page })), area, count),
     errorBox,
     h('div', { class: 'dialog-actions' }, cancel, apply),

@@ -5,7 +5,7 @@
 import { busy, h, notice } from '../../dom.ts';
 import { t } from '../../i18n/i18n.ts';
 import type { DocumentState } from '../state.ts';
-import { missing, progressOf } from './model.ts';
+import { labelOf, missing, nextMissing, progressOf } from './model.ts';
 
 export interface ActionBar {
   element: HTMLElement;
@@ -18,6 +18,8 @@ function message(doc: DocumentState): { id: string; node: HTMLElement } | null {
   if (submit.status === 'refused') {
     const lines = [...Object.entries(submit.byField).map(([id, messages]) => {
       const field = doc.fields.find((f) => f.id === id);
+      const label = field ? labelOf(field) : null;
+      if (field && label) return t('finish.fieldRefusedLabelled', { label, page: field.page, messages: messages.join(', ') });
       return field ? t('finish.fieldRefused', { type: field.type, page: field.page, messages: messages.join(', ') }) : messages.join(', ');
     }), ...submit.other];
     return {
@@ -56,7 +58,18 @@ export function createActionBar(handlers: { next: () => void; finish: () => void
     const text = allDone ? t(total === 0 ? 'document.nothingRequired' : 'document.allDone') : t('document.progress', { done, total });
     if (progress.textContent !== text) progress.textContent = text;
     next.hidden = allDone;
-    if (!next.hasAttribute('aria-busy')) next.textContent = t(doc.started ? 'document.nextField' : 'document.start');
+    if (!next.hasAttribute('aria-busy')) {
+      const words = t(doc.started ? 'document.nextField' : 'document.start');
+      if (next.textContent !== words) next.textContent = words;
+      // The guide names where it goes: the field's label, else its type (the visible words come first, WCAG 2.5.3)
+      const target = nextMissing(doc);
+      const field = target ? labelOf(target) ?? t('field.shown.type', { type: target.type }) : '';
+      const inDocument = target?.documentId ? doc.documentNames?.[target.documentId] : undefined;
+      const name = !target ? words
+        : inDocument ? t('document.guideToIn', { words, field, document: inDocument, page: target.page })
+        : t('document.guideTo', { words, field, page: target.page });
+      if (next.getAttribute('aria-label') !== name) next.setAttribute('aria-label', name);
+    }
     finish.classList.toggle('is-ready', allDone);
     const submitting = doc.submit.status === 'busy';
     if (submitting !== finish.hasAttribute('aria-busy')) busy(finish, submitting ? t('document.signing') : null);

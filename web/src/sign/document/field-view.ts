@@ -9,7 +9,7 @@ import { t } from '../../i18n/i18n.ts';
 import type { Value } from '../values.ts';
 import { drawTypedSignature, INK, paddingOf, type SignatureFont } from '../fonts.ts';
 import type { DocumentState } from '../state.ts';
-import { isDone, isFlagged, percentBox, today, valueOf } from './model.ts';
+import { isDone, isFlagged, labelOf, percentBox, today, valueOf } from './model.ts';
 
 export interface FieldView {
   box: HTMLElement; // the positioned element
@@ -18,14 +18,22 @@ export interface FieldView {
 }
 
 const HELVETICA_EM = 0.925; // ascent - descent of Helvetica in em, as sealing measures text
-const textSizePt = (height: number) => Math.max(6, Math.min(12, (height - 2 * paddingOf(1e9, height)) / HELVETICA_EM));
-const pt = (value: number) => `calc(var(--pt) * ${String(value)})`;
+export const textSizePt = (height: number) => Math.max(6, Math.min(12, (height - 2 * paddingOf(1e9, height)) / HELVETICA_EM));
+export const pt = (value: number) => `calc(var(--pt) * ${String(value)})`;
 
-const placeholder = (type: SigningField['type']) =>
+/** The words an empty field shows: its label (ADDITIONS A3), else what to do there. */
+const placeholder = (field: SigningField) => labelOf(field) ?? placeholderOf(field.type);
+const placeholderOf = (type: SigningField['type']) =>
   type === 'signature' ? t('field.placeholder.signature') : type === 'initial' ? t('field.placeholder.initial') : type === 'text' ? t('field.placeholder.text') : '';
 
+/**
+ * A label can be longer than the words it replaces: the size shrinks with its length so that it fits the field's
+ * width (bold sans-serif glyphs average about 0.6 em), within the field's height, 7 to 15 px.
+ */
+const placeholderSize = (words: string) => `clamp(7px, min(55cqh, ${String(Math.floor(150 / Math.max(1, Array.from(words).length)))}cqw), 15px)`;
+
 /** The checkbox as sealing draws it: a square of the field's smaller side less padding, the tick in ink. */
-function checkArt(field: SigningField): HTMLElement {
+export function checkArt(field: Pick<SigningField, 'w' | 'h'>): HTMLElement {
   const side = Math.min(field.w, field.h) - 2 * paddingOf(field.w, field.h);
   const x0 = (field.w - side) / 2;
   const y0 = (field.h - side) / 2;
@@ -49,7 +57,7 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
     const input = h('input', { type: 'checkbox', class: 'field-check', 'data-field-id': field.id });
     input.addEventListener('change', () => { handlers.onCheck(input.checked); });
     control = input;
-    box = h('div', { class: cls, style, 'data-field-id': field.id }, checkArt(field), input);
+    box = h('div', { class: cls, style, 'data-field-id': field.id, title: labelOf(field) }, checkArt(field), input);
   } else if (field.type === 'date') {
     const pad = paddingOf(field.w, field.h);
     box = h('div', { class: cls, style, 'data-field-id': field.id },
@@ -59,7 +67,7 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
     control = box;
   } else {
     control = h('button', { type: 'button', class: 'field-button', 'data-field-id': field.id },
-      h('span', { class: 'placeholder' }, placeholder(field.type)), h('span', { class: 'preview' }));
+      h('span', { class: 'placeholder', style: { fontSize: placeholderSize(placeholder(field)) } }, placeholder(field)), h('span', { class: 'preview' }));
     control.addEventListener('click', handlers.onActivate);
     box = h('div', { class: cls, style }, control);
   }
@@ -70,10 +78,11 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
 /** The accessible name: an empty field's starts with the words it shows (WCAG 2.5.3, label in name). */
 function describe(field: SigningField, number: number, total: number, value: Value | undefined): string {
   const where = { type: field.type, number, total, need: field.required ? 'required' : 'optional', page: field.page };
-  if (field.type === 'checkbox' || field.type === 'date') return t('field.describe.plain', where);
-  if (!value) return t('field.describe.empty', { ...where, placeholder: placeholder(field.type) });
+  const label = labelOf(field);
+  if (field.type === 'checkbox' || field.type === 'date') return label ? `${label}: ${t('field.describe.plain', where)}` : t('field.describe.plain', where);
+  if (!value) return t('field.describe.empty', { ...where, placeholder: placeholder(field) });
   const what = value.kind === 'drawn' ? t('field.value.drawn') : value.kind === 'typed' || value.kind === 'text' ? t('field.value.text', { text: value.text }) : '';
-  return t('field.describe.filled', { ...where, what });
+  return label ? t('field.describe.filledLabelled', { ...where, label, what }) : t('field.describe.filled', { ...where, what });
 }
 
 function renderPreview(view: FieldView, field: SigningField, value: Value | undefined, font: SignatureFont): void {

@@ -5,7 +5,7 @@ import { t } from '../../i18n/i18n.ts';
 import type { Value } from '../values.ts';
 import { editMark, editText, initialsOf } from '../editors.ts';
 import { contextOf, documentOf, type DocumentState, type Store } from '../state.ts';
-import { isDone, nextMissing } from './model.ts';
+import { isDone, labelOf, nextMissing } from './model.ts';
 
 /** Sets values (a new `values` object) and drops what the service said about those fields before. */
 function setValues(doc: DocumentState, changes: Record<string, Value | undefined>): void {
@@ -31,7 +31,7 @@ export async function editField(store: Store, field: SigningField, focusBack: ()
   if (field.type === 'signature' || field.type === 'initial') {
     const name = contextOf(store.state).signerName;
     const result = await editMark({
-      type: field.type, page: field.page, font: doc.font,
+      type: field.type, page: field.page, font: doc.font, label: labelOf(field),
       start: current?.kind === 'drawn' || current?.kind === 'typed' ? current : doc.adopted[field.type] ?? null,
       suggestedText: field.type === 'signature' ? name : initialsOf(name),
     });
@@ -48,12 +48,16 @@ export async function editField(store: Store, field: SigningField, focusBack: ()
     });
     announce(t('field.added', { type: field.type }));
   } else if (field.type === 'text') {
-    const text = await editText(field.page, current?.kind === 'text' ? current.text : '', field.required);
+    const text = await editText(field.page, current?.kind === 'text' ? current.text : '', field.required, labelOf(field));
     focusBack();
     if (text === null) return;
     store.update((s) => { setValues(documentOf(s), { [field.id]: text === '' ? undefined : { kind: 'text', text } }); });
   } else return;
   const after = documentOf(store.state);
   const next = nextMissing(after);
-  if (isDone(field, after.values[field.id]) && next && next !== field) announce(t('field.doneNext', { type: next.type, page: next.page }));
+  if (!isDone(field, after.values[field.id]) || !next || next === field) return;
+  const label = labelOf(next);
+  const inDocument = next.documentId ? after.documentNames?.[next.documentId] : undefined;
+  if (label && inDocument) announce(t('field.doneNextIn', { label, document: inDocument, page: next.page }));
+  else announce(label ? t('field.doneNextLabelled', { label, page: next.page }) : t('field.doneNext', { type: next.type, page: next.page }));
 }

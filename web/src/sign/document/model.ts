@@ -35,8 +35,25 @@ export function readingOrder(fields: readonly SigningField[], geometry: readonly
   });
 }
 
-/** Fields the signer must fill in (the date is filled in by the service). */
-export const needsInput = (field: SigningField) => field.required && field.type !== 'date';
+/**
+ * Several documents (ADDITIONS A2): document by document in the context's order, each in reading order. A field
+ * without a document belongs to the first.
+ */
+export function documentOrder(fields: readonly SigningField[], documents: readonly DocumentGeometry[]): SigningField[] {
+  const first = documents[0]?.id ?? null;
+  const of = (f: SigningField) => f.documentId ?? first;
+  const known = new Set(documents.map((d) => d.id));
+  const ordered = documents.flatMap((d) => readingOrder(fields.filter((f) => of(f) === d.id), d.pages));
+  return [...ordered, ...fields.filter((f) => !known.has(of(f) ?? ''))];
+}
+
+export interface DocumentGeometry { id: string; pages: readonly PageGeometry[] }
+
+/** What a field is called where it is named: its label (ADDITIONS A3), else null (the page then names its type). */
+export const labelOf = (field: { label?: string | null }): string | null => field.label?.trim() ? field.label.trim() : null;
+
+/** Fields the signer must fill in (the date is filled in by the service; a read-only field is only shown). */
+export const needsInput = (field: SigningField) => field.required && field.type !== 'date' && !field.readOnly;
 
 export function isDone(field: SigningField, value: Value | undefined): boolean {
   if (field.type === 'date') return true;
@@ -66,10 +83,17 @@ export function isFlagged(doc: DocumentState, field: SigningField): boolean {
   return doc.submit.status === 'refused' && Object.hasOwn(doc.submit.byField, field.id);
 }
 
-/** Unchecked boxes start as "false", so the service records them as seen and left empty. */
+/**
+ * Unchecked boxes start as "false", so the service records them as seen and left empty; prefilled text and boxes
+ * start from their prefill (ADDITIONS A3), which the signer may change.
+ */
 export function initialValues(fields: readonly SigningField[]): Record<string, Value> {
   const values: Record<string, Value> = {};
-  for (const f of fields) if (f.type === 'checkbox') values[f.id] = { kind: 'checkbox', checked: false };
+  for (const f of fields) {
+    const prefill = f.value ?? null;
+    if (f.type === 'checkbox') values[f.id] = { kind: 'checkbox', checked: prefill === 'true' };
+    else if (f.type === 'text' && prefill !== null && prefill !== '') values[f.id] = { kind: 'text', text: prefill };
+  }
   return values;
 }
 
@@ -79,7 +103,7 @@ export function submission(doc: DocumentState): { body: SignBody; fieldIds: stri
   let typed = false;
   for (const field of doc.fields) {
     const v = valueOf(doc, field);
-    if (!v || field.type === 'date') continue;
+    if (!v || field.type === 'date' || field.readOnly) continue; // a value for a read-only field is refused (400)
     if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png });
     else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
     else fields.push({ fieldId: field.id, textValue: v.text });

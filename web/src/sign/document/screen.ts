@@ -4,6 +4,7 @@
  * state (model.ts), the pages (pages.ts), the fields (field-view.ts, fill.ts), the bar and Finish.
  */
 import { signingPath } from '../../api.ts';
+import type { PageGeometry } from '../../api-types.ts';
 import { h, prefersReducedMotion, showScreen } from '../../dom.ts';
 import { rich, t } from '../../i18n/i18n.ts';
 import { loadDraft, saveDraft } from '../draft.ts';
@@ -13,16 +14,20 @@ import { contextOf, documentOf, type DocumentState, type Page, type SigningState
 import { createActionBar } from './action-bar.ts';
 import { createFieldView, renderFields, type FieldView } from './field-view.ts';
 import { editField, setChecked } from './fill.ts';
-import { initialValues, needsInput, nextMissing, readingOrder } from './model.ts';
-import { createPages } from './pages.ts';
+import { documentOrder, initialValues, needsInput, nextMissing, type DocumentGeometry } from './model.ts';
+import { createPages, type Pages } from './pages.ts';
+import { completedView, readOnlyView } from './shown-field.ts';
 import { createSubmit } from './submit.ts';
 
 /** The document state for the context, with what a draft kept for this envelope and signer (draft.ts). */
 function initialState(page: Page): DocumentState {
   const context = contextOf(page.store.state);
-  const fields = readingOrder(context.fields, context.document?.pages ?? []);
+  // Read-only fields are shown, never filled in: they are not the signer's to enter (shown-field.ts)
+  const fields = documentOrder(context.fields.filter((f) => !f.readOnly), documentsOf(page));
+  const documents = documentsOf(page);
   const doc: DocumentState = {
     fields, values: initialValues(fields), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
+    ...(documents.length > 1 ? { documentNames: Object.fromEntries(documents.map((d) => [d.id, d.name ?? ''])) } : {}),
   };
   const draft = loadDraft(context);
   if (!draft) return doc;
@@ -36,6 +41,14 @@ function initialState(page: Page): DocumentState {
   }
   doc.values = values;
   return doc;
+}
+
+/** The documents to show, in order; a context without `documents` has its one `document`. */
+function documentsOf(page: Page): (DocumentGeometry & { name: string | null; pageCount: number })[] {
+  const context = contextOf(page.store.state);
+  if (context.documents.length > 0) return context.documents.map((d) => ({ id: d.id, name: d.name, pageCount: d.pageCount, pages: d.pages as PageGeometry[] }));
+  const only = context.document;
+  return only ? [{ id: only.id, name: null, pageCount: only.pageCount, pages: only.pages }] : [];
 }
 
 /** Keeps the entries in the tab's storage whenever they change (not on every focus move). */
@@ -53,8 +66,21 @@ export function showDocument(page: Page): void {
   const { store } = page;
   const context = contextOf(store.state);
   store.update((s) => { s.document = initialState(page); });
-  const geometry = context.document?.pages ?? [];
-  const pages = createPages(geometry, context.document?.pageCount ?? geometry.length);
+  const documents = documentsOf(page);
+  const several = documents.length > 1;
+  const firstId = documents[0]?.id ?? null;
+  const sections = documents.map((d, i) => {
+    const pages = createPages(d.pages, d.pageCount);
+    const url = signingPath(store.state.token, several ? `/document?documentId=${encodeURIComponent(d.id)}` : '/document');
+    const head = several
+      ? h('div', { class: 'document-head' },
+        h('h2', null, t('document.heading', { number: i + 1, total: documents.length, name: d.name ?? '' })),
+        h('a', { href: url, target: '_blank', rel: 'noopener' }, t('document.openThisPdf')))
+      : null;
+    return { document: d, pages, url, element: h('section', { class: 'document', 'data-document-id': d.id, 'aria-label': d.name ?? undefined }, head, pages.status, pages.element) };
+  });
+  const pagesOf = (documentId: string | null): Pages | undefined => sections.find((x) => x.document.id === (documentId ?? firstId))?.pages;
+  const geometryOf = (documentId: string | null, n: number) => documents.find((d) => d.id === (documentId ?? firstId))?.pages[n - 1];
 
   const views = new Map<string, FieldView>();
   const goTo = (fieldId: string) => {
@@ -67,9 +93,21 @@ export function showDocument(page: Page): void {
     view.box.classList.add('is-flash');
   };
 
+  // What is only shown goes under the signer's own fields: earlier signers' entries, then read-only values
+  for (const done of context.completedFields) {
+    const shown = geometryOf(done.documentId, done.page);
+    const layer = pagesOf(done.documentId)?.layer(done.page);
+    if (shown && layer) layer.append(completedView(done, shown));
+  }
+  for (const field of context.fields.filter((f) => f.readOnly)) {
+    const shown = geometryOf(field.documentId, field.page);
+    const layer = pagesOf(field.documentId)?.layer(field.page);
+    if (shown && layer) layer.append(readOnlyView(field, shown));
+  }
+
   documentOf(store.state).fields.forEach((field, index) => {
-    const shown = geometry[field.page - 1];
-    const layer = pages.layer(field.page);
+    const shown = geometryOf(field.documentId, field.page);
+    const layer = pagesOf(field.documentId)?.layer(field.page);
     if (!shown || !layer) return;
     const view = createFieldView(field, shown, {
       onActivate: () => { void editField(store, field, () => { view.control.focus({ preventScroll: true }); }); },
@@ -97,17 +135,17 @@ export function showDocument(page: Page): void {
       h('p', { class: 'eyebrow' }, t('step.of', { step: 3, steps: 3 })),
       h('h1', null, title),
       h('p', null, rich('document.intro', { name: context.signerName, required, strong: (c) => h('strong', null, c) })),
+      several ? h('p', null, t('document.several', { count: documents.length })) : null,
       h('p', { class: 'doc-links' },
-        h('a', { href: signingPath(store.state.token, '/document'), target: '_blank', rel: 'noopener' }, t('document.openPdf')),
-        h('span', { 'aria-hidden': 'true' }, ' · '),
+        several ? null : h('a', { href: signingPath(store.state.token, '/document'), target: '_blank', rel: 'noopener' }, t('document.openPdf')),
+        several ? null : h('span', { 'aria-hidden': 'true' }, ' · '),
         h('button', { type: 'button', class: 'button-link', onclick: () => { page.decline(); } }, t('decline.open'))),
-      pages.status,
     ),
-    pages.element,
+    h('div', { class: 'documents' }, sections.map((x) => x.element)),
     bar.element,
   );
   store.watch((s) => { renderFields(documentOf(s), views); });
   store.watch((s) => { bar.render(documentOf(s)); });
   store.watch(draftKeeper(page));
-  pages.load(signingPath(store.state.token, '/document'), (error) => page.handled(error));
+  for (const x of sections) x.pages.load(x.url, (error) => page.handled(error));
 }
