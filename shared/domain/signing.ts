@@ -1,3 +1,4 @@
+import { noticeItems } from './notice-items.ts';
 import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
 import { startRetention } from './retention.ts';
@@ -135,7 +136,8 @@ export function decline(envelope: Envelope, signer: Signer, reason: string | nul
     signerActor(signer, ctx, 'signer.declined', { reason }),
     { event: 'envelope.declined' as const, actor: 'system', ip: null, userAgent: null, detail: { signerId: signer.id, reason } },
   ];
-  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx), retentionJob(after, ctx)], ctx);
+  const notices = noticeItems(after, 'declined', ctx, { reason, declinedBy: { id: signer.id, name: signer.name } });
+  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx), retentionJob(after, ctx), ...notices], ctx);
 }
 
 /** Signers of the lowest routing order still waiting for their invitation, or [] when none are. */

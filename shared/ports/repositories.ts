@@ -34,6 +34,8 @@ export interface EnvelopeRepository {
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
   /** Ids of live envelopes whose deadline has passed by `now`. */
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
+  /** Ids of live envelopes with a signer's reminder due by `now` (ADDITIONS A7). */
+  dueForReminder(now: Date, limit: number): Promise<string[]>;
   /** Ids of fully signed envelopes whose seal the sweep should look in on by `now`. */
   dueForSealCheck(now: Date, limit: number): Promise<string[]>;
   /** Ids of ended envelopes with stored PDFs whose deletion comes before `until`. */

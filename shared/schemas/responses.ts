@@ -20,6 +20,11 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 const fieldErrors = v.record(v.string(), v.array(v.string()));
 
+export const ReminderSettingsResponse = v.object({
+  firstAfterDays: v.pipe(positive, v.description('Days after the invitation before the first reminder')),
+  everyDays: v.pipe(v.nullable(positive), v.description('Days between later reminders; null: only one')),
+});
+
 export const SignerResponse = v.object({
   id: uuid,
   name: v.string(),
@@ -30,6 +35,7 @@ export const SignerResponse = v.object({
   authMethod: v.picklist(AUTH_METHODS),
   signedAt: v.nullable(timestamp),
   declinedAt: v.nullable(timestamp),
+  embedded: v.pipe(v.boolean(), v.description('Signs inside the integrator\'s app: no invitation is sent (ADDITIONS A6)')),
   signingUrl: v.optional(v.nullable(v.pipe(v.string(), v.url(), v.description(
     'Only in the send response: the signing link for the first routing group, null for later groups (DECISIONS 5)',
   )))),
@@ -101,6 +107,8 @@ export const EnvelopeResponse = v.object({
   voidedAt: v.nullable(timestamp),
   createdAt: timestamp,
   fieldOrigin: v.picklist(FIELD_ORIGINS),
+  reminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Automatic reminders (ADDITIONS A7); null: none')),
+  cc: v.pipe(v.array(v.object({ name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Carbon copies: receive the completion email and the notices')),
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
   documents: v.array(DocumentResponse),
@@ -321,6 +329,7 @@ export const TenantSettingsResponse = v.object({
   defaultExpiresInDays: v.pipe(v.number(), v.integer()),
   retentionDays: v.picklist(RETENTION_DAYS),
   fieldOrigin: v.picklist(FIELD_ORIGINS),
+  defaultReminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7)')),
 });
 
 export const ContactResponse = v.object({
@@ -341,4 +350,10 @@ export const UsageResponse = v.object({
   envelopesUsed: v.pipe(count, v.description('Envelopes sent in the period')),
   envelopesLimit: v.pipe(v.nullable(count), v.description('Envelopes the plan includes per period; null when unlimited')),
   overageAllowed: v.pipe(v.boolean(), v.description('False: a send beyond the limit is refused with 403 `quota_exceeded`')),
+});
+
+export const RemindResponse = v.object({
+  envelopeId: uuid,
+  remindedAt: timestamp,
+  signers: v.pipe(v.array(v.object({ id: uuid, name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Who was reminded: the current routing group\'s signers who have not signed or declined (embedded signers excepted)')),
 });

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { FIELD_ORIGINS } from '#domain/model.ts';
 import { RETENTION_DAYS } from '#domain/retention.ts';
 import { TenantId } from './common.ts';
+import { RemindersRequest } from './envelopes.ts';
 
 export const TenantParams = v.object({ tenantId: TenantId });
 
@@ -10,4 +11,5 @@ export const TenantSettingsRequest = v.object({
   retentionDays: v.optional(v.picklist(RETENTION_DAYS, `must be one of ${RETENTION_DAYS.join(', ')} (days)`)),
   defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
+  defaultReminders: v.optional(v.pipe(RemindersRequest, v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7); null: off'))),
 });
