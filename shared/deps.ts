@@ -142,7 +142,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
   return {
     envelopes: port('envelopes', ENVELOPE_METHODS),
     tenants: port('tenants', { get: true, put: true }),
-    applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true }),
+    applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true, saveSettings: true }),
     webhooks: port('webhooks', WEBHOOK_METHODS),
     contacts: port('contacts', { list: true, upsert: true, delete: true }),
     usage: port('usage', { envelopesSent: true }),

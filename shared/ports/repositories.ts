@@ -73,6 +73,13 @@ export interface Application {
   overageAllowed: boolean;
   suspended: boolean;
   createdAt: string;
+  /** Origins allowed to frame embedded signing (ADDITIONS A6); absent: none. */
+  embedOrigins?: string[];
+}
+
+/** What an application sets for itself through the console (ADDITIONS A6). */
+export interface ApplicationSettings {
+  embedOrigins: string[];
 }
 
 export interface ApplicationRepository {
@@ -82,6 +89,8 @@ export interface ApplicationRepository {
   create(app: Application): Promise<void>;
   /** Replaces the stored secret of an existing application (the local dev app's fixed secret). */
   updateSecret(appId: string, secretHash: string, secretSealed: string): Promise<void>;
+  /** Stores the application's console settings. */
+  saveSettings(appId: string, settings: ApplicationSettings): Promise<void>;
 }
 
 export interface WebhookRepository {

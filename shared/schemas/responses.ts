@@ -357,3 +357,20 @@ export const RemindResponse = v.object({
   remindedAt: timestamp,
   signers: v.pipe(v.array(v.object({ id: uuid, name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Who was reminded: the current routing group\'s signers who have not signed or declined (embedded signers excepted)')),
 });
+
+export const EmbeddedUrlResponse = v.object({
+  url: v.pipe(v.string(), v.url(), v.description('Open it in an iframe on one of the application\'s `embedOrigins` (or a browser tab); valid until `expiresAt`, once')),
+  expiresAt: v.pipe(timestamp, v.description('5 minutes after issue; opening the URL spends it')),
+});
+
+export const EmbeddedSessionResponse = v.object({
+  token: v.pipe(v.string(), v.description('The signer\'s signing link token, for `/v1/signing/{token}/...`')),
+  envelopeId: uuid,
+  signerId: uuid,
+  returnUrl: v.pipe(v.nullable(v.string()), v.description('Where the page goes when it is not framed')),
+  embedOrigins: v.pipe(v.array(v.string()), v.description('The origins the page may post its events to')),
+});
+
+export const ConsoleSettingsResponse = v.object({
+  embedOrigins: v.pipe(v.array(v.string()), v.description('Origins allowed to frame embedded signing (ADDITIONS A6)')),
+});

@@ -17,7 +17,8 @@ const REUSE_MARGIN_SECONDS = 86_400;
 function reusable(signer: Signer, ctx: Ctx): LinkClaims | null {
   const link = signer.link;
   const now = Math.floor(ctx.now.getTime() / 1000);
-  return link && link.version === signer.tokenVersion && signer.linkHash && link.expiresAt - now > REUSE_MARGIN_SECONDS ? link : null;
+  if (!link || !signer.linkHash) return null;
+  return link.version === signer.tokenVersion && link.expiresAt - now > REUSE_MARGIN_SECONDS ? link : null;
 }
 
 /** Records the reminders and queues them, each with a link that works. */
