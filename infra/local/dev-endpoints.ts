@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import * as v from 'valibot';
 import type { SmsOutbox } from '#adapters/local/sms-outbox.ts';
+import { embedDemoPage } from './embed-demo.ts';
 import type { OffsetClock } from '#adapters/system.ts';
 import { ValidationError } from '#domain/errors.ts';
 import { createApplication } from '#domain/use-cases/applications.ts';
@@ -86,6 +87,7 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       await state.drain();
       return ok({ now: state.clock.now().toISOString() });
     },
+    'GET /_local/embed-demo': (_req, url) => Promise.resolve(embedDemoPage(url)),
     'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
     'POST /_local/apps': async (_req, _url, body) => {
       const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));

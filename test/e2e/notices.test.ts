@@ -43,6 +43,10 @@ describe('carbon copies and notices (ADDITIONS A7)', () => {
     }
     expect(await outboxFor(later)).toEqual([]);
     expect(await outboxFor(embedded)).toEqual([]);
+    // The signing page's voided screen shows the answer's message, which carries the reason
+    const opened = await signing<{ reason: string; message: string }>('GET', tokenOf(envelope.signers[0]?.signingUrl));
+    expect(opened.status).toBe(401);
+    expect(opened.body).toMatchObject({ reason: 'envelope_voided', message: expect.stringContaining('Terms changed') as unknown });
   });
 
   it('decline: the others and cc hear who declined and why', async () => {

@@ -15,7 +15,13 @@ import { otpStep } from './otp.ts';
 import { doneScreen, problemScreen } from './outcome.ts';
 import { createStore, type Page, type Screen } from './state.ts';
 
-export function startSigning(token: string): void {
+/** What an embedding page hears of the visit (web/src/embed.ts, ADDITIONS A6); the e-mailed link has none. */
+export interface SigningEvents {
+  finished: (outcome: 'signed' | 'declined') => void;
+  problem: (problem: LinkProblem) => void;
+}
+
+export function startSigning(token: string, events: SigningEvents | null = null): void {
   const store = createStore(token);
 
   const show = (screen: Screen) => {
@@ -38,6 +44,7 @@ export function startSigning(token: string): void {
       if (owner) clearDraft(owner);
     }
     show({ kind: 'problem', problem: kind, detail: error.status === 0 ? '' : error.message });
+    events?.problem(kind);
   };
 
   const advance = async (): Promise<void> => {
@@ -75,6 +82,7 @@ export function startSigning(token: string): void {
       const context = store.state.context;
       if (context) clearDraft(context);
       show({ kind: 'done', outcome, envelopeStatus });
+      events?.finished(outcome);
     },
     decline: () => { declineDialog(page); },
   };
