@@ -20,7 +20,7 @@ async function embeddedUrl(returnUrl: string | null = null): Promise<string> {
   return issued.body.url;
 }
 
-const events = (p: Page) => p.locator('#events li').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.type));
+const events = (p: Page) => p.evaluate<string[]>("[...document.querySelectorAll('#events li')].map((item) => item.dataset.type)");
 
 describe('embedded signing in a frame (ADDITIONS A6)', () => {
   it('on an allowed origin the framed page posts loaded, then declined, to the parent', async () => {
