@@ -75,6 +75,13 @@ export class IdempotencyKeyReused extends DomainError { readonly code = 'idempot
 /** The first request with this Idempotency-Key is still running; safe to retry (DECISIONS 24). */
 export class RequestInProgress extends DomainError { readonly code = 'request_in_progress'; }
 
+/** A used link of a signer whose envelope is complete: the 410 says where the signed copy is (ADDITIONS A7). */
+export class SignedAndComplete extends Gone {
+  constructor(message: string, readonly downloadUrl: string) {
+    super(message, {}, 'already_signed');
+  }
+}
+
 /** A concurrent writer changed the envelope first; the use case re-reads and retries. */
 export class ConcurrentModification extends Error {
   constructor(readonly envelopeId: string) {

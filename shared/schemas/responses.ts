@@ -158,6 +158,7 @@ export const ErrorResponse = v.object({
   status: v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)),
   errors: v.pipe(fieldErrors, v.description('Field path (e.g. `signers[0].email`) to messages; empty when not a validation error')),
   requestId: v.pipe(v.string(), v.description('Also in the X-Request-Id header; quote it when reporting a problem')),
+  downloadUrl: v.optional(v.pipe(v.string(), v.description('Only on a signing link\'s 410 `already_signed` once the envelope is complete: the signer\'s download page (ADDITIONS A7)'))),
 });
 
 export const OpenApiDocumentResponse = v.looseObject({

@@ -82,5 +82,11 @@ describe('carbon copies and notices (ADDITIONS A7)', () => {
     expect(completion?.text).toContain('Hello Carla');
     expect(completion?.text).toMatch(/\/download\/\S+/);
     expect((await outboxFor(cc)).map((m) => m.subject)).toEqual(['Completed: Offer letter']);
+    // The signer's used link now points at their download page instead of promising an email
+    const again = await signing<{ reason: string; downloadUrl?: string }>('GET', link);
+    expect(again.status).toBe(410);
+    expect(again.body.reason).toBe('already_signed');
+    const emailed = /\S+\/download\/\S+/.exec((await outboxFor(ana)).find((m) => m.subject === 'Completed: Offer letter')?.text ?? '')?.[0];
+    expect(again.body.downloadUrl).toBe(emailed);
   });
 });

@@ -33,7 +33,7 @@ export function startSigning(token: string, events: SigningEvents | null = null)
       case 'consent': consentStep(page); void documentStep().catch(() => null); break;
       case 'document': showDocumentStep(); break;
       case 'done': doneScreen(screen.outcome, store.state.context?.subject ?? null, screen.envelopeStatus); break;
-      case 'problem': problemScreen(screen.problem, screen.detail, retryable(screen.problem) ? reopen : null); break;
+      case 'problem': problemScreen(screen.problem, screen.detail, retryable(screen.problem) ? reopen : null, screen.downloadUrl ?? null); break;
     }
   };
 
@@ -43,7 +43,7 @@ export function startSigning(token: string, events: SigningEvents | null = null)
       const owner = store.state.context ?? ownerOfToken(token);
       if (owner) clearDraft(owner);
     }
-    show({ kind: 'problem', problem: kind, detail: error.status === 0 ? '' : error.message });
+    show({ kind: 'problem', problem: kind, detail: error.status === 0 ? '' : error.message, downloadUrl: error.downloadUrl });
     events?.problem(kind);
   };
 
