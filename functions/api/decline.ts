@@ -13,7 +13,7 @@ export const definition = route({
   body: jsonBody(DeclineRequest, { optional: true }),
   success: { status: 200, description: 'The envelope is declined', content: json(DeclineResultResponse) },
   errors: { 400: 'Validation error', 401: LINK_BEFORE_OTP, 409: `The signer already signed or declined; or: ${CONCURRENT.toLowerCase()}` },
-  access: { ...linkAccess, mail: true }, // mail: the decline notices (ADDITIONS A7)
+  access: { ...linkAccess },
 }, (deps) => async ({ params, body, meta }) =>
   respond(DeclineResultResponse, await declineToSign(deps, params.token, body.reason, meta)));
 

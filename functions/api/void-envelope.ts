@@ -14,7 +14,7 @@ export const definition = route({
   body: jsonBody(VoidRequest, { optional: true }),
   success: { status: 200, description: 'The voided envelope', content: json(EnvelopeResponse) },
   errors: { 400: 'The envelope is already terminal (DECISIONS 6)', 404: NO_ENVELOPE, 409: CONCURRENT },
-  access: { ...envelopeWrite, mail: true }, // mail: the void notices (ADDITIONS A7)
+  access: { ...envelopeWrite },
 }, (deps) => async ({ params, body, principal, meta }) =>
   respond(EnvelopeResponse, envelopeView(await voidEnvelopeNow(deps, principal.appId, params.id, body.reason, meta))));
 

@@ -6,7 +6,7 @@ import { lambda } from '#http/lambda.ts';
 export const definition = worker({
   name: 'expiry-sweep',
   trigger: { kind: 'schedule', everySeconds: 60 },
-  access: { table: 'write', jobs: true, mail: true, timeoutSeconds: 120 }, // mail: the expiry notices (ADDITIONS A7)
+  access: { table: 'write', jobs: true, timeoutSeconds: 120 },
 }, (deps) => async (): Promise<{ expired: number }> => {
   const expired = await expireDueEnvelopes(deps);
   if (expired > 0) deps.logger.info('expiry sweep', { expired });

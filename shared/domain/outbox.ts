@@ -98,6 +98,8 @@ export type Job =
   | { type: 'seal'; envelopeId: string; round?: number }
   | { type: 'webhook.event'; event: EventOutboxItem }
   | { type: 'retention.tag'; envelopeId: string }
+  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (ADDITIONS A7). */
+  | { type: 'notice.send'; notice: NoticeOutboxItem }
   /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
   | { type: 'blobs.delete'; envelopeId: string; keys: string[] };
 

@@ -94,8 +94,8 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
   await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt) });
 }
 
-/** Notices that the envelope ended early (ADDITIONS A7), one per recipient. */
-function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
+/** Notices that the envelope ended early (ADDITIONS A7), one per recipient: the jobs worker's `notice.send`. */
+export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
     const rendered = item.notice === 'voided' ? voidedNoticeEmail(envelope, name, item.reason)
       : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason)
@@ -109,7 +109,8 @@ export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item:
   switch (item.kind) {
     case 'notify':
       if (item.template === 'completion') await sendCompletion(deps, envelope, item);
-      else if (item.template === 'notice') await sendNotices(deps, envelope, item);
+      // Lazy expiry commits from any function that loads the envelope: the jobs worker (which may mail) sends them
+      else if (item.template === 'notice') await deps.jobs.send({ type: 'notice.send', notice: item });
       else await sendInvitations(deps, envelope, item);
       return;
     case 'reminder':
