@@ -37,6 +37,8 @@ const EnvSchema = v.object({
   /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
   SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),
   /** PDFs larger than this are answered with a 302 to a presigned S3 URL (ADDITIONS A1); default 5 MB. */
+  /** Where presigned document URLs point, for the embedded page's CSP (connect-src); the S3 regional endpoints by default. */
+  DOCUMENTS_ORIGIN: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s;,']+$/, 'DOCUMENTS_ORIGIN must be an origin such as https://bucket.s3.eu-west-1.amazonaws.com')), 'https://*.amazonaws.com'),
   DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number)), String(5 * 1024 * 1024)),
 });
 
@@ -118,6 +120,7 @@ export interface Config {
   sealCertificateParameter: string | null;
   /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (ADDITIONS A1). */
   directDownloadMaxBytes: number;
+  documentsOrigin: string;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     padesLevel: padesLevelOf(e.PADES_LEVEL, e.TSA_URL),
     sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
+    documentsOrigin: e.DOCUMENTS_ORIGIN,
   };
 }
 

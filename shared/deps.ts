@@ -124,7 +124,7 @@ export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
 
 const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
   get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true,
-  dueForExpiry: true, dueForSealCheck: true, retainedUntil: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
+  dueForExpiry: true, dueForReminder: true, dueForSealCheck: true, retainedUntil: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };
 const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
@@ -142,7 +142,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
   return {
     envelopes: port('envelopes', ENVELOPE_METHODS),
     tenants: port('tenants', { get: true, put: true }),
-    applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true }),
+    applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true, saveSettings: true }),
     webhooks: port('webhooks', WEBHOOK_METHODS),
     contacts: port('contacts', { list: true, upsert: true, delete: true }),
     usage: port('usage', { envelopesSent: true }),

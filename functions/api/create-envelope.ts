@@ -32,7 +32,7 @@ function multipartRequest(fields: Record<string, string>): unknown {
   return {
     tenantId: flat('tenantId'), subject: flat('subject'), createdBy: flat('createdBy'), fieldOrigin: flat('fieldOrigin'),
     expiresInDays: days === undefined ? undefined : /^\d+$/.test(days.trim()) ? Number(days) : days,
-    signers: jsonPart(fields, 'signers'), fields: jsonPart(fields, 'fields'),
+    signers: jsonPart(fields, 'signers'), fields: jsonPart(fields, 'fields'), reminders: jsonPart(fields, 'reminders'), cc: jsonPart(fields, 'cc'),
   };
 }
 

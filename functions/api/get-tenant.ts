@@ -16,7 +16,7 @@ export const definition = route({
   access: { ...bearerAccess },
 }, (deps) => async ({ params, principal }) => {
   const { appId: _app, ...settings } = await deps.tenants.get(principal.appId, params.tenantId);
-  return respond(TenantSettingsResponse, settings);
+  return respond(TenantSettingsResponse, { ...settings, defaultReminders: settings.defaultReminders ?? null });
 });
 
 export const handler = lambda(definition);

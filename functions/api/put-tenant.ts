@@ -20,7 +20,7 @@ export const definition = route({
   const next = { ...current, ...body };
   await deps.tenants.put(next);
   const { appId: _app, ...settings } = next;
-  return respond(TenantSettingsResponse, settings);
+  return respond(TenantSettingsResponse, { ...settings, defaultReminders: settings.defaultReminders ?? null });
 });
 
 export const handler = lambda(definition);

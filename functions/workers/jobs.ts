@@ -5,6 +5,7 @@ import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
 import { deleteBlobs } from '#domain/use-cases/blobs.ts';
+import { sendNotices } from '#domain/use-cases/notifications.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
@@ -13,18 +14,32 @@ const EventItem = v.object({
   kind: v.literal('event'), id: v.string(), envelopeId: v.string(), event: v.picklist(WEBHOOK_EVENTS), createdAt: v.string(), signerId: v.nullable(v.string()),
 });
 
+const NoticeItem = v.object({
+  kind: v.literal('notify'), template: v.literal('notice'), id: v.string(), envelopeId: v.string(), createdAt: v.string(),
+  notice: v.picklist(['voided', 'declined', 'expired']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
+  recipients: v.array(v.object({ name: v.string(), email: v.string() })),
+});
+
 const JobMessage = v.variant('type', [
   v.object({ type: v.literal('routing.advance'), envelopeId: v.string(), routingOrder: v.number() }),
   v.object({ type: v.literal('webhook.event'), event: EventItem }),
   v.object({ type: v.literal('retention.tag'), envelopeId: v.string() }),
   v.object({ type: v.literal('blobs.delete'), envelopeId: v.string(), keys: v.array(v.string()) }),
+  v.object({ type: v.literal('notice.send'), notice: NoticeItem }),
 ]);
 
 async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<void> {
   if (job.type === 'routing.advance') await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
   else if (job.type === 'retention.tag') await tagRetention(deps, job.envelopeId);
   else if (job.type === 'blobs.delete') await deleteBlobs(deps, job.keys);
+  else if (job.type === 'notice.send') await sendNoticeJob(deps, job.notice);
   else await dispatchEvent(deps, job.event);
+}
+
+/** Void, decline and expiry notices (ADDITIONS A7); a redelivery may repeat a notice, never lose one. */
+async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem>): Promise<void> {
+  const envelope = await deps.envelopes.find(notice.envelopeId);
+  if (envelope) await sendNotices(deps, envelope, notice);
 }
 
 /**
@@ -36,7 +51,7 @@ export const definition = worker({
   name: 'jobs',
   trigger: { kind: 'queue', queue: 'jobs' },
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-  // blobs.delete (a replaced draft document).
+  // blobs.delete (a replaced draft document), notice.send (void, decline and expiry notices).
   access: {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
     documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import * as v from 'valibot';
 import type { SmsOutbox } from '#adapters/local/sms-outbox.ts';
+import { embedDemoPage } from './embed-demo.ts';
 import type { OffsetClock } from '#adapters/system.ts';
 import { ValidationError } from '#domain/errors.ts';
 import { ACCESS_TOKEN_SECONDS } from '#domain/access-tokens.ts';
@@ -92,6 +93,7 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       const tokensValidFrom = new Date(moved.getTime() - ACCESS_TOKEN_SECONDS * 1000).toISOString();
       return ok({ now: moved.toISOString(), accessTokens: `tokens issued before ${tokensValidFrom} have expired; request a new one from POST /oauth/token` });
     },
+    'GET /_local/embed-demo': (_req, url) => Promise.resolve(embedDemoPage(url)),
     'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
     'POST /_local/apps': async (_req, _url, body) => {
       const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));

@@ -203,7 +203,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       apiDescription: inMemoryApiDescription(urls.apiUrl),
       settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}) },
       environment: {
-        LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl,
+        LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
         ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
       },

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
-import { SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#http/signing-host-policy.ts';
+import { EMBED_PAGE_PREFIX, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -143,6 +143,17 @@ export class WebStack extends Stack {
       originRequestPolicy: viewerAddressPolicy,
       responseHeadersPolicy: headers,
     };
+    // Embedded signing pages (ADDITIONS A6) carry their own frame-ancestors (the application's embedOrigins): this
+    // policy leaves the function's Content-Security-Policy as it is and sends no X-Frame-Options (it cannot name origins).
+    const embedHeaders = new ResponseHeadersPolicy(this, 'EmbeddedPageHeaders', {
+      comment: 'Embedded signing page: the function sets frame-ancestors',
+      securityHeadersBehavior: {
+        contentTypeOptions: { override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+      },
+    });
+    const embeddedPage: BehaviorOptions = { ...api, allowedMethods: AllowedMethods.ALLOW_GET_HEAD, responseHeadersPolicy: embedHeaders };
     const distribution = new Distribution(this, 'SigningHost', {
       comment: `${settings.prefix} signing host`,
       defaultRootObject: 'index.html',
@@ -153,7 +164,7 @@ export class WebStack extends Stack {
         responseHeadersPolicy: headers,
         functionAssociations: [{ function: pageRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])),
+      additionalBehaviors: { ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])), [`${EMBED_PAGE_PREFIX}*`]: embeddedPage },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       enableLogging: true,

@@ -8,6 +8,8 @@ export type AuditEventName =
   | 'envelope.sent'
   | 'signer.added'
   | 'signer.invited'
+  | 'signer.reminded'
+  | 'signer.embedded_url_issued'
   | 'signer.viewed'
   | 'signer.otp_requested'
   | 'signer.otp_verified'

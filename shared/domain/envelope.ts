@@ -11,6 +11,8 @@ import { startRetention } from './retention.ts';
 import { assertNoErrors } from './placement.ts';
 import { assertDocumentLimits } from './documents.ts';
 import { fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
+import { noticeItems } from './notice-items.ts';
+import type { CarbonCopy, ReminderSettings } from './model.ts';
 
 export { changeOf, requireDraft, type Ctx, type EnvelopeChange };
 
@@ -22,7 +24,12 @@ export interface SignerInput {
   authMethod: AuthMethod;
   /** Absent: the envelope's locale (the tenant's default). */
   locale?: Locale | undefined;
+  /** Signs inside the integrator's app: no invitation is sent (ADDITIONS A6). */
+  embedded?: boolean | undefined;
 }
+
+/** At most this many carbon copies per envelope (ADDITIONS A7). */
+export const MAX_CC = 20;
 
 /** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
 export const MAX_SIGNERS = 50;
@@ -70,6 +77,8 @@ export interface NewEnvelopeInput {
   fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number; documentIndex?: number })[];
   /** The originals, in order (a multipart create); empty for a JSON create. */
   documents: Document[];
+  reminders?: ReminderSettings | null;
+  cc?: CarbonCopy[];
 }
 
 export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChange {
@@ -77,6 +86,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
   if (input.fields.length > MAX_FIELDS) throw ValidationError.at('fields', `at most ${String(MAX_FIELDS)} fields`);
   assertNoErrors(duplicateEmailErrors(input.signers, (i) => `signers[${String(i)}].email`), 'Signer emails must be unique');
   assertDocumentLimits(input.documents);
+  if ((input.cc ?? []).length > MAX_CC) throw ValidationError.at('cc', `at most ${String(MAX_CC)} carbon copies`);
   const locale = localeOf(input.locale);
   const signers = input.signers.map((s) => newSigner(s, ctx.nextId(), locale));
   const documents = input.documents;
@@ -92,6 +102,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
     sentAt: null, completedAt: null, voidedAt: null, voidReason: null,
     documentHashOriginal: documents[0]?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
     signers, fields, documents, version: 0, auditHead: genesis(input.id),
+    reminders: input.reminders ?? null, cc: input.cc ?? [],
   };
   const drafts = [system('envelope.created', ctx.meta, {
     appId: input.appId, tenantId: input.tenantId, createdBy: input.createdBy, signers: signers.length, fields: fields.length,
@@ -156,7 +167,8 @@ export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx
   const voidedAt = ctx.now.toISOString();
   const after: Envelope = startRetention({ ...envelope, status: 'voided', voidedAt, voidReason: reason }, ctx.now);
   const drafts = [system('envelope.voided', ctx.meta, { reason, previousStatus: envelope.status })];
-  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx), retentionJob(after, ctx)], ctx);
+  const notices = noticeItems(after, 'voided', ctx, { reason });
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx), retentionJob(after, ctx), ...notices], ctx);
 }
 
 /** Sent or in-progress envelopes whose deadline has passed expire (DECISIONS 14); null when nothing is due. */
@@ -168,7 +180,7 @@ export function expireIfDue(envelope: Envelope, ctx: Ctx): EnvelopeChange | null
   if (envelope.signers.every((s) => s.status === 'signed')) return null;
   const after: Envelope = startRetention({ ...envelope, status: 'expired' }, ctx.now);
   const drafts = [{ ...system('envelope.expired', { ip: null, userAgent: null }, { expiresAt: envelope.expiresAt }) }];
-  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx), retentionJob(after, ctx)], ctx);
+  return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.expired', ctx), retentionJob(after, ctx), ...noticeItems(after, 'expired', ctx)], ctx);
 }
 
 /** After the envelope ends: re-tag its blobs with their retention class (the lifecycle clock starts). */
@@ -185,22 +197,31 @@ export interface MintedLink {
   tokenHash: string;
 }
 
-/** Links were minted for the invited signers: record their hashes and queue the invitations. */
-export function withInvitations(change: EnvelopeChange, minted: readonly MintedLink[], ctx: Ctx): EnvelopeChange {
+/**
+ * Links were minted for the invited signers: record their hashes and claims, and queue the invitations (or, with
+ * `template` `signing_reminder`, the reminders). Embedded signers get no message (ADDITIONS A6); `reused` are current
+ * links sent again as they are.
+ */
+export function withInvitations(
+  change: EnvelopeChange, minted: readonly MintedLink[], ctx: Ctx,
+  template: InvitationOutboxItem['template'] = 'invitation', reused: readonly LinkClaims[] = [],
+): EnvelopeChange {
   const bySigner = new Map(minted.map((m) => [m.claims.signerId, m]));
+  const now = ctx.now.toISOString();
   const signers = change.after.signers.map((s) => {
     const link = bySigner.get(s.id);
-    return link ? { ...s, linkHash: link.tokenHash, tokenVersion: link.claims.version } : s;
+    return link ? { ...s, linkHash: link.tokenHash, tokenVersion: link.claims.version, link: link.claims, invitedAt: s.invitedAt ?? now } : s;
   });
-  const invitations = minted.map(({ claims }) => {
+  const invitations = [...minted.map((m) => m.claims), ...reused].flatMap((claims) => {
     const signer = signers.find((s) => s.id === claims.signerId);
-    const sms = signer?.authMethod === 'sms_otp' && signer.phone !== null;
-    return { link: claims, channels: sms ? (['email', 'sms'] as const).slice() : ['email' as const] };
+    if (!signer || signer.embedded) return [];
+    const sms = signer.authMethod === 'sms_otp' && signer.phone !== null;
+    return [{ link: claims, channels: sms ? (['email', 'sms'] as const).slice() : ['email' as const] }];
   });
-  const item: InvitationOutboxItem = {
-    kind: 'notify', id: ctx.nextId(), envelopeId: change.after.id, template: 'invitation', createdAt: ctx.now.toISOString(), invitations,
-  };
-  return { ...change, after: { ...change.after, signers }, outbox: [...change.outbox, item] };
+  const items: InvitationOutboxItem[] = invitations.length === 0 ? [] : [{
+    kind: 'notify', id: ctx.nextId(), envelopeId: change.after.id, template, createdAt: now, invitations,
+  }];
+  return { ...change, after: { ...change.after, signers }, outbox: [...change.outbox, ...items] };
 }
 
 /** A signing link lives until the envelope's deadline, at most 30 days (DECISIONS 13). */

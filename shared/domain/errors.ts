@@ -24,7 +24,7 @@ export const ERROR_REASONS = [
   'link_invalid', 'link_expired', 'link_replaced', 'link_not_yet_valid',
   'envelope_voided', 'envelope_expired', 'envelope_declined', 'envelope_completed', 'envelope_sealing',
   'already_signed', 'already_declined', 'otp_required', 'consent_required', 'consent_given',
-  'code_incorrect', 'code_expired', 'code_burnt', 'document_purged', 'token_invalid', 'token_expired',
+  'code_incorrect', 'code_expired', 'code_burnt', 'document_purged', 'token_invalid', 'token_expired', 'link_opened',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
@@ -74,6 +74,13 @@ export class QuotaExceeded extends DomainError { readonly code = 'quota_exceeded
 export class IdempotencyKeyReused extends DomainError { readonly code = 'idempotency_key_reused'; }
 /** The first request with this Idempotency-Key is still running; safe to retry (DECISIONS 24). */
 export class RequestInProgress extends DomainError { readonly code = 'request_in_progress'; }
+
+/** A used link of a signer whose envelope is complete: the 410 says where the signed copy is (ADDITIONS A7). */
+export class SignedAndComplete extends Gone {
+  constructor(message: string, readonly downloadUrl: string) {
+    super(message, {}, 'already_signed');
+  }
+}
 
 /** A concurrent writer changed the envelope first; the use case re-reads and retries. */
 export class ConcurrentModification extends Error {

@@ -4,7 +4,7 @@
  * depends on the validation library.
  */
 import type { SignerInput } from './envelope.ts';
-import type { FieldOrigin, FieldType } from './model.ts';
+import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from './model.ts';
 
 export type { SignerInput };
 
@@ -50,6 +50,9 @@ export interface CreateEnvelopeInput {
   fields: CreateFieldInput[];
   expiresInDays: number | null;
   fieldOrigin?: FieldOrigin | undefined;
+  /** Absent: the tenant's `defaultReminders`; null: none (ADDITIONS A7). */
+  reminders?: ReminderSettings | null | undefined;
+  cc?: CarbonCopy[] | undefined;
 }
 
 /** A field added to a draft by ids. */

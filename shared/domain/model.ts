@@ -1,6 +1,7 @@
 import type { ChainHead } from './audit-chain.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from './retention.ts';
+import type { LinkClaims } from './outbox.ts';
 
 /** 25 MB upload limit (spec 8), in bytes. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -42,6 +43,36 @@ export interface Signer {
   declineReason: string | null;
   /** The language of the signer's emails, SMS and signing page (ADDITIONS A8); absent on records from before it. */
   locale?: Locale;
+  /** Signed in inside the integrator's app (ADDITIONS A6): never emailed an invitation, a reminder or a notice. */
+  embedded?: boolean;
+  /** When the signer's routing group was reached: the reminder schedule counts from it (ADDITIONS A7). */
+  invitedAt?: string | null;
+  /** The last reminder, automatic or manual. */
+  lastRemindedAt?: string | null;
+  /** The current link's claims, so a reminder carries the same link (the token is minted again from them, never stored). */
+  link?: LinkClaims | null;
+  /** The last embedded signing URL issued for the signer (ADDITIONS A6). */
+  embedTicket?: EmbedTicket | null;
+}
+
+/** An embedded signing URL: valid 5 minutes until first opened; opening it once spends it. */
+export interface EmbedTicket {
+  jti: string;
+  expiresAt: string;
+  openedAt: string | null;
+  returnUrl: string | null;
+}
+
+/** When unsigned signers are reminded (ADDITIONS A7): first after `firstAfterDays`, then every `everyDays` (null: once). */
+export interface ReminderSettings {
+  firstAfterDays: number;
+  everyDays: number | null;
+}
+
+/** Someone who signs nothing and receives the completion email and the notices (ADDITIONS A7). */
+export interface CarbonCopy {
+  name: string;
+  email: string;
 }
 
 /** The signer's current one-time code: only its keyed hash is kept. */
@@ -133,6 +164,12 @@ export interface Envelope {
   downloadLinks?: DownloadLink[];
   /** Set when every signer has signed: how the seal is going, for the seal sweep (DESIGN 5, seal recovery). */
   sealing?: SealingState | null;
+  /** Automatic reminders (ADDITIONS A7); null or absent: none. */
+  reminders?: ReminderSettings | null;
+  /** Carbon copies (ADDITIONS A7). */
+  cc?: CarbonCopy[];
+  /** The last manual remind (POST /remind): at most one an hour. */
+  lastManualRemindAt?: string | null;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */
@@ -169,6 +206,8 @@ export interface TenantSettings {
   fieldOrigin: FieldOrigin;
   /** The locale of signers created without one (ADDITIONS A8). */
   defaultLocale: Locale;
+  /** Reminders of envelopes created without their own (ADDITIONS A7); null: off. */
+  defaultReminders?: ReminderSettings | null;
 }
 
 export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en' } as const;

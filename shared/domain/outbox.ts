@@ -52,12 +52,15 @@ export interface Invitation {
   channels: ('email' | 'sms')[];
 }
 
-/** Invitations to a routing group, sent after the commit; the item shrinks as each is sent and goes when empty. */
+/**
+ * Invitations to a routing group, sent after the commit; the item shrinks as each is sent and goes when empty.
+ * Reminders (ADDITIONS A7) have the same shape: the same link, in other words.
+ */
 export interface InvitationOutboxItem extends OutboxDelivery {
   kind: 'notify';
   id: string;
   envelopeId: string;
-  template: 'invitation';
+  template: 'invitation' | 'signing_reminder';
   createdAt: string;
   invitations: Invitation[];
 }
@@ -72,12 +75,31 @@ export interface CompletionOutboxItem extends OutboxDelivery {
   linkIds: string[];
 }
 
+export type NoticeKind = 'voided' | 'declined' | 'expired';
+
+/** Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; shrinks as each is sent. */
+export interface NoticeOutboxItem extends OutboxDelivery {
+  kind: 'notify';
+  id: string;
+  envelopeId: string;
+  template: 'notice';
+  createdAt: string;
+  notice: NoticeKind;
+  /** The void or decline reason. */
+  reason: string | null;
+  /** Who declined. */
+  declinedBy: string | null;
+  recipients: { name: string; email: string }[];
+}
+
 /** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
 export type Job =
   | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
   | { type: 'seal'; envelopeId: string; round?: number }
   | { type: 'webhook.event'; event: EventOutboxItem }
   | { type: 'retention.tag'; envelopeId: string }
+  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (ADDITIONS A7). */
+  | { type: 'notice.send'; notice: NoticeOutboxItem }
   /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
   | { type: 'blobs.delete'; envelopeId: string; keys: string[] };
 
@@ -99,7 +121,7 @@ export interface ReminderOutboxItem extends OutboxDelivery {
   daysBefore: number;
 }
 
-export type OutboxItem = EventOutboxItem | InvitationOutboxItem | CompletionOutboxItem | JobOutboxItem | ReminderOutboxItem;
+export type OutboxItem = EventOutboxItem | InvitationOutboxItem | CompletionOutboxItem | NoticeOutboxItem | JobOutboxItem | ReminderOutboxItem;
 
 /** Emails and texts: after this many failed dispatches the item is dead-lettered (jobs and events keep retrying). */
 export const MAX_MESSAGE_ATTEMPTS = 6;

@@ -1,3 +1,4 @@
+import { noticeItems } from './notice-items.ts';
 import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
 import { startRetention } from './retention.ts';
@@ -33,7 +34,11 @@ export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otp
  * closes the other links (401); then OTP (where required) and consent gate the later steps (401).
  */
 export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep): void {
-  if (envelope.status === 'voided') throw new Unauthorized('This signing link is no longer valid: the envelope was voided', {}, 'envelope_voided');
+  if (envelope.status === 'voided') {
+    // The signing page shows the message on its voided screen, so the signer reads the sender's reason (ADDITIONS A7)
+    const reason = envelope.voidReason ? ` Reason given by the sender: ${envelope.voidReason}` : '';
+    throw new Unauthorized(`This signing link is no longer valid: the envelope was voided.${reason}`, {}, 'envelope_voided');
+  }
   if (envelope.status === 'expired') throw new Unauthorized('This signing link has expired: the signing deadline passed', {}, 'envelope_expired');
   if (signer.status === 'signed' || signer.status === 'declined') {
     const what = signer.status === 'signed' ? 'signed' : 'declined';
@@ -135,7 +140,8 @@ export function decline(envelope: Envelope, signer: Signer, reason: string | nul
     signerActor(signer, ctx, 'signer.declined', { reason }),
     { event: 'envelope.declined' as const, actor: 'system', ip: null, userAgent: null, detail: { signerId: signer.id, reason } },
   ];
-  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx), retentionJob(after, ctx)], ctx);
+  const notices = noticeItems(after, 'declined', ctx, { reason, declinedBy: { id: signer.id, name: signer.name } });
+  return changeOf(envelope, after, drafts, [signerEvent(after, 'signer.declined', signer, ctx), signerEvent(after, 'envelope.declined', signer, ctx), retentionJob(after, ctx), ...notices], ctx);
 }
 
 /** Signers of the lowest routing order still waiting for their invitation, or [] when none are. */

@@ -1,4 +1,4 @@
-import { DomainError, MethodNotAllowed, RateLimited, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
+import { DomainError, MethodNotAllowed, RateLimited, SignedAndComplete, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
 export const STATUS: Record<ErrorCode, number> = {
@@ -38,10 +38,10 @@ const TITLE: Record<ErrorCode, string> = {
 };
 
 /** The one error body that is both published shapes (DECISIONS 7), plus a `reason` where one code has several causes. */
-export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string, reason: ErrorReason | null = null): HttpResult {
+export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string, reason: ErrorReason | null = null, extra: Record<string, string> = {}): HttpResult {
   const status = STATUS[code];
   const hasDetails = Object.keys(errors).length > 0;
-  const body = { error: code, reason, message, details: hasDetails ? errors : null, type: code, title: TITLE[code], status, errors, requestId };
+  const body = { error: code, reason, message, details: hasDetails ? errors : null, type: code, title: TITLE[code], status, errors, requestId, ...extra };
   const headers: Record<string, string> = code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
   return ok(body, status, headers);
 }
@@ -56,6 +56,7 @@ export function resultForError(error: unknown, requestId: string): HttpResult {
     const result = errorResult(error.code, error.message, error.errors, requestId, error.reason);
     return { ...result, headers: { ...result.headers, allow: error.allowed.join(', ') } };
   }
+  if (error instanceof SignedAndComplete) return errorResult(error.code, error.message, error.errors, requestId, error.reason, { downloadUrl: error.downloadUrl });
   if (error instanceof DomainError) return errorResult(error.code, error.message, error.errors, requestId, error.reason);
   return errorResult('internal_error', 'An internal error occurred; retry later or quote the request id', {}, requestId);
 }

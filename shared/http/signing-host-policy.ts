@@ -4,7 +4,7 @@
  * `documentsOrigin`: the documents bucket's origin, which the page may fetch from: a PDF over 5 MB is answered with a
  * 302 to a presigned URL there (ADDITIONS A1), and the bucket allows that GET from any origin (DOCUMENTS_CORS).
  */
-export const signingHostCsp = (documentsOrigin: string) =>
+const pagePolicy = (documentsOrigin: string) =>
   `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; connect-src 'self' ${documentsOrigin}`;
 
 /**
@@ -14,11 +14,21 @@ export const signingHostCsp = (documentsOrigin: string) =>
  */
 export const DOCUMENTS_CORS = { allowedMethods: ['GET', 'HEAD', 'POST'], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAgeSeconds: 3600 } as const;
 
+/** No site may frame the signing pages (clickjacking), except embedded links (ADDITIONS A6). */
+export const signingHostCsp = (documentsOrigin: string) => `${pagePolicy(documentsOrigin)}; frame-ancestors 'none'`;
+
+/** An embedded link's page: framed only by the application's `embedOrigins` ('none' when it has none). */
+export const embeddedPageCsp = (origins: readonly string[], documentsOrigin: string) =>
+  `${pagePolicy(documentsOrigin)}; frame-ancestors ${origins.length > 0 ? origins.join(' ') : "'none'"}`;
+
+/** The embedded signing page: served by a function (its frame policy depends on the application), not from the bucket. */
+export const EMBED_PAGE_PREFIX = '/embed/';
+
 /**
  * The API paths the signing host serves on its own origin (CloudFront forwards them to the API; the local signing host
  * too). The pages call the API only there, so the API needs no CORS; the functions behind them trust the viewer
  * address CloudFront passes (shared/http/viewer.ts).
  */
-export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/'] as const;
+export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/'] as const;
 
-export const servedBySigningHost = (path: string) => SIGNING_HOST_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+export const servedBySigningHost = (path: string) => path.startsWith(EMBED_PAGE_PREFIX) || SIGNING_HOST_API_PREFIXES.some((prefix) => path.startsWith(prefix));

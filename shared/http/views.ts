@@ -16,6 +16,7 @@ export function signerView(signer: Signer, signingUrl?: string | null) {
     locale: signer.locale ?? DEFAULT_LOCALE,
     signedAt: signer.signedAt,
     declinedAt: signer.declinedAt,
+    embedded: signer.embedded ?? false,
     ...(signingUrl === undefined ? {} : { signingUrl }),
   };
 }
@@ -78,6 +79,8 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     voidedAt: envelope.voidedAt,
     createdAt: envelope.createdAt,
     fieldOrigin: envelope.fieldOrigin,
+    reminders: envelope.reminders ?? null,
+    cc: envelope.cc ?? [],
     signers: envelope.signers.map((s) => signerView(s, signingUrls ? (signingUrls.get(s.id) ?? null) : undefined)),
     fields: envelope.fields.map(fieldView),
     documents: envelope.documents.map((d) => documentView(envelope.id, d)),

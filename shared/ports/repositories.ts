@@ -34,6 +34,8 @@ export interface EnvelopeRepository {
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
   /** Ids of live envelopes whose deadline has passed by `now`. */
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
+  /** Ids of live envelopes with a signer's reminder due by `now` (ADDITIONS A7). */
+  dueForReminder(now: Date, limit: number): Promise<string[]>;
   /** Ids of fully signed envelopes whose seal the sweep should look in on by `now`. */
   dueForSealCheck(now: Date, limit: number): Promise<string[]>;
   /** Ids of ended envelopes with stored PDFs whose deletion comes before `until`. */
@@ -71,6 +73,13 @@ export interface Application {
   overageAllowed: boolean;
   suspended: boolean;
   createdAt: string;
+  /** Origins allowed to frame embedded signing (ADDITIONS A6); absent: none. */
+  embedOrigins?: string[];
+}
+
+/** What an application sets for itself through the console (ADDITIONS A6). */
+export interface ApplicationSettings {
+  embedOrigins: string[];
 }
 
 export interface ApplicationRepository {
@@ -80,6 +89,8 @@ export interface ApplicationRepository {
   create(app: Application): Promise<void>;
   /** Replaces the stored secret of an existing application (the local dev app's fixed secret). */
   updateSecret(appId: string, secretHash: string, secretSealed: string): Promise<void>;
+  /** Stores the application's console settings. */
+  saveSettings(appId: string, settings: ApplicationSettings): Promise<void>;
 }
 
 export interface WebhookRepository {

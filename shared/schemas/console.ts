@@ -10,3 +10,11 @@ export const ContactRequest = v.object({
 export const ContactsQuery = v.object({
   search: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'), v.description('Matched case-insensitively against name and email'))),
 });
+
+export const ConsoleSettingsRequest = v.object({
+  embedOrigins: v.pipe(
+    v.array(v.pipe(v.string('must be an origin'), v.maxLength(300, 'must be at most 300 characters')), 'must be an array of origins'),
+    v.maxLength(20, 'at most 20 origins'),
+    v.description('HTTPS origins (`https://app.example.com`) allowed to frame embedded signing; at most 20'),
+  ),
+});

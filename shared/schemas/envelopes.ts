@@ -17,6 +17,7 @@ export const CreateSignerRequest = v.pipe(
     routingOrder: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000')), 1),
     authMethod: v.optional(v.picklist(AUTH_METHODS, `must be one of ${AUTH_METHODS.join(', ')}`), 'email_otp'),
     locale: v.optional(v.pipe(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`), v.description("The language of the signer's emails, SMS and signing page; absent: the tenant's `defaultLocale`"))),
+    embedded: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Signs inside your app through an embedded URL: no invitation email or SMS (ADDITIONS A6)')), false),
   }),
   v.forward(
     v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'),
@@ -77,6 +78,19 @@ export const CreateFieldRequest = v.pipe(
   v.forward(v.check((f) => placementProblem(f) !== 'anchor', PLACEMENT_MESSAGE), ['anchor']),
 );
 
+const days = v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(60, 'must be at most 60'));
+
+/** Automatic reminders (ADDITIONS A7). */
+export const RemindersRequest = v.nullable(v.object({
+  firstAfterDays: days,
+  everyDays: v.optional(v.nullable(days), null),
+}, 'must be an object with firstAfterDays and everyDays, or null'));
+
+export const CarbonCopyRequest = v.object({
+  name: requiredText(200),
+  email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
+});
+
 export const CreateEnvelopeRequest = v.object({
   tenantId: TenantId,
   subject: v.optional(v.nullable(text(255)), null),
@@ -85,6 +99,8 @@ export const CreateEnvelopeRequest = v.object({
   fields: v.optional(v.array(CreateFieldRequest, 'must be an array of fields'), []),
   expiresInDays: v.optional(v.nullable(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))), null),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
+  reminders: v.optional(v.pipe(RemindersRequest, v.description('Automatic reminders; absent: the tenant\'s defaultReminders; null: none'))),
+  cc: v.optional(v.pipe(v.array(CarbonCopyRequest, 'must be an array of { name, email }'), v.maxLength(20, 'at most 20 carbon copies'), v.description('Receive the completion email and the notices; sign nothing')), []),
 }) satisfies v.GenericSchema<unknown, CreateEnvelopeInput>;
 
 export const AddFieldRequest = v.pipe(

@@ -21,6 +21,11 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 const fieldErrors = v.record(v.string(), v.array(v.string()));
 
+export const ReminderSettingsResponse = v.object({
+  firstAfterDays: v.pipe(positive, v.description('Days after the invitation before the first reminder')),
+  everyDays: v.pipe(v.nullable(positive), v.description('Days between later reminders; null: only one')),
+});
+
 export const SignerResponse = v.object({
   id: uuid,
   name: v.string(),
@@ -32,6 +37,7 @@ export const SignerResponse = v.object({
   locale: v.pipe(v.picklist(LOCALES), v.description("The language of the signer's emails, SMS and signing page")),
   signedAt: v.nullable(timestamp),
   declinedAt: v.nullable(timestamp),
+  embedded: v.pipe(v.boolean(), v.description('Signs inside the integrator\'s app: no invitation is sent (ADDITIONS A6)')),
   signingUrl: v.optional(v.nullable(v.pipe(v.string(), v.url(), v.description(
     'Only in the send response: the signing link for the first routing group, null for later groups (they are invited when the earlier groups have signed)',
   )))),
@@ -103,6 +109,8 @@ export const EnvelopeResponse = v.object({
   voidedAt: v.nullable(timestamp),
   createdAt: timestamp,
   fieldOrigin: v.picklist(FIELD_ORIGINS),
+  reminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Automatic reminders (ADDITIONS A7); null: none')),
+  cc: v.pipe(v.array(v.object({ name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Carbon copies: receive the completion email and the notices')),
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
   documents: v.array(DocumentResponse),
@@ -161,6 +169,7 @@ export const ErrorResponse = v.object({
   status: v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)),
   errors: v.pipe(fieldErrors, v.description('Field path (e.g. `signers[0].email`) to messages; empty when not a validation error')),
   requestId: v.pipe(v.string(), v.description('Also in the X-Request-Id header; quote it when reporting a problem')),
+  downloadUrl: v.optional(v.pipe(v.string(), v.description('Only on a signing link\'s 410 `already_signed` once the envelope is complete: the signer\'s download page (ADDITIONS A7)'))),
 });
 
 export const OpenApiDocumentResponse = v.looseObject({
@@ -335,6 +344,7 @@ export const TenantSettingsResponse = v.object({
   retentionDays: v.picklist(RETENTION_DAYS),
   fieldOrigin: v.picklist(FIELD_ORIGINS),
   defaultLocale: v.pipe(v.picklist(LOCALES), v.description('The locale of signers created without one (default `en`)')),
+  defaultReminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7)')),
 });
 
 export const ContactResponse = v.object({
@@ -355,4 +365,27 @@ export const UsageResponse = v.object({
   envelopesUsed: v.pipe(count, v.description('Envelopes sent in the period')),
   envelopesLimit: v.pipe(v.nullable(count), v.description('Envelopes the plan includes per period; null when unlimited')),
   overageAllowed: v.pipe(v.boolean(), v.description('False: a send beyond the limit is refused with 403 `quota_exceeded`')),
+});
+
+export const RemindResponse = v.object({
+  envelopeId: uuid,
+  remindedAt: timestamp,
+  signers: v.pipe(v.array(v.object({ id: uuid, name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Who was reminded: the current routing group\'s signers who have not signed or declined (embedded signers excepted)')),
+});
+
+export const EmbeddedUrlResponse = v.object({
+  url: v.pipe(v.string(), v.url(), v.description('Open it in an iframe on one of the application\'s `embedOrigins` (or a browser tab); valid until `expiresAt`, once')),
+  expiresAt: v.pipe(timestamp, v.description('5 minutes after issue; opening the URL spends it')),
+});
+
+export const EmbeddedSessionResponse = v.object({
+  token: v.pipe(v.string(), v.description('The signer\'s signing link token, for `/v1/signing/{token}/...`')),
+  envelopeId: uuid,
+  signerId: uuid,
+  returnUrl: v.pipe(v.nullable(v.string()), v.description('Where the page goes when it is not framed')),
+  embedOrigins: v.pipe(v.array(v.string()), v.description('The origins the page may post its events to')),
+});
+
+export const ConsoleSettingsResponse = v.object({
+  embedOrigins: v.pipe(v.array(v.string()), v.description('Origins allowed to frame embedded signing (ADDITIONS A6)')),
 });

@@ -22,3 +22,7 @@ export const DeclineRequest = v.object({
 });
 
 export const SignerParams = v.object({ id: v.string(), signerId: v.string() });
+
+export const EmbeddedUrlRequest = v.object({
+  returnUrl: v.optional(v.nullable(v.pipe(v.string('must be a URL'), v.maxLength(2048, 'must be at most 2048 characters'), v.description('Where the page goes after signing or declining when it is not in a frame (`?event=signed|declined`)'))), null),
+});

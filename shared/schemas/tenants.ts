@@ -3,6 +3,7 @@ import { FIELD_ORIGINS } from '#domain/model.ts';
 import { RETENTION_DAYS } from '#domain/retention.ts';
 import { LOCALES } from '#shared/i18n/locales.ts';
 import { TenantId } from './common.ts';
+import { RemindersRequest } from './envelopes.ts';
 
 export const TenantParams = v.object({ tenantId: TenantId });
 
@@ -12,4 +13,5 @@ export const TenantSettingsRequest = v.object({
   defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
   defaultLocale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
+  defaultReminders: v.optional(v.pipe(RemindersRequest, v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7); null: off'))),
 });

@@ -236,8 +236,15 @@ describe('CDK app: the front doors', () => {
   it('the signing host serves the pages from S3 through OAC, and the signer paths from the API, with security headers', () => {
     const distribution = resourcesOfType(templateOf('web'), 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig as Json;
     const behaviors = distribution.CacheBehaviors as Json[];
-    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS]);
-    for (const behavior of behaviors) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
+    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, '/embed/*']);
+    for (const behavior of behaviors.slice(0, -1)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
+    // The embedded page (ADDITIONS A6) keeps the function's frame-ancestors: a policy of its own without CSP or X-Frame-Options
+    const embed = behaviors.at(-1) ?? {};
+    expect(embed).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: ['GET', 'HEAD'] });
+    expect(embed.ResponseHeadersPolicyId).not.toEqual(behaviors[0]?.ResponseHeadersPolicyId);
+    const policies = resourcesOfType(templateOf('web'), 'AWS::CloudFront::ResponseHeadersPolicy').map(([, r]) => text(r.Properties));
+    expect(policies.filter((p) => p.includes("frame-ancestors 'none'"))).toHaveLength(1);
+    expect(policies.filter((p) => !p.includes('ContentSecurityPolicy') && !p.includes('FrameOptions'))).toHaveLength(1);
     expect(text(distribution.Origins)).toContain('execute-api');
     expect(text(distribution.Origins)).toContain('OriginAccessControlId');
     expect(distribution.CustomErrorResponses).toBeUndefined(); // the page-route fallback is a viewer-request function

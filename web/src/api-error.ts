@@ -8,8 +8,10 @@ export class ApiError extends Error {
   readonly reason: ErrorReason | null;
   readonly errors: Record<string, string[]>;
   readonly retryAfterSeconds: number | null;
+  /** A used link of a completed envelope: the signer's download page. */
+  readonly downloadUrl: string | null;
 
-  constructor(init: { status: number; code: string; message: string; reason?: ErrorReason | null; errors?: Record<string, string[]>; retryAfterSeconds?: number | null }) {
+  constructor(init: { status: number; code: string; message: string; reason?: ErrorReason | null; errors?: Record<string, string[]>; retryAfterSeconds?: number | null; downloadUrl?: string | null }) {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
@@ -17,6 +19,7 @@ export class ApiError extends Error {
     this.reason = init.reason ?? null;
     this.errors = init.errors ?? {};
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.downloadUrl = init.downloadUrl ?? null;
   }
 }
 

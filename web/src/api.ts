@@ -4,7 +4,7 @@ import type { ErrorReason } from './api-types.ts';
 
 export { ApiError, asApiError } from './api-error.ts';
 
-interface ErrorBody { error?: unknown; reason?: unknown; message?: unknown; errors?: unknown }
+interface ErrorBody { error?: unknown; reason?: unknown; message?: unknown; errors?: unknown; downloadUrl?: unknown }
 
 /** The error body as the API documents it (ErrorResponse); the reason is a code from ERROR_REASONS or null. */
 function errorOf(response: Response, body: unknown): ApiError {
@@ -17,6 +17,7 @@ function errorOf(response: Response, body: unknown): ApiError {
     message: typeof b.message === 'string' ? b.message : `HTTP ${String(response.status)}`,
     errors: b.errors && typeof b.errors === 'object' ? (b.errors as Record<string, string[]>) : {},
     retryAfterSeconds: Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null,
+    downloadUrl: typeof b.downloadUrl === 'string' && b.downloadUrl.startsWith(`${window.location.origin}/download/`) ? b.downloadUrl : null,
   });
 }
 

@@ -1,6 +1,7 @@
 /** Entry point: /sign/{token} is the signing page, /download/{token} the download portal. */
 import { h, showScreen } from './dom.ts';
 import { startDownload } from './download.ts';
+import { startEmbedded } from './embed.ts';
 import { t } from './i18n/i18n.ts';
 import { startPage } from './i18n/language.ts';
 import { startSigning } from './sign/flow.ts';
@@ -10,6 +11,10 @@ function route(): void {
   const [kind, token] = parts;
   if (kind === 'sign' && token && parts.length === 2) {
     startSigning(decodeURIComponent(token));
+    return;
+  }
+  if (kind === 'embed' && token && parts.length === 2) {
+    void startEmbedded(decodeURIComponent(token));
     return;
   }
   if (kind === 'download' && token && parts.length === 2) {

@@ -21,6 +21,7 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   link_expired: { to: 'screen', problem: 'expired' },
   link_replaced: { to: 'screen', problem: 'replaced' },
   link_not_yet_valid: { to: 'screen', problem: 'not_yet' },
+  link_opened: { to: 'screen', problem: 'invalid' },
   envelope_voided: { to: 'screen', problem: 'voided' },
   envelope_expired: { to: 'screen', problem: 'expired' },
   envelope_declined: { to: 'screen', problem: 'closed' },

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '#domain/errors.ts';
-import type { Application, ApplicationRepository } from '#ports/repositories.ts';
+import type { Application, ApplicationRepository, ApplicationSettings } from '#ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
 
 const appKey = (appId: string) => ({ PK: `APP#${appId}`, SK: 'APP' });
@@ -42,6 +42,15 @@ export class DynamoApplicationRepository implements ApplicationRepository {
       UpdateExpression: 'SET secretHash = :hash, secretSealed = :sealed',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':hash': secretHash, ':sealed': secretSealed },
+    }));
+  }
+
+  async saveSettings(appId: string, settings: ApplicationSettings): Promise<void> {
+    await this.db.send(new UpdateCommand({
+      TableName: this.table, Key: appKey(appId),
+      UpdateExpression: 'SET embedOrigins = :origins',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':origins': settings.embedOrigins },
     }));
   }
 }

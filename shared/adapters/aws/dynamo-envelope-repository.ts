@@ -7,6 +7,7 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
 import { DEFAULT_TENANT, type Envelope, type EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
+import { nextReminderAt } from '#domain/reminders.ts';
 import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
@@ -63,7 +64,11 @@ function sweepIndexes(envelope: Envelope): Item {
   if (live && envelope.sealing) {
     return envelope.sealing.nextCheckAt ? { GSI4PK: `SEAL#${shard}`, GSI4SK: `${envelope.sealing.nextCheckAt}#${envelope.id}` } : {};
   }
-  if (live) return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}` };
+  if (live) {
+    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion): ADDITIONS A7
+    const remindAt = nextReminderAt(envelope);
+    return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}`, ...(remindAt ? { GSI5PK: `REMIND#${shard}`, GSI5SK: `${remindAt}#${envelope.id}` } : {}) };
+  }
   const retained = envelope.deletionAt && envelope.documents.some((d) => d.purgeStatus === 'active');
   return retained ? { GSI5PK: `RET#${shard}`, GSI5SK: `${envelope.deletionAt ?? ''}#${envelope.id}` } : {};
 }
@@ -193,6 +198,10 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
   }
 
   /** Ids of fully signed envelopes whose seal should be checked on by `now`. */
+  async dueForReminder(now: Date, limit: number): Promise<string[]> {
+    return (await this.sweepIndex('GSI5', 'REMIND', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
+  }
+
   async dueForSealCheck(now: Date, limit: number): Promise<string[]> {
     return (await this.sweepIndex('GSI4', 'SEAL', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_TENANT, type FieldOrigin, type TenantSettings } from '#domain/model.ts';
+import { DEFAULT_TENANT, type FieldOrigin, type ReminderSettings, type TenantSettings } from '#domain/model.ts';
 import { isRetentionDays } from '#domain/retention.ts';
 import { isLocale } from '#shared/i18n/locales.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
@@ -18,16 +18,17 @@ export class DynamoTenantRepository implements TenantRepository {
       retentionDays: typeof Item?.retentionDays === 'number' && isRetentionDays(Item.retentionDays) ? Item.retentionDays : DEFAULT_TENANT.retentionDays,
       fieldOrigin: (Item?.fieldOrigin as FieldOrigin | undefined) ?? DEFAULT_TENANT.fieldOrigin,
       defaultLocale: isLocale(Item?.defaultLocale) ? Item.defaultLocale : DEFAULT_TENANT.defaultLocale,
+      defaultReminders: (Item?.defaultReminders as ReminderSettings | null | undefined) ?? null,
     };
   }
 
   async put(settings: TenantSettings): Promise<void> {
     await this.db.send(new UpdateCommand({
       TableName: this.table, Key: { PK: `APP#${settings.appId}`, SK: `TENANT#${settings.tenantId}` },
-      UpdateExpression: 'SET appId = :app, tenantId = :tenant, itemType = :type, defaultExpiresInDays = :expiry, retentionDays = :retention, fieldOrigin = :origin, defaultLocale = :locale',
+      UpdateExpression: 'SET appId = :app, tenantId = :tenant, itemType = :type, defaultExpiresInDays = :expiry, retentionDays = :retention, fieldOrigin = :origin, defaultLocale = :locale, defaultReminders = :reminders',
       ExpressionAttributeValues: {
         ':app': settings.appId, ':tenant': settings.tenantId, ':type': 'tenant', ':expiry': settings.defaultExpiresInDays,
-        ':retention': settings.retentionDays, ':origin': settings.fieldOrigin, ':locale': settings.defaultLocale,
+        ':retention': settings.retentionDays, ':origin': settings.fieldOrigin, ':locale': settings.defaultLocale, ':reminders': settings.defaultReminders ?? null,
       },
     }));
   }

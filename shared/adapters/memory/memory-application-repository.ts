@@ -1,5 +1,5 @@
 import { Conflict } from '#domain/errors.ts';
-import type { Application, ApplicationRepository } from '#ports/repositories.ts';
+import type { Application, ApplicationRepository, ApplicationSettings } from '#ports/repositories.ts';
 import { copy } from './table.ts';
 
 export class MemoryApplicationRepository implements ApplicationRepository {
@@ -28,6 +28,13 @@ export class MemoryApplicationRepository implements ApplicationRepository {
     const app = this.apps.get(appId);
     if (!app) return Promise.reject(new Error(`application ${appId} does not exist`));
     this.apps.set(appId, { ...app, secretHash, secretSealed });
+    return Promise.resolve();
+  }
+
+  saveSettings(appId: string, settings: ApplicationSettings): Promise<void> {
+    const app = this.apps.get(appId);
+    if (!app) return Promise.reject(new Error(`application ${appId} does not exist`));
+    this.apps.set(appId, { ...app, embedOrigins: [...settings.embedOrigins] });
     return Promise.resolve();
   }
 }

@@ -3,6 +3,7 @@ import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
 import type { Envelope, EnvelopeStatus } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
+import { nextReminderAt } from '#domain/reminders.ts';
 import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
@@ -19,6 +20,12 @@ function sweepEntry(envelope: Envelope): IndexEntry | undefined {
   if (live) return indexEntry('LIVE', envelope.id, envelope.expiresAt);
   const retained = envelope.deletionAt && envelope.documents.some((d) => d.purgeStatus === 'active');
   return retained ? indexEntry('RET', envelope.id, envelope.deletionAt ?? '') : undefined;
+}
+
+/** Live envelopes with a reminder to send, by when (the Dynamo adapter's GSI5 `REMIND`). */
+function reminderEntry(envelope: Envelope): IndexEntry | undefined {
+  const at = nextReminderAt(envelope);
+  return at ? indexEntry('REMIND', envelope.id, at) : undefined;
 }
 
 /** An outbox item is due a minute after its commit, or when its backoff ends; a dead-lettered one never. */
@@ -104,6 +111,10 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
 
   dueForExpiry(now: Date, limit: number): Promise<string[]> {
     return Promise.resolve(sweep(this.envelopes.values(), sweepEntry, 'LIVE', now, limit).map((e) => e.id));
+  }
+
+  dueForReminder(now: Date, limit: number): Promise<string[]> {
+    return Promise.resolve(sweep(this.envelopes.values(), reminderEntry, 'REMIND', now, limit).map((e) => e.id));
   }
 
   dueForSealCheck(now: Date, limit: number): Promise<string[]> {

@@ -8,12 +8,12 @@ export class MemoryTenantRepository implements TenantRepository {
 
   get(appId: string, tenantId: string): Promise<TenantSettings> {
     const stored = this.settings.get(`${appId}#${tenantId}`);
-    return Promise.resolve(stored ? copy(stored) : { appId, tenantId, ...DEFAULT_TENANT });
+    return Promise.resolve(stored ? copy(stored) : { appId, tenantId, ...DEFAULT_TENANT, defaultReminders: null });
   }
 
   put(settings: TenantSettings): Promise<void> {
     const { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin, defaultLocale } = settings;
-    this.settings.set(`${appId}#${tenantId}`, { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin, defaultLocale });
+    this.settings.set(`${appId}#${tenantId}`, { appId, tenantId, defaultExpiresInDays, retentionDays, fieldOrigin, defaultLocale, defaultReminders: settings.defaultReminders ?? null });
     return Promise.resolve();
   }
 }

@@ -1,8 +1,9 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from '../messages.ts';
+import { declinedNoticeEmail, expiredNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from '../localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../model.ts';
-import type { CompletionOutboxItem, InvitationOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
+import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
 import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, Metrics, SmsSender, Workflows } from '#ports/services.ts';
 
@@ -47,8 +48,12 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
     // A signer who meanwhile signed, declined or got a newer link needs this invitation no more.
     if (signer?.tokenVersion !== invitation.link.version || (signer.status !== 'sent' && signer.status !== 'viewed')) return;
     const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
-    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...invitationEmail(envelope, signer, url, new Date(invitation.link.expiresAt * 1000)) });
-    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: invitationSms(envelope, url, recipientLocale(envelope, signer)) });
+    const expiresAt = new Date(invitation.link.expiresAt * 1000);
+    const reminder = item.template === 'signing_reminder';
+    const locale = recipientLocale(envelope, signer);
+    const email = reminder ? signingReminderEmail(envelope, signer.name, url, expiresAt, deps.clock.now(), locale) : invitationEmail(envelope, signer, url, expiresAt, locale);
+    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...email });
+    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: reminder ? signingReminderSms(envelope, url, locale) : invitationSms(envelope, url, locale) });
   });
 }
 
@@ -91,12 +96,26 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
   await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
 }
 
+/** Notices that the envelope ended early (ADDITIONS A7), one per recipient: the jobs worker's `notice.send`. */
+export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
+  return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
+    // A signer reads it in their language; a carbon copy in the envelope's.
+    const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
+    const rendered = item.notice === 'voided' ? voidedNoticeEmail(envelope, name, item.reason, locale)
+      : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason, locale)
+        : expiredNoticeEmail(envelope, name, locale);
+    await deps.mailer.send({ to: email, ...rendered });
+  });
+}
+
 /** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
 export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<void> {
   switch (item.kind) {
     case 'notify':
-      if (item.template === 'invitation') await sendInvitations(deps, envelope, item);
-      else await sendCompletion(deps, envelope, item);
+      if (item.template === 'completion') await sendCompletion(deps, envelope, item);
+      // Lazy expiry commits from any function that loads the envelope: the jobs worker (which may mail) sends them
+      else if (item.template === 'notice') await deps.jobs.send({ type: 'notice.send', notice: item });
+      else await sendInvitations(deps, envelope, item);
       return;
     case 'reminder':
       await sendReminder(deps, envelope, item);

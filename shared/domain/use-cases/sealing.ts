@@ -131,6 +131,10 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
   const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
   const recipients = envelope.signers.map((s): { name: string; email: string; signerId: string | null } => ({ name: s.name, email: s.email, signerId: s.id }));
+  // Carbon copies receive the completion email too (ADDITIONS A7), once per address
+  for (const cc of envelope.cc ?? []) {
+    if (!recipients.some((r) => r.email.toLowerCase() === cc.email.toLowerCase())) recipients.push({ name: cc.name, email: cc.email, signerId: null });
+  }
   const copy = deps.config.senderCopyEmail;
   if (copy && !recipients.some((r) => r.email.toLowerCase() === copy.toLowerCase())) recipients.push({ name: 'Sender', email: copy, signerId: null });
   return Promise.all(recipients.map(async (recipient) => {

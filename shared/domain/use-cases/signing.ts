@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomInt } from 'node:crypto';
-import { sameDigest, sha256Hex, verifySigningToken } from '../links.ts';
+import { downloadUrl, mintDownloadToken, sameDigest, sha256Hex, verifySigningToken } from '../links.ts';
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
-import { Unauthorized, ValidationError } from '../errors.ts';
+import { Gone, SignedAndComplete, Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms, recipientLocale } from '../messages.ts';
 import type { Envelope, Field, RequestMeta, Signer } from '../model.ts';
 import {
@@ -34,7 +34,20 @@ async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, 
     if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
     return found;
   };
-  return transact(deps, meta, load, (envelope, ctx) => run(openSession(envelope, link, token, step), ctx));
+  try {
+    return await transact(deps, meta, load, (envelope, ctx) => run(openSession(envelope, link, token, step), ctx));
+  } catch (error) {
+    throw error instanceof Gone && error.reason === 'already_signed' ? await withDownloadLink(deps, link, error) : error;
+  }
+}
+
+/** A signer who signed opens their link again after completion: the 410 names their download-portal link (ADDITIONS A7). */
+async function withDownloadLink(deps: SigningDeps, link: { envelopeId: string; signerId: string }, error: Gone): Promise<Gone> {
+  const envelope = await deps.envelopes.find(link.envelopeId);
+  const download = envelope?.status === 'completed' ? envelope.downloadLinks?.find((l) => l.signerId === link.signerId) : undefined;
+  if (!envelope || !download || Date.parse(envelope.deletionAt ?? '') <= deps.clock.now().getTime()) return error;
+  const token = await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId: download.id, issuedAt: download.issuedAt, expiresAt: download.expiresAt });
+  return new SignedAndComplete(`${error.message}. Everyone has signed: the signed copy can be downloaded`, downloadUrl(deps.config.signingUrl, token));
 }
 
 /** The link's signer, if the link is still theirs and the step's gate is open for them. */

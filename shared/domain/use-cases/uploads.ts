@@ -113,6 +113,7 @@ export async function createEnvelope(deps: EnvelopeDeps, appId: string, request:
     id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
     expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
     locale: tenant.defaultLocale, signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
+    reminders: request.reminders === undefined ? tenant.defaultReminders ?? null : request.reminders, cc: request.cc ?? [],
   }, ctx);
   if (checked.length === 0) {
     await commitChange(deps, change);

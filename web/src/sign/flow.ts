@@ -16,7 +16,13 @@ import { otpStep } from './otp.ts';
 import { doneScreen, problemScreen } from './outcome.ts';
 import { createStore, type Page, type Screen } from './state.ts';
 
-export function startSigning(token: string): void {
+/** What an embedding page hears of the visit (web/src/embed.ts, ADDITIONS A6); the e-mailed link has none. */
+export interface SigningEvents {
+  finished: (outcome: 'signed' | 'declined') => void;
+  problem: (problem: LinkProblem) => void;
+}
+
+export function startSigning(token: string, events: SigningEvents | null = null): void {
   const store = createStore(token);
 
   const show = (screen: Screen) => {
@@ -28,7 +34,7 @@ export function startSigning(token: string): void {
       case 'consent': consentStep(page); void documentStep().catch(() => null); break;
       case 'document': showDocumentStep(); break;
       case 'done': doneScreen(screen.outcome, store.state.context?.subject ?? null, screen.envelopeStatus); break;
-      case 'problem': problemScreen(screen.problem, screen.detail, retryable(screen.problem) ? reopen : null); break;
+      case 'problem': problemScreen(screen.problem, screen.detail, retryable(screen.problem) ? reopen : null, screen.downloadUrl ?? null); break;
     }
   };
 
@@ -38,7 +44,8 @@ export function startSigning(token: string): void {
       const owner = store.state.context ?? ownerOfToken(token);
       if (owner) clearDraft(owner);
     }
-    show({ kind: 'problem', problem: kind, detail: error.status === 0 ? '' : error.message });
+    show({ kind: 'problem', problem: kind, detail: error.status === 0 ? '' : error.message, downloadUrl: error.downloadUrl });
+    events?.problem(kind);
   };
 
   const advance = async (): Promise<void> => {
@@ -78,6 +85,7 @@ export function startSigning(token: string): void {
       const context = store.state.context;
       if (context) clearDraft(context);
       show({ kind: 'done', outcome, envelopeStatus });
+      events?.finished(outcome);
     },
     decline: () => { declineDialog(page); },
   };

@@ -20,12 +20,14 @@ const PROBLEM_TEXT: Record<LinkProblem, ProblemText> = {
 };
 
 /** A link that cannot be used; `retry` is offered when trying again may help (no answer, a failure on our side). */
-export function problemScreen(problem: LinkProblem, detail: string, retry: (() => void) | null): void {
+export function problemScreen(problem: LinkProblem, detail: string, retry: (() => void) | null, downloadUrl: string | null = null): void {
   const text = PROBLEM_TEXT[problem];
   showScreen(t(text.title),
     h('div', { class: `problem problem-${problem}`, 'data-problem': problem },
       h('h1', null, t(text.heading)),
-      h('p', null, t(text.text)),
+      // Already signed and everyone has: the signed copy is a click away, not an email still to come
+      h('p', null, downloadUrl ? t('download.intro') : t(text.text)),
+      downloadUrl ? h('p', null, h('a', { class: 'button button-primary', href: downloadUrl, 'data-download-link': '' }, t('download.title'))) : null,
       detail ? h('p', { class: 'detail' }, h('span', { class: 'visually-hidden' }, t('problem.detailsLabel')), detail) : null,
       retry ? h('button', { type: 'button', class: 'button button-primary', onclick: retry }, t('action.tryAgain')) : null,
     ),

@@ -13,7 +13,7 @@ export type Screen =
   | { kind: 'consent' }
   | { kind: 'document' }
   | { kind: 'done'; outcome: 'signed' | 'declined'; envelopeStatus: string | null }
-  | { kind: 'problem'; problem: LinkProblem; detail: string };
+  | { kind: 'problem'; problem: LinkProblem; detail: string; downloadUrl?: string | null };
 
 /** The one-time code step: what was sent, whether that code still works, what to tell the signer. */
 export interface OtpState {

@@ -1,0 +1,17 @@
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+import { ConsoleSettingsResponse } from '#schemas/responses.ts';
+
+/** The application's own settings (ADDITIONS A6). */
+export const definition = route({
+  method: 'GET', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
+  operationId: 'getConsoleSettings', summary: "The application's settings (embedOrigins)",
+  success: { status: 200, description: 'The settings', content: json(ConsoleSettingsResponse) },
+  errors: {},
+  access: { ...bearerAccess },
+}, (deps) => async ({ principal }) => {
+  const app = await deps.applications.get(principal.appId);
+  return respond(ConsoleSettingsResponse, { embedOrigins: app?.embedOrigins ?? [] });
+});
+
+export const handler = lambda(definition);

@@ -1,0 +1,16 @@
+import { sweepReminders } from '#domain/use-cases/reminders.ts';
+import { worker } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+
+/** Runs every five minutes (EventBridge schedule on AWS, the local scheduler on the service clock): ADDITIONS A7. */
+export const definition = worker({
+  name: 'reminder-sweep',
+  trigger: { kind: 'schedule', everySeconds: 300 },
+  access: { table: 'write', jobs: true, secrets: ['LINK_SECRET'], mail: true, sms: true, timeoutSeconds: 120 },
+}, (deps) => async (): Promise<{ envelopes: number; reminded: number }> => {
+  const swept = await sweepReminders(deps);
+  if (swept.reminded > 0) deps.logger.info('reminder sweep', swept);
+  return swept;
+});
+
+export const handler = lambda(definition);

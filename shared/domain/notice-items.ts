@@ -1,0 +1,33 @@
+/**
+ * Notices when an envelope ends early (ADDITIONS A7): every signer who was invited (not embedded) and every carbon
+ * copy is told it was voided (with the reason), declined (by whom, why) or expired. Queued in the outbox of the
+ * change that ended it, so they go out exactly when it stands.
+ */
+import type { Ctx } from './change.ts';
+import type { Envelope } from './model.ts';
+import type { NoticeKind, NoticeOutboxItem } from './outbox.ts';
+
+/** Who hears of it: invited signers (not the one who declined) and carbon copies, once per address. */
+export function noticeRecipients(envelope: Envelope, except: string | null = null): { name: string; email: string }[] {
+  if (!envelope.sentAt) return [];
+  const signers = envelope.signers.filter((s) => s.status !== 'pending' && !s.embedded && s.id !== except);
+  const seen = new Set<string>();
+  return [...signers, ...(envelope.cc ?? [])].flatMap(({ name, email }) => {
+    const key = email.toLowerCase();
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [{ name, email }];
+  });
+}
+
+/** The notice item, or none when nobody was told of the envelope yet (a draft's void). */
+export function noticeItems(
+  envelope: Envelope, notice: NoticeKind, ctx: Ctx, detail: { reason?: string | null; declinedBy?: { id: string; name: string } } = {},
+): NoticeOutboxItem[] {
+  const recipients = noticeRecipients(envelope, detail.declinedBy?.id ?? null);
+  if (recipients.length === 0) return [];
+  return [{
+    kind: 'notify', template: 'notice', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(),
+    notice, reason: detail.reason ?? null, declinedBy: detail.declinedBy?.name ?? null, recipients,
+  }];
+}
