@@ -159,6 +159,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/envelopes/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remind the current routing group now */
+        post: operations["remindSigners"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes/{id}/send": {
         parameters: {
             query?: never;
@@ -227,6 +244,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/embed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded signing page (HTML) */
+        get: operations["embeddedSigningPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/download/{token}": {
         parameters: {
             query?: never;
@@ -255,6 +289,40 @@ export interface paths {
         get: operations["downloadSealedDocument"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embedded/{token}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The embedded signing page opens its URL (once) */
+        post: operations["openEmbeddedSigning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/signers/{signerId}/embedded-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signing URL to open inside your own app (embedded signing) */
+        post: operations["createEmbeddedSigningUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,6 +547,24 @@ export interface paths {
         post?: never;
         /** Remove a contact */
         delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's settings (embedOrigins) */
+        get: operations["getConsoleSettings"];
+        /** Set the application's settings (embedOrigins) */
+        put: operations["putConsoleSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -727,6 +813,18 @@ export interface components {
             voidedAt: string | null;
             createdAt: string;
             fieldOrigin: "bottom-left" | "top-left";
+            /** Automatic reminders; null: none */
+            reminders: {
+            /** Days after the invitation before the first reminder */
+            firstAfterDays: number;
+            /** Days between later reminders; null: only one */
+            everyDays: number | null;
+        } | null;
+            /** Carbon copies: receive the completion email and the notices */
+            cc: ({
+            name: string;
+            email: string;
+        })[];
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
             documents: components["schemas"]["Document"][];
@@ -745,8 +843,12 @@ export interface components {
             routingOrder: number;
             status: "pending" | "sent" | "viewed" | "signed" | "declined";
             authMethod: "email_otp" | "sms_otp" | "none";
+            /** The language of the signer's emails, SMS and signing page */
+            locale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
             signedAt: string | null;
             declinedAt: string | null;
+            /** Signs inside the integrator's app: no invitation is sent */
+            embedded: boolean;
             signingUrl?: string | null;
         };
         /** A field a signer fills: a box on a page in PDF points (origin bottom-left unless `origin` is `top-left`). */
@@ -870,6 +972,8 @@ export interface components {
             signerId: string;
             signerName: string;
             signerEmail: string;
+            /** The signer's language: the page starts in it (the signer may switch) */
+            locale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
             /** Only this signer's fields */
             fields: ({
             id: string;
@@ -1016,6 +1120,8 @@ export interface components {
             available: boolean;
             subject: string | null;
             completedAt: string | null;
+            /** The recipient's language (a signer's own, else the envelope's): the page starts in it */
+            locale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
             sha256: string;
             pageCount: number;
             sizeBytes: number;
@@ -1048,6 +1154,15 @@ export interface components {
             defaultExpiresInDays: number;
             retentionDays: 7 | 30 | 90 | 365 | 730 | 2555;
             fieldOrigin: "bottom-left" | "top-left";
+            /** The locale of signers created without one (default `en`) */
+            defaultLocale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
+            /** Reminders of envelopes created without `reminders` */
+            defaultReminders: {
+            /** Days after the invitation before the first reminder */
+            firstAfterDays: number;
+            /** Days between later reminders; null: only one */
+            everyDays: number | null;
+        } | null;
         };
         /** A saved contact of the application. */
         Contact: {
@@ -1086,6 +1201,12 @@ export interface components {
             retentionDays?: 7 | 30 | 90 | 365 | 730 | 2555;
             defaultExpiresInDays?: number;
             fieldOrigin?: "bottom-left" | "top-left";
+            defaultLocale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
+            /** Reminders of envelopes created without `reminders`; null: off */
+            defaultReminders?: {
+            firstAfterDays: number;
+            everyDays?: number | null;
+        } | null;
         };
         /** The application's webhooks. */
         WebhookList: components["schemas"]["Webhook"][];
@@ -1119,12 +1240,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `document_purged`, `token_invalid`, `token_expired`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "document_purged" | "token_invalid" | "token_expired" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1140,6 +1261,8 @@ export interface components {
         };
             /** Also in the X-Request-Id header; quote it when reporting a problem */
             requestId: string;
+            /** Only on a signing link's 410 `already_signed` once the envelope is complete: the signer's download page */
+            downloadUrl?: string;
         };
         /** This API as an OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -1168,6 +1291,16 @@ export interface components {
             fields?: components["schemas"]["CreateFieldRequest"][];
             expiresInDays?: number | null;
             fieldOrigin?: "bottom-left" | "top-left";
+            /** Automatic reminders; absent: the tenant's defaultReminders; null: none */
+            reminders?: {
+            firstAfterDays: number;
+            everyDays?: number | null;
+        } | null;
+            /** Receive the completion email and the notices; sign nothing */
+            cc?: ({
+            name: string;
+            email: string;
+        })[];
         };
         /** A signer to add: `authMethod` says how they prove who they are before signing (`email_otp` by default, `sms_otp`, or `none`). `phone` is required when `authMethod` is `sms_otp`. */
         CreateSignerRequest: {
@@ -1176,6 +1309,10 @@ export interface components {
             phone?: string | null;
             routingOrder?: number;
             authMethod?: "email_otp" | "sms_otp" | "none";
+            /** The language of the signer's emails, SMS and signing page; absent: the tenant's `defaultLocale` */
+            locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
+            /** Signs inside your app through an embedded URL: no invitation email or SMS */
+            embedded?: boolean;
         };
         /** A field in a create request, placed with `page`, `x` and `y`, or with an `anchor` (text found in the document). Name the signer with `signerIndex` (0-based position in `signers`) or `signerEmail`: signers have no ids yet. */
         CreateFieldRequest: {
@@ -1936,6 +2073,57 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    remindSigners: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Who was reminded */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        envelopeId: string;
+                        remindedAt: string;
+                        /** Who was reminded: the current routing group's signers who have not signed or declined (embedded signers excepted) */
+                        signers: ({
+                        id: string;
+                        name: string;
+                        email: string;
+                    })[];
+                    };
+                };
+            };
+            /** The envelope is not `sent` or `in_progress`, or nobody is left to remind */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The envelope was reminded less than an hour ago (Retry-After says when it may be again) */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sendEnvelope: {
         parameters: {
             query?: never;
@@ -2121,6 +2309,36 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    embeddedSigningPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The page */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getDownload: {
         parameters: {
             query?: never;
@@ -2202,6 +2420,110 @@ export interface operations {
             409: components["responses"]["Conflict"];
             /** The sealed PDF was deleted at the end of its retention period */
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openEmbeddedSigning: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The signing session */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The signer's signing link token, for `/v1/signing/{token}/...` */
+                        token: string;
+                        envelopeId: string;
+                        signerId: string;
+                        /** Where the page goes when it is not framed */
+                        returnUrl: string | null;
+                        /** The origins the page may post its events to */
+                        embedOrigins: string[];
+                    };
+                };
+            };
+            /** The URL is not valid, expired unopened, or was replaced by a newer one; or the envelope is voided, declined, expired or complete */
+            401: components["responses"]["Unauthorized"];
+            /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The URL was already opened, or the signer already signed or declined */
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEmbeddedSigningUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    returnUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The URL and when it stops working unopened */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Open it in an iframe on one of the application's `embedOrigins` (or a browser tab); valid until `expiresAt`, once */
+                        url: string;
+                        /** 5 minutes after issue; opening the URL spends it */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** A `returnUrl` that is not an HTTPS URL; the envelope is not `sent` or `in_progress`; the signer's routing group is not current, or they signed or declined */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such signer on it */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2790,6 +3112,79 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such contact for this application */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConsoleSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The settings */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Origins allowed to frame embedded signing */
+                        embedOrigins: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putConsoleSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** HTTPS origins (`https://app.example.com`) allowed to frame embedded signing; at most 20 */
+                    embedOrigins: string[];
+                };
+            };
+        };
+        responses: {
+            /** The settings now in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Origins allowed to frame embedded signing */
+                        embedOrigins: string[];
+                    };
+                };
+            };
+            /** More than 20 origins, or one that is not an HTTPS origin */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -9,7 +9,7 @@ export const definition = route({
   method: 'POST', path: '/v1/embedded/{token}/open', auth: 'link', tag: 'Signing',
   operationId: 'openEmbeddedSigning', summary: 'The embedded signing page opens its URL (once)',
   description:
-    'Called by the signing page at `/embed/{token}` (ADDITIONS A6): spends the URL and answers the signer\'s signing link token, ' +
+    'Called by the signing page at `/embed/{token}`: spends the URL and answers the signer\'s signing link token, ' +
     'with the origins the page may post its events to and the `returnUrl`.',
   params: TokenParams,
   success: { status: 200, description: 'The signing session', content: json(EmbeddedSessionResponse) },

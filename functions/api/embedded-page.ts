@@ -8,7 +8,7 @@ export const definition = route({
   method: 'GET', path: '/embed/{token}', auth: 'link', tag: 'Signing',
   operationId: 'embeddedSigningPage', summary: 'The embedded signing page (HTML)',
   description:
-    "The signing page with `Content-Security-Policy: frame-ancestors` set to the application's `embedOrigins` (ADDITIONS A6); " +
+    "The signing page with `Content-Security-Policy: frame-ancestors` set to the application's `embedOrigins`; " +
     "every other signing-host page sends `frame-ancestors 'none'`. Served on the signing host.",
   params: TokenParams,
   success: { status: 200, description: 'The page', content: { 'text/html': { jsonSchema: { type: 'string' } } } },

@@ -9,7 +9,7 @@ export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers/{signerId}/embedded-url', auth: 'bearer', tag: 'Signing',
   operationId: 'createEmbeddedSigningUrl', summary: 'A signing URL to open inside your own app (embedded signing)',
   description:
-    'For a signer of the current routing group who has not signed or declined (ADDITIONS A6). The URL is valid 5 minutes until it is ' +
+    'For a signer of the current routing group who has not signed or declined. The URL is valid 5 minutes until it is ' +
     'first opened, and opens once; the signer then passes the usual gates (their `authMethod` applies). Frame it on one of the ' +
     "application's `embedOrigins` (`PUT /v1/console/settings`); the page posts `loaded`, `signed`, `declined` and `error` to the parent. " +
     'Issuing a new URL replaces an unopened one.',

@@ -2,10 +2,11 @@ import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { ConsoleSettingsResponse } from '#schemas/responses.ts';
 
-/** The application's own settings (ADDITIONS A6). */
+/** The application's own settings (embedded signing origins). */
 export const definition = route({
   method: 'GET', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
   operationId: 'getConsoleSettings', summary: "The application's settings (embedOrigins)",
+  description: 'The settings of the calling application: `embedOrigins`, the origins allowed to frame its embedded signing pages (empty: none).',
   success: { status: 200, description: 'The settings', content: json(ConsoleSettingsResponse) },
   errors: {},
   access: { ...bearerAccess },

@@ -10,7 +10,7 @@ export const definition = route({
   operationId: 'remindSigners', summary: 'Remind the current routing group now',
   description:
     'Emails (and texts, for `sms_otp` signers) a reminder with their signing link to every signer of the current routing group ' +
-    'who has not signed or declined, except embedded signers; each is a `signer.reminded` audit event (ADDITIONS A7). ' +
+    'who has not signed or declined, except embedded signers; each is a `signer.reminded` audit event. ' +
     'At most once an hour per envelope. The next automatic reminder counts `everyDays` from this one.',
   params: IdParams,
   success: { status: 200, description: 'Who was reminded', content: json(RemindResponse) },

@@ -55,6 +55,8 @@ export const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
 
 /** An example request body for every operation with a JSON (or form) body, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  createEmbeddedSigningUrl: { returnUrl: 'https://app.example.com/contracts/42/signed' },
+  putConsoleSettings: { embedOrigins: ['https://app.example.com'] },
   issueToken: { grant_type: 'client_credentials', client_id: 'local-client', client_secret: 'local-secret' },
   createEnvelope: {
     tenantId: 'acme', subject: 'Sample NDA',

@@ -17,7 +17,7 @@ export const CreateSignerRequest = v.pipe(
     routingOrder: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000')), 1),
     authMethod: v.optional(v.picklist(AUTH_METHODS, `must be one of ${AUTH_METHODS.join(', ')}`), 'email_otp'),
     locale: v.optional(v.pipe(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`), v.description("The language of the signer's emails, SMS and signing page; absent: the tenant's `defaultLocale`"))),
-    embedded: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Signs inside your app through an embedded URL: no invitation email or SMS (ADDITIONS A6)')), false),
+    embedded: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Signs inside your app through an embedded URL: no invitation email or SMS')), false),
   }),
   v.forward(
     v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'),
@@ -50,7 +50,7 @@ const fieldGeometry = {
   readOnly: v.optional(v.boolean('must be true or false'), false),
 };
 
-/** Coordinates, or an anchor: one of the two (ADDITIONS A3). */
+/** Coordinates, or an anchor: one of the two. */
 interface Placed { page?: number | undefined; x?: number | undefined; y?: number | undefined; anchor?: unknown }
 const placementProblem = (f: Placed): 'page' | 'x' | 'y' | 'anchor' | null => {
   if (f.anchor !== undefined) return f.page === undefined && f.x === undefined && f.y === undefined ? null : 'anchor';
@@ -80,7 +80,7 @@ export const CreateFieldRequest = v.pipe(
 
 const days = v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(60, 'must be at most 60'));
 
-/** Automatic reminders (ADDITIONS A7). */
+/** Automatic reminders. */
 export const RemindersRequest = v.nullable(v.object({
   firstAfterDays: days,
   everyDays: v.optional(v.nullable(days), null),
@@ -130,7 +130,7 @@ export const ListEnvelopesQuery = v.object({
   pageSize: queryInt(1, 100, 20),
 });
 
-/** Which document (ADDITIONS A2): without `documentId`, the first; `documentId` may name an original or its sealed copy. */
+/** Which document: without `documentId`, the first; `documentId` may name an original or its sealed copy. */
 const documentIdQuery = v.optional(v.pipe(v.string(), v.maxLength(64, 'is not a document id'), v.description('An original or its sealed copy; default the first document')));
 
 export const DocumentQuery = v.object({
@@ -141,14 +141,14 @@ export const DocumentQuery = v.object({
 /** A document of a signing or download link. */
 export const LinkDocumentQuery = v.object({ documentId: documentIdQuery });
 
-/** The raw upload's name for the new document (ADDITIONS A2). */
+/** The raw upload's name for the new document. */
 export const UploadQuery = v.object({
   filename: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255, 'must be at most 255 characters'))),
 });
 
 export const DocumentParams = v.object({ id: v.string(), documentId: v.string() });
 
-/** A presigned upload (ADDITIONS A1): the new document's name, and its size when known (over 25 MB: 413 at once). */
+/** A presigned upload: the new document's name, and its size when known (over 25 MB: 413 at once). */
 export const UploadUrlRequest = v.object({
   filename: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(255, 'must be at most 255 characters'))), null),
   sizeBytes: v.optional(v.nullable(v.pipe(v.number(), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1'))), null),

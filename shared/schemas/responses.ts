@@ -37,7 +37,7 @@ export const SignerResponse = v.object({
   locale: v.pipe(v.picklist(LOCALES), v.description("The language of the signer's emails, SMS and signing page")),
   signedAt: v.nullable(timestamp),
   declinedAt: v.nullable(timestamp),
-  embedded: v.pipe(v.boolean(), v.description('Signs inside the integrator\'s app: no invitation is sent (ADDITIONS A6)')),
+  embedded: v.pipe(v.boolean(), v.description('Signs inside the integrator\'s app: no invitation is sent')),
   signingUrl: v.optional(v.nullable(v.pipe(v.string(), v.url(), v.description(
     'Only in the send response: the signing link for the first routing group, null for later groups (they are invited when the earlier groups have signed)',
   )))),
@@ -109,7 +109,7 @@ export const EnvelopeResponse = v.object({
   voidedAt: v.nullable(timestamp),
   createdAt: timestamp,
   fieldOrigin: v.picklist(FIELD_ORIGINS),
-  reminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Automatic reminders (ADDITIONS A7); null: none')),
+  reminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Automatic reminders; null: none')),
   cc: v.pipe(v.array(v.object({ name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Carbon copies: receive the completion email and the notices')),
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
@@ -169,7 +169,7 @@ export const ErrorResponse = v.object({
   status: v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)),
   errors: v.pipe(fieldErrors, v.description('Field path (e.g. `signers[0].email`) to messages; empty when not a validation error')),
   requestId: v.pipe(v.string(), v.description('Also in the X-Request-Id header; quote it when reporting a problem')),
-  downloadUrl: v.optional(v.pipe(v.string(), v.description('Only on a signing link\'s 410 `already_signed` once the envelope is complete: the signer\'s download page (ADDITIONS A7)'))),
+  downloadUrl: v.optional(v.pipe(v.string(), v.description('Only on a signing link\'s 410 `already_signed` once the envelope is complete: the signer\'s download page'))),
 });
 
 export const OpenApiDocumentResponse = v.looseObject({
@@ -196,7 +196,7 @@ const SigningFieldResponse = v.object({
   readOnly: FieldResponse.entries.readOnly,
 });
 
-/** What another signer entered, shown read-only to later signers in place (ADDITIONS A3). */
+/** What another signer entered, shown read-only to later signers in place. */
 const CompletedFieldResponse = v.object({
   id: uuid,
   documentId: v.nullable(uuid),
@@ -304,7 +304,7 @@ export const DownloadStatusResponse = v.object({
     v.description('Every sealed document (`GET /v1/download/{token}/document?documentId=`); the top-level fields describe the first')),
 });
 
-/** A field placed by an anchor: one per occurrence (ADDITIONS A3). */
+/** A field placed by an anchor: one per occurrence. */
 export const AnchoredFieldsResponse = v.object({ data: v.array(FieldResponse) });
 
 export const WebhookResponse = v.object({
@@ -344,7 +344,7 @@ export const TenantSettingsResponse = v.object({
   retentionDays: v.picklist(RETENTION_DAYS),
   fieldOrigin: v.picklist(FIELD_ORIGINS),
   defaultLocale: v.pipe(v.picklist(LOCALES), v.description('The locale of signers created without one (default `en`)')),
-  defaultReminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7)')),
+  defaultReminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Reminders of envelopes created without `reminders`')),
 });
 
 export const ContactResponse = v.object({
@@ -387,5 +387,5 @@ export const EmbeddedSessionResponse = v.object({
 });
 
 export const ConsoleSettingsResponse = v.object({
-  embedOrigins: v.pipe(v.array(v.string()), v.description('Origins allowed to frame embedded signing (ADDITIONS A6)')),
+  embedOrigins: v.pipe(v.array(v.string()), v.description('Origins allowed to frame embedded signing')),
 });

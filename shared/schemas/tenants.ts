@@ -13,5 +13,5 @@ export const TenantSettingsRequest = v.object({
   defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
   defaultLocale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
-  defaultReminders: v.optional(v.pipe(RemindersRequest, v.description('Reminders of envelopes created without `reminders` (ADDITIONS A7); null: off'))),
+  defaultReminders: v.optional(v.pipe(RemindersRequest, v.description('Reminders of envelopes created without `reminders`; null: off'))),
 });
