@@ -210,7 +210,7 @@ export interface TenantSettings {
   defaultReminders?: ReminderSettings | null;
 }
 
-export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en' } as const;
+export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en', defaultReminders: null } as const;
 
 /** Where a request came from, for the audit trail. */
 export interface RequestMeta {

@@ -26,6 +26,9 @@ const PDF_INTAKE = new Set(['functions/api/create-envelope.ts', 'functions/api/u
 // 11 locales (~50 KB) and the ICU formatter (~40 KB) since ADDITIONS A8; the PDF intake functions were within 3 MB before
 const PDF_INTAKE_BUDGET_BYTES = 3.25 * 1024 * 1024;
 
+/** Serves the signing host's own index.html, fetched from the signing host, which the cold-start harness does not run. */
+const NEEDS_SIGNING_HOST = new Set(['functions/api/embedded-page.ts']);
+
 /** Workflow tasks given an envelope that does not exist answer as their state machine expects: not ready, retry. */
 const NOT_READY = new Set(['functions/workers/seal.ts', 'functions/workers/finalize.ts']);
 
@@ -45,7 +48,7 @@ describe('function bundles', () => {
       const route = routes.find((r) => r.handler === handler);
       if (NOT_READY.has(handler)) expect(answer.ok ? 'answered' : answer.error, handler).toMatch(/^EnvelopeNotReady: /);
       else expect(answer, handler).toMatchObject({ ok: true });
-      if (route && answer.ok) expect((answer.value as { statusCode: number }).statusCode, handler).toBeLessThan(500);
+      if (route && answer.ok && !NEEDS_SIGNING_HOST.has(handler)) expect((answer.value as { statusCode: number }).statusCode, handler).toBeLessThan(500);
     }
   });
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, posix, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
@@ -104,6 +104,7 @@ interface FilesystemStore {
   getResourcePath(bucket: string, key: string, resource: string): string;
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
   putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+  getMetadata(bucket: string, key: string): Promise<unknown>;
 }
 
 let patched = false;
@@ -114,6 +115,21 @@ function loadS3rver(): S3rverConstructor {
     // s3rver 3.7 answers a PUT or POST once the body is read, before the file is written (it waits for its hashing
     // stream, not the file stream): a GET right after can read a short file, which a 24 MB upload shows. Stored here
     // the same way, answered once the file is complete.
+    // Listing walks the bucket's folders with readdir then stat: an object deleted in between (a sweep running beside a
+    // lifecycle pass) failed the whole ListObjects with InternalError, and in a large bucket every pass. S3 lists what is
+    // there: an entry gone meanwhile is skipped. (Patched before the store module takes its own reference.)
+    const utils = require('s3rver/lib/utils') as { walk: (dir: string, filter?: (path: string) => boolean) => Generator<string> };
+    utils.walk = function* walk(dir: string, recurseFilter?: (path: string) => boolean): Generator<string> {
+      let names: string[];
+      try { names = readdirSync(dir); } catch (error) { if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; throw error; }
+      for (const name of names) {
+        const path = posix.join(dir, name);
+        let directory: boolean;
+        try { directory = statSync(path).isDirectory(); } catch (error) { if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; throw error; }
+        if (!directory) yield path;
+        else if (!recurseFilter || recurseFilter(path)) yield* walk(path, recurseFilter);
+      }
+    };
     const store = (require('s3rver/lib/stores/filesystem') as { prototype: FilesystemStore }).prototype;
     store.putObject = async function putObject(this: FilesystemStore, object: S3rverObject) {
       const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
@@ -125,6 +141,18 @@ function loadS3rver(): S3rverConstructor {
       const digest = md5.digest('hex');
       await this.putMetadata(object.bucket, object.key, object.metadata, digest);
       return { size, md5: digest };
+    };
+    // A metadata file caught mid-write reads as an object not there yet (as listing already treats a missing one),
+    // rather than failing every listing of the bucket with a JSON syntax error.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the store instance as `this`
+    const getMetadata = store.getMetadata;
+    store.getMetadata = async function tolerantMetadata(this: FilesystemStore, bucket: string, key: string) {
+      try {
+        return await getMetadata.call(this, bucket, key);
+      } catch (error) {
+        if (error instanceof SyntaxError) throw Object.assign(new Error(`metadata of ${key} is being written`), { code: 'ENOENT' });
+        throw error;
+      }
     };
     patched = true;
   }

@@ -8,7 +8,7 @@ export class MemoryTenantRepository implements TenantRepository {
 
   get(appId: string, tenantId: string): Promise<TenantSettings> {
     const stored = this.settings.get(`${appId}#${tenantId}`);
-    return Promise.resolve(stored ? copy(stored) : { appId, tenantId, ...DEFAULT_TENANT, defaultReminders: null });
+    return Promise.resolve(stored ? copy(stored) : { appId, tenantId, ...DEFAULT_TENANT });
   }
 
   put(settings: TenantSettings): Promise<void> {

@@ -68,8 +68,9 @@ export function describeTenantRepository(name: string, builder: Builder<TenantRe
     it('answers the defaults for a tenant with no settings, and the stored settings once put', async () => {
       const appId = randomUUID();
       expect(await tenants().get(appId, 'acme')).toEqual({ appId, tenantId: 'acme', ...DEFAULT_TENANT });
-      await tenants().put({ appId, tenantId: 'acme', defaultExpiresInDays: 5, retentionDays: 365, fieldOrigin: 'top-left', defaultLocale: 'ja' });
-      expect(await tenants().get(appId, 'acme')).toEqual({ appId, tenantId: 'acme', defaultExpiresInDays: 5, retentionDays: 365, fieldOrigin: 'top-left', defaultLocale: 'ja' });
+      const stored = { defaultExpiresInDays: 5, retentionDays: 365, fieldOrigin: 'top-left', defaultLocale: 'ja', defaultReminders: { firstAfterDays: 3, everyDays: 7 } } as const;
+      await tenants().put({ appId, tenantId: 'acme', ...stored });
+      expect(await tenants().get(appId, 'acme')).toEqual({ appId, tenantId: 'acme', ...stored });
       expect(await tenants().get(appId, 'other')).toEqual({ appId, tenantId: 'other', ...DEFAULT_TENANT });
       expect(await tenants().get(randomUUID(), 'acme')).toMatchObject(DEFAULT_TENANT);
       await tenants().put({ appId, tenantId: 'acme', defaultExpiresInDays: 9, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en' });

@@ -148,9 +148,9 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
     it("leaves the list's counts as they are when the tenant's settings are stored", async () => {
       const tenantId = `counted-${randomUUID()}`;
       await repo().commit(newDraft('app-1', tenantId));
-      await ports().tenants.put({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en' });
+      await ports().tenants.put({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en', defaultReminders: null });
       expect((await repo().list({ appId: 'app-1', tenantId, status: null, page: 1, pageSize: 10 })).total).toBe(1);
-      expect(await ports().tenants.get('app-1', tenantId)).toEqual({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en' });
+      expect(await ports().tenants.get('app-1', tenantId)).toEqual({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en', defaultReminders: null });
     });
 
     describeUsage(ports);
