@@ -128,6 +128,13 @@ export interface Envelope {
   downloadLinks?: DownloadLink[];
   /** Set when every signer has signed: how the seal is going, for the seal sweep (DESIGN 5, seal recovery). */
   sealing?: SealingState | null;
+  /** The template it was made from (ADDITIONS A4), if any. */
+  templateId?: string | null;
+  /** The bulk send and row that made it (ADDITIONS A5), if any. */
+  bulkSend?: { id: string; row: number } | null;
+  /** Carbon copies and reminder settings given at creation (ADDITIONS A7): stored here, acted on by A7's sweep. */
+  cc?: { name: string; email: string }[];
+  reminders?: { firstAfterDays: number; everyDays: number | null } | null;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */
