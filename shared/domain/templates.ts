@@ -109,12 +109,15 @@ export function bindRoles(template: Pick<Template, 'roles'>, recipients: Record<
   for (const role of Object.keys(recipients)) {
     if (!template.roles.some((r) => r.role === role)) errors[`recipients.${role}`] = ['is not a role of this template'];
   }
-  for (const { role } of template.roles) {
-    if (!Object.hasOwn(recipients, role)) errors[`recipients.${role}`] = [`is required: the template has the role "${role}"`];
+  for (const { role, authMethod } of template.roles) {
+    const recipient = recipients[role];
+    if (!recipient) errors[`recipients.${role}`] = [`is required: the template has the role "${role}"`];
+    else if ((recipient.authMethod ?? authMethod) === 'sms_otp' && !recipient.phone) errors[`recipients.${role}.phone`] = ['is required: the role signs with an SMS code'];
   }
   assertNoErrors(errors, 'Every role of the template needs a recipient');
-  return template.roles.map((r) => {
-    const recipient = recipients[r.role] as Recipient;
+  return template.roles.flatMap((r) => {
+    const recipient = recipients[r.role];
+    if (!recipient) return [];
     return { name: recipient.name, email: recipient.email, phone: recipient.phone, routingOrder: r.routingOrder, authMethod: recipient.authMethod ?? r.authMethod };
   });
 }

@@ -89,7 +89,7 @@ export class DynamoTemplateRepository implements TemplateRepository {
     const total = typeof counter.Item?.count === 'number' ? counter.Item.count : 0;
     if (!more) return { data: [], total };
     const page = await this.db.send(new QueryCommand({ ...input, Limit: query.pageSize, ExclusiveStartKey: startKey }));
-    const keys = (page.Items ?? []).map((item) => ({ PK: item.PK, SK: item.SK }));
+    const keys = (page.Items ?? []).map((item): Item => ({ PK: item.PK, SK: item.SK }));
     if (keys.length === 0) return { data: [], total };
     const found = new Map<string, Template>();
     let pending: Item[] | undefined = keys;

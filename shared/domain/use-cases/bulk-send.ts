@@ -76,7 +76,10 @@ export async function runBulkChunk(deps: BulkSendDeps, job: { appId: string; bat
   };
   await inPool(rows, BULK_ROW_CONCURRENCY, async (input, index) => {
     const row = job.chunk * BULK_CHUNK_ROWS + index + 1;
-    if (done.has(row)) return void tally.skipped++;
+    if (done.has(row)) {
+      tally.skipped++;
+      return;
+    }
     const envelopeId = bulkEnvelopeId(batch.id, row);
     const sent = async () => {
       await record({ row, envelopeId, status: 'sent', error: null, message: null }, false);

@@ -80,7 +80,8 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
   }
   const sources = options.sources ?? await templateSources(deps, template);
   const blobs = template.documents.flatMap((d): BlobToStage[] => {
-    const copy = copies.get(d.id) as Document;
+    const copy = copies.get(d.id);
+    if (!copy) return [];
     const pdf = { key: copy.blobKey, bytes: sources.get(d.blobKey) ?? new Uint8Array(), contentType: 'application/pdf' };
     const index = d.textIndexKey && copy.textIndexKey ? [{ key: copy.textIndexKey, bytes: sources.get(d.textIndexKey) ?? new Uint8Array(), contentType: 'application/json' }] : [];
     return [pdf, ...index];
