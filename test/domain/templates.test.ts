@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bulkEnvelopeId, bulkStatus, chunksOf, csvRows } from '#domain/bulk-send.ts';
+import { sendEnvelope } from '#domain/envelope.ts';
 import { ValidationError } from '#domain/errors.ts';
 import { assertTemplate, bindRoles, envelopeFromTemplate, prefillByLabel, type Template, type TemplateField } from '#domain/templates.ts';
 import { letterDocument, testCtx } from '#test/support/domain.ts';
@@ -57,6 +58,17 @@ describe('role binding', () => {
     expect(fields.map((f) => emailOf(f.signerId))).toEqual(['ana@example.com', 'ben@example.com', 'ana@example.com', 'ana@example.com', 'ben@example.com']);
     expect(fields.every((f) => f.documentId === documents[0]?.id)).toBe(true);
     expect(change.after).toMatchObject({ templateId: template.id, subject: 'NDA', status: 'draft' });
+  });
+});
+
+describe('a draft made from a template', () => {
+  it('keeps the template\'s message for a later send that gives none, and takes the one a send gives', () => {
+    const change = envelopeFromTemplate({ ...template, fields: [field('client'), field('witness')] }, { recipients: { client, witness }, prefill: {}, subject: null }, {
+      id: '0190f5d2-0000-7000-8000-0000000000ff', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, documents: [document],
+    }, testCtx());
+    const draft = { ...change.after, message: 'From the template' };
+    expect(sendEnvelope(draft, null, testCtx()).change.after.message).toBe('From the template');
+    expect(sendEnvelope(draft, 'Given at send', testCtx()).change.after.message).toBe('Given at send');
   });
 });
 
