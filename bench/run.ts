@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { apiFigure, type ApiResult } from './api.ts';
 import { bundleFigure } from './bundles.ts';
+import { bulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
 import { runSize, type Row } from './lib.ts';
@@ -16,7 +17,7 @@ import { pendingFigure } from './pending.ts';
 import { sealFigure } from './seal.ts';
 import { startBenchStack } from './stack.ts';
 
-type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending';
+type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk';
 
 function machine(): string {
   const cpu = cpus();
@@ -50,12 +51,13 @@ async function main(): Promise<void> {
     if (wanted('seal')) { step('1 seal'); rows.push(...(await sealFigure(size, scratch))); }
     let api: ApiResult | undefined;
     let lifecycle: LifecycleResult | undefined;
-    if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity')) {
+    if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity') || wanted('bulk')) {
       step('local stack');
       const stack = await startBenchStack();
       try {
         if (wanted('api') || wanted('capacity')) { step('2 api'); api = await apiFigure(stack, size); rows.push(...api.rows); }
         if (wanted('lifecycle') || wanted('cost') || wanted('capacity')) { step('3 lifecycle'); lifecycle = await lifecycleFigure(stack, size); rows.push(...lifecycle.rows); }
+        if (wanted('bulk')) { step('7 bulk send'); rows.push(...(await bulkSendFigure(stack, size))); }
       } finally {
         await stack.stop();
       }

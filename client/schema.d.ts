@@ -244,6 +244,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bulk-sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk send's progress, and each failed row with its reason */
+        get: operations["getBulkSend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-sends/{id}/envelopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The envelopes a bulk send made, by row */
+        get: operations["listBulkSendEnvelopes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a tenant's templates, newest first */
+        get: operations["listTemplates"];
+        put?: never;
+        /** Create a template (multipart with the PDFs and fields, or JSON with roles only) */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a template */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a template (envelopes made from it keep their own copies) */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/bulk-send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the template to many recipients, one envelope per row (background) */
+        post: operations["bulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a document to a template, as raw PDF bytes */
+        post: operations["uploadTemplateDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Place a field on a template, bound to a role */
+        post: operations["addTemplateField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/embed/{token}": {
         parameters: {
             query?: never;
@@ -828,6 +949,8 @@ export interface components {
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
             documents: components["schemas"]["Document"][];
+            /** The template the envelope was made from */
+            templateId?: string;
             /** Only in the detail read */
             auditLog?: components["schemas"]["AuditEvent"][];
             /** Only in the detail read: hash of the last audit event */
@@ -1675,11 +1798,38 @@ export interface operations {
                     signers: string;
                     fields?: string;
                 };
-                "application/json": components["schemas"]["CreateEnvelopeRequest"];
+                "application/json": components["schemas"]["CreateEnvelopeRequest"] | {
+                    tenantId?: string;
+                    /** The template to make the envelope from */
+                    templateId: string;
+                    recipients: {
+                    [key: string]: {
+                    name: string;
+                    email: string;
+                    phone?: string | null;
+                    authMethod?: "email_otp" | "sms_otp" | "none";
+                    locale?: string;
+                };
+                };
+                    prefill?: {
+                    [key: string]: string;
+                };
+                    subject?: string | null;
+                    message?: string | null;
+                    cc?: ({
+                    name: string;
+                    email: string;
+                })[];
+                    reminders?: {
+                    firstAfterDays: number;
+                    everyDays?: number | null;
+                } | null;
+                    send?: boolean;
+                };
             };
         };
         responses: {
-            /** The envelope, in draft */
+            /** The envelope, in draft; from a template with `send: true`, sent (`signers[].signingUrl` as the send answers) */
             201: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -1693,10 +1843,13 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
-            /** Validation error, or a file is not a usable PDF */
+            /** Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** From a template with `send: true`: suspended application or envelope quota reached */
             403: components["responses"]["Forbidden"];
+            /** From a template: no such template for this application */
+            404: components["responses"]["NotFound"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
             /** A file is larger than 25 MB */
@@ -2302,6 +2455,593 @@ export interface operations {
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The batch */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        templateId: string;
+                        status: "queued" | "running" | "completed" | "completed_with_errors";
+                        total: number;
+                        sent: number;
+                        failed: number;
+                        /** Rows numbered from 1 in the order given (a CSV header is not a row) */
+                        errors: ({
+                        row: number;
+                        error: string;
+                        message: string;
+                    })[];
+                        createdAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such bulk send for this application */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBulkSendEnvelopes: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** A page of `{ row, envelopeId, status }`, by row */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                        row: number;
+                        envelopeId: string;
+                        status: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+                    })[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** Invalid query parameter */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such bulk send for this application */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query: {
+                tenantId: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** A page of the tenant's templates, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Newest first */
+                        data: ({
+                        id: string;
+                        tenantId: string;
+                        name: string;
+                        subject: string | null;
+                        message: string | null;
+                        expiresInDays: number | null;
+                        fieldOrigin: "bottom-left" | "top-left";
+                        roles: ({
+                        role: string;
+                        routingOrder: number;
+                        authMethod: "email_otp" | "sms_otp" | "none";
+                    })[];
+                        fields: ({
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                    })[];
+                        documents: ({
+                        id: string;
+                        name: string;
+                        pageCount: number;
+                        sha256: string;
+                    })[];
+                        createdAt: string;
+                    })[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** Invalid query parameter */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string;
+                    data: string;
+                };
+                "application/json": {
+                    tenantId: string;
+                    name: string;
+                    subject?: string | null;
+                    message?: string | null;
+                    expiresInDays?: number | null;
+                    fieldOrigin?: "bottom-left" | "top-left";
+                    roles: ({
+                    role: string;
+                    routingOrder?: number;
+                    authMethod?: "email_otp" | "sms_otp" | "none";
+                })[];
+                    fields?: ({
+                    type: "signature" | "initial" | "date" | "text" | "checkbox";
+                    page?: number;
+                    x?: number;
+                    y?: number;
+                    w: number;
+                    h: number;
+                    required?: boolean;
+                    origin?: "bottom-left" | "top-left";
+                    anchor?: {
+                    /** Found case-sensitively in the document's text, e.g. `/sig1/` */
+                    text: string;
+                    offsetX?: number;
+                    offsetY?: number;
+                    occurrence?: "all" | "first";
+                    ignoreIfMissing?: boolean;
+                };
+                    label?: string | null;
+                    value?: string | null;
+                    readOnly?: boolean;
+                    role: string;
+                    documentIndex?: number;
+                })[];
+                };
+            };
+        };
+        responses: {
+            /** The template */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        name: string;
+                        subject: string | null;
+                        message: string | null;
+                        expiresInDays: number | null;
+                        fieldOrigin: "bottom-left" | "top-left";
+                        roles: ({
+                        role: string;
+                        routingOrder: number;
+                        authMethod: "email_otp" | "sms_otp" | "none";
+                    })[];
+                        fields: ({
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                    })[];
+                        documents: ({
+                        id: string;
+                        name: string;
+                        pageCount: number;
+                        sha256: string;
+                    })[];
+                        createdAt: string;
+                    };
+                };
+            };
+            /** Validation error, a field on no role or document, or a file is not a usable PDF */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** A file is larger than 25 MB */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The template */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        name: string;
+                        subject: string | null;
+                        message: string | null;
+                        expiresInDays: number | null;
+                        fieldOrigin: "bottom-left" | "top-left";
+                        roles: ({
+                        role: string;
+                        routingOrder: number;
+                        authMethod: "email_otp" | "sms_otp" | "none";
+                    })[];
+                        fields: ({
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                    })[];
+                        documents: ({
+                        id: string;
+                        name: string;
+                        pageCount: number;
+                        sha256: string;
+                    })[];
+                        createdAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    bulkSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rows: ({
+                    [key: string]: unknown;
+                })[];
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** The batch, queued */
+            202: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        templateId: string;
+                        status: "queued";
+                        total: number;
+                    };
+                };
+            };
+            /** Not JSON rows or valid CSV, an unknown CSV column, no rows or more than 1,000, or a template without documents */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadTemplateDocument: {
+        parameters: {
+            query?: {
+                filename?: string;
+            };
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** The stored document */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documentId: string;
+                        name: string;
+                        sha256: string;
+                        pageCount: number;
+                    };
+                };
+            };
+            /** Empty body, not a usable PDF, or more than 10 documents */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            /** The template is being changed by another request; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The PDF is larger than 25 MB */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addTemplateField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: "signature" | "initial" | "date" | "text" | "checkbox";
+                    page?: number;
+                    x?: number;
+                    y?: number;
+                    w: number;
+                    h: number;
+                    required?: boolean;
+                    origin?: "bottom-left" | "top-left";
+                    anchor?: {
+                    /** Found case-sensitively in the document's text, e.g. `/sig1/` */
+                    text: string;
+                    offsetX?: number;
+                    offsetY?: number;
+                    occurrence?: "all" | "first";
+                    ignoreIfMissing?: boolean;
+                };
+                    label?: string | null;
+                    value?: string | null;
+                    readOnly?: boolean;
+                    role: string;
+                    documentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The fields placed */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                    })[];
+                    };
+                };
+            };
+            /** Validation error, a role or document the template lacks, a placement outside the page, or an anchor not found */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            /** The template is being changed by another request; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -28,7 +28,7 @@ import { emfMetrics, MemoryMetrics } from '#adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#adapters/powertools-logger.ts';
 import { bundledApiDescription, systemClock, uuidV7Ids } from '#adapters/system.ts';
 import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
-import type { ApplicationRepository, ContactRepository, EnvelopeRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
+import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -53,6 +53,8 @@ export interface Deps {
   sealEvidence: SealEvidence;
   contacts: ContactRepository;
   usage: UsageRepository;
+  templates: TemplateRepository;
+  bulkSends: BulkSendRepository;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   logger: Logger;
@@ -148,6 +150,8 @@ function tablePorts(config: Config, aws: AwsSettings) {
     usage: port('usage', { envelopesSent: true }),
     rateLimiter: port('rateLimiter', { hit: true }),
     idempotency: port('idempotency', { claim: true, complete: true, release: true }),
+    templates: port('templates', { get: true, create: true, save: true, delete: true, list: true }),
+    bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true }),
   };
 }
 

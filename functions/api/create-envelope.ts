@@ -3,14 +3,19 @@ import type { UploadInput } from '#domain/inputs.ts';
 import { createEnvelope } from '#domain/use-cases/uploads.ts';
 import type { BodyRule } from '#http/body-rules.ts';
 import type { ParsedBody } from '#http/body.ts';
-import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
+import { envelopeWrite, invites, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { parseWith } from '#http/validation.ts';
 import { envelopeView } from '#http/views.ts';
 import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
+import { CreateFromTemplateRequest } from '#schemas/templates.ts';
+import { createFromTemplate } from '#domain/use-cases/from-template.ts';
+import * as v from 'valibot';
 import { EnvelopeResponse } from '#schemas/responses.ts';
 
-interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
+type CreateInput =
+  | { request: ReturnType<typeof parseRequest>; files: UploadInput[]; fromTemplate?: undefined }
+  | { fromTemplate: v.InferOutput<typeof CreateFromTemplateRequest> };
 
 const parseRequest = (value: unknown) => parseWith(CreateEnvelopeRequest, value);
 
@@ -40,7 +45,12 @@ function multipartRequest(fields: Record<string, string>): unknown {
 const createBody: BodyRule<CreateInput> = {
   accepts: ['json', 'multipart'],
   read: (body: ParsedBody) => {
-    if (body.kind === 'json') return { request: parseRequest(body.value), files: [] };
+    if (body.kind === 'json') {
+      // An envelope made from a template names it (ADDITIONS A4).
+      const value = body.value as Record<string, unknown> | null;
+      if (typeof value === 'object' && value !== null && 'templateId' in value) return { fromTemplate: parseWith(CreateFromTemplateRequest, value) };
+      return { request: parseRequest(body.value), files: [] };
+    }
     if (body.kind !== 'multipart') throw ValidationError.at('body', 'must be JSON or multipart/form-data');
     // Several `file` parts are several documents, in order (ADDITIONS A2); each is named by its filename.
     const files = body.files.filter((f) => f.field === 'file').map((f) => ({ bytes: f.bytes, filename: f.filename }));
@@ -80,11 +90,22 @@ export const definition = route({
   operationId: 'createEnvelope', summary: 'Create an envelope (multipart with the PDF, or JSON)',
   description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document` (Variant B). The two are told apart by Content-Type.',
   body: createBody,
-  requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(CreateEnvelopeRequest) } },
-  success: { status: 201, description: 'The envelope, in draft', content: json(EnvelopeResponse) },
-  errors: { 400: 'Validation error, or a file is not a usable PDF', 413: 'A file is larger than 25 MB' },
-  access: { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
-}, (deps) => async ({ body, principal, meta }) =>
-  respond(EnvelopeResponse, envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta)), 201));
+  requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(v.union([CreateEnvelopeRequest, CreateFromTemplateRequest])) } },
+  success: { status: 201, description: 'The envelope, in draft; from a template with `send: true`, sent (`signers[].signingUrl` as the send answers)', content: json(EnvelopeResponse) },
+  errors: {
+    400: 'Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant',
+    403: 'From a template with `send: true`: suspended application or envelope quota reached',
+    404: 'From a template: no such template for this application',
+    413: 'A file is larger than 25 MB',
+  },
+  // From a template: its documents are copied from templates/ into the envelope's own original/ keys.
+  access: { ...envelopeWrite, ...invites, documents: { read: ['templates/'], write: ['original/'], delete: ['original/'] }, ...pdfHandling },
+}, (deps) => async ({ body, principal, meta }) => {
+  if (body.fromTemplate) {
+    const { envelope, signingUrls } = await createFromTemplate(deps, principal.appId, body.fromTemplate, meta);
+    return respond(EnvelopeResponse, envelopeView(envelope, signingUrls ? { signingUrls } : {}), 201);
+  }
+  return respond(EnvelopeResponse, envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta)), 201);
+});
 
 export const handler = lambda(definition);

@@ -6,6 +6,9 @@ import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
 import { deleteBlobs } from '#domain/use-cases/blobs.ts';
 import { sendNotices } from '#domain/use-cases/notifications.ts';
+import { runBulkChunk } from '#domain/use-cases/bulk-send.ts';
+import { parseWith } from '#http/validation.ts';
+import { BulkRowRequest } from '#schemas/templates.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
@@ -26,13 +29,17 @@ const JobMessage = v.variant('type', [
   v.object({ type: v.literal('retention.tag'), envelopeId: v.string() }),
   v.object({ type: v.literal('blobs.delete'), envelopeId: v.string(), keys: v.array(v.string()) }),
   v.object({ type: v.literal('notice.send'), notice: NoticeItem }),
+  v.object({ type: v.literal('bulk.rows'), appId: v.string(), batchId: v.string(), chunk: v.number() }),
 ]);
+
+const parseRow = (row: unknown) => parseWith(BulkRowRequest, row);
 
 async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<void> {
   if (job.type === 'routing.advance') await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
   else if (job.type === 'retention.tag') await tagRetention(deps, job.envelopeId);
   else if (job.type === 'blobs.delete') await deleteBlobs(deps, job.keys);
   else if (job.type === 'notice.send') await sendNoticeJob(deps, job.notice);
+  else if (job.type === 'bulk.rows') await runBulkChunk(deps, job, parseRow);
   else await dispatchEvent(deps, job.event);
 }
 
@@ -51,10 +58,11 @@ export const definition = worker({
   name: 'jobs',
   trigger: { kind: 'queue', queue: 'jobs' },
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-  // blobs.delete (a replaced draft document), notice.send (void, decline and expiry notices).
+  // blobs.delete (a replaced draft document), notice.send (void, decline and expiry notices), bulk.rows (a bulk send's
+  // envelopes: template copies, sends, invitations).
   access: {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
-    documents: { tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
+    documents: { read: ['templates/'], write: ['original/'], tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
   },
 }, (deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];

@@ -47,6 +47,7 @@ export function serviceDashboard(scope: Construct, id: string, props: { name: st
     new GraphWidget({
       title: 'Failures per hour', width: 8,
       left: [counter('WebhookDeliveryFailures', 'webhook deliveries failed'), counter('OutboxDeadLetters', 'messages dead-lettered')],
+      right: [counter('BulkSendRows', 'bulk-send rows done')],
     }),
     new GraphWidget({
       title: 'API functions', width: 8,

@@ -55,6 +55,9 @@ export const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
 
 /** An example request body for every operation with a JSON (or form) body, by operationId. */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  createTemplate: { tenantId: 'acme', name: 'Mutual NDA', subject: 'NDA', roles: [{ role: 'client' }, { role: 'counsel', routingOrder: 2 }] },
+  addTemplateField: { role: 'client', type: 'signature', page: 1, x: 72, y: 72, w: 180, h: 40, label: 'Client signature' },
+  bulkSend: { rows: [{ recipients: { client: { name: 'Ana Silva', email: 'ana@example.com' } }, prefill: { Company: 'Acme Ltd' } }] },
   createEmbeddedSigningUrl: { returnUrl: 'https://app.example.com/contracts/42/signed' },
   putConsoleSettings: { embedOrigins: ['https://app.example.com'] },
   issueToken: { grant_type: 'client_credentials', client_id: 'local-client', client_secret: 'local-secret' },

@@ -149,10 +149,12 @@ export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ct
   const invitedIds = new Set(firstRoutingGroup(envelope.signers).map((s) => s.id));
   const signers = envelope.signers.map((s) => (invitedIds.has(s.id) ? { ...s, status: 'sent' as const } : s));
   const sentAt = ctx.now.toISOString();
-  const after: Envelope = { ...envelope, status: 'sent', message, sentAt, expiresAt: addDays(ctx.now, envelope.expiresInDays), signers };
+  // A draft made from a template carries the template's message until the send gives another (ADDITIONS A4).
+  const sentMessage = message ?? envelope.message;
+  const after: Envelope = { ...envelope, status: 'sent', message: sentMessage, sentAt, expiresAt: addDays(ctx.now, envelope.expiresInDays), signers };
   const invited = signers.filter((s) => invitedIds.has(s.id));
   const drafts = [
-    system('envelope.sent', ctx.meta, { expiresAt: after.expiresAt, message }),
+    system('envelope.sent', ctx.meta, { expiresAt: after.expiresAt, message: sentMessage }),
     ...invited.map((s) => system('signer.invited', ctx.meta, { signerId: s.id, email: s.email, routingOrder: s.routingOrder })),
   ];
   return { change: changeOf(envelope, after, drafts, [eventItem(after, 'envelope.sent', ctx)], ctx), invited };

@@ -16,7 +16,7 @@ export const MAX_FIELD_VALUE_CHARS = 1000;
 const PREFILLABLE: readonly FieldType[] = ['text', 'checkbox'];
 
 /** A3's rules on a field's label, prefill and read-only flag, keyed by `${path}.<attribute>`. */
-function valueErrors(field: FieldInput, path: string): FieldErrors {
+export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly'>, path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
   const value = field.value ?? null;
   if (value !== null && !PREFILLABLE.includes(field.type)) return { [at('value')]: [`only text and checkbox fields take a value, not ${field.type}`] };

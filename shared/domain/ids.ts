@@ -1,5 +1,5 @@
 /** Type prefixes accepted on input (DECISIONS 1); output is always the plain UUID. */
-export type IdKind = 'env' | 'doc' | 'sgn' | 'fld' | 'evt' | 'whk' | 'con' | 'app' | 'dlv';
+export type IdKind = 'env' | 'doc' | 'sgn' | 'fld' | 'evt' | 'whk' | 'con' | 'app' | 'dlv' | 'tpl' | 'bulk';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -170,6 +170,10 @@ export interface Envelope {
   cc?: CarbonCopy[];
   /** The last manual remind (POST /remind): at most one an hour. */
   lastManualRemindAt?: string | null;
+  /** The template it was made from, if any. */
+  templateId?: string | null;
+  /** The bulk send and row that made it, if any. */
+  bulkSend?: { id: string; row: number } | null;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */

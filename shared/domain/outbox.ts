@@ -101,7 +101,9 @@ export type Job =
   /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (ADDITIONS A7). */
   | { type: 'notice.send'; notice: NoticeOutboxItem }
   /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
-  | { type: 'blobs.delete'; envelopeId: string; keys: string[] };
+  | { type: 'blobs.delete'; envelopeId: string; keys: string[] }
+  /** One chunk of a bulk send's rows (ADDITIONS A5). */
+  | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
 
 export interface JobOutboxItem extends OutboxDelivery {
   kind: 'job';

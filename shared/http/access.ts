@@ -17,7 +17,7 @@
  */
 import type { SecretName } from '#adapters/aws/secret-names.ts';
 
-export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/' | 'uploads/';
+export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/' | 'uploads/' | 'templates/';
 
 export interface DocumentAccess {
   read?: readonly DocumentPrefix[];

@@ -68,6 +68,6 @@ export type FunctionDefinition = RouteFunction<any, any, any, any> | FallbackFun
  * A JSON answer checked against its response schema at compile time: `value` must be what the schema describes, so
  * the documented shape (the route's `success.content`) and the answered one cannot drift.
  */
-export function respond<S extends v.GenericSchema>(_schema: S, value: v.InferInput<S>, status: 200 | 201 = 200, headers: Record<string, string> = {}): HttpResult {
+export function respond<S extends v.GenericSchema>(_schema: S, value: v.InferInput<S>, status: 200 | 201 | 202 = 200, headers: Record<string, string> = {}): HttpResult {
   return ok(value, status, headers);
 }

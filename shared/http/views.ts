@@ -84,6 +84,7 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     signers: envelope.signers.map((s) => signerView(s, signingUrls ? (signingUrls.get(s.id) ?? null) : undefined)),
     fields: envelope.fields.map(fieldView),
     documents: envelope.documents.map((d) => documentView(envelope.id, d)),
+    ...(envelope.templateId ? { templateId: envelope.templateId } : {}),
     ...(auditLog ? { auditLog: auditLog.map(auditView), auditChainHead: envelope.auditHead.hash } : {}),
   };
 }

@@ -6,6 +6,8 @@ import type { Submission } from '#domain/submission.ts';
 import type { BlobStage } from '#domain/staging.ts';
 import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
 import type { Contact } from '#domain/contacts.ts';
+import type { Template } from '#domain/templates.ts';
+import type { BulkRowInput, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -118,4 +120,38 @@ export interface ContactRepository {
 export interface UsageRepository {
   /** Envelopes sent by the application in the period (`yyyy-mm`); the counter is advanced by the send's own commit. */
   envelopesSent(appId: string, period: string): Promise<number>;
+}
+
+export interface TemplateListQuery {
+  appId: string;
+  tenantId: string;
+  page: number;
+  pageSize: number;
+}
+
+/** Templates (ADDITIONS A4), scoped to their application like envelopes. */
+export interface TemplateRepository {
+  /** The template if it exists and belongs to `appId`. */
+  get(appId: string, id: string): Promise<Template | undefined>;
+  /** Stores a new template (Conflict-free: ids are fresh) and counts it for the tenant's `total`. */
+  create(template: Template): Promise<void>;
+  /** Replaces a template whose stored version is `template.version - 1`; else throws ConcurrentModification. */
+  save(template: Template): Promise<void>;
+  /** False when there was no such template of `appId`. */
+  delete(appId: string, id: string): Promise<boolean>;
+  /** Newest first, with the tenant's count of templates. */
+  list(query: TemplateListQuery): Promise<{ data: Template[]; total: number }>;
+}
+
+/** Bulk sends (ADDITIONS A5): the batch, its rows in chunks, and one result per row. */
+export interface BulkSendRepository {
+  /** The batch and its chunks of rows, in one transaction. */
+  create(batch: BulkSend, chunks: readonly BulkRowInput[][]): Promise<void>;
+  get(appId: string, id: string): Promise<BulkSend | undefined>;
+  /** The rows of chunk `index` (0-based), or undefined when the batch has no such chunk. */
+  chunk(batchId: string, index: number): Promise<BulkRowInput[] | undefined>;
+  /** Every row's result so far, by row number. */
+  results(batchId: string): Promise<BulkRowResult[]>;
+  /** Records a row's result; with `ifAbsent`, only when the row has none yet (false then when it had one). */
+  recordResult(batchId: string, result: BulkRowResult, ifAbsent: boolean): Promise<boolean>;
 }

@@ -27,7 +27,7 @@ export const CreateSignerRequest = v.pipe(
 
 const coordinate = v.optional(finiteNumber);
 
-const AnchorRequest = v.object({
+export const AnchorRequest = v.object({
   text: v.pipe(v.string('must be the text to find'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), v.description('Found case-sensitively in the document\'s text, e.g. `/sig1/`')),
   offsetX: v.optional(finiteNumber, 0),
   offsetY: v.optional(finiteNumber, 0),
@@ -35,7 +35,7 @@ const AnchorRequest = v.object({
   ignoreIfMissing: v.optional(v.boolean('must be true or false'), false),
 });
 
-const fieldGeometry = {
+export const fieldGeometry = {
   type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
   page: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
   x: coordinate,
@@ -52,11 +52,11 @@ const fieldGeometry = {
 
 /** Coordinates, or an anchor: one of the two. */
 interface Placed { page?: number | undefined; x?: number | undefined; y?: number | undefined; anchor?: unknown }
-const placementProblem = (f: Placed): 'page' | 'x' | 'y' | 'anchor' | null => {
+export const placementProblem = (f: Placed): 'page' | 'x' | 'y' | 'anchor' | null => {
   if (f.anchor !== undefined) return f.page === undefined && f.x === undefined && f.y === undefined ? null : 'anchor';
   return f.page === undefined ? 'page' : f.x === undefined ? 'x' : f.y === undefined ? 'y' : null;
 };
-const PLACEMENT_MESSAGE = 'place the field with page, x and y, or with an anchor (not both)';
+export const PLACEMENT_MESSAGE = 'place the field with page, x and y, or with an anchor (not both)';
 
 /** A field in a create request: signers have no ids yet, so they are named by index or email (DECISIONS 4). */
 export const CreateFieldRequest = v.pipe(

@@ -114,6 +114,7 @@ export const EnvelopeResponse = v.object({
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
   documents: v.array(DocumentResponse),
+  templateId: v.optional(v.pipe(uuid, v.description('The template the envelope was made from'))),
   auditLog: v.optional(v.pipe(v.array(AuditEventResponse), v.description('Only in the detail read'))),
   auditChainHead: v.optional(v.pipe(sha256Hex, v.description('Only in the detail read: hash of the last audit event'))),
 });

@@ -11,6 +11,9 @@ import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { describeApplicationRepository, describeContactRepository, describeTenantRepository } from './contract/accounts.ts';
 import { describeIdempotencyStore, describeRateLimiter } from './contract/traffic.ts';
 import { describeWebhookRepository } from './contract/webhooks.ts';
+import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
+import { DynamoTemplateRepository } from '#adapters/aws/dynamo-template-repository.ts';
+import { DynamoBulkSendRepository } from '#adapters/aws/dynamo-bulk-send-repository.ts';
 
 const tables = dynamoTables('traffic-contract');
 const on = <T>(adapter: new (db: DynamoDBDocumentClient, table: string) => T) =>
@@ -22,6 +25,8 @@ describeApplicationRepository('DynamoDB Local', on(DynamoApplicationRepository))
 describeTenantRepository('DynamoDB Local', on(DynamoTenantRepository));
 describeContactRepository('DynamoDB Local', on(DynamoContactRepository));
 describeWebhookRepository('DynamoDB Local', on(DynamoWebhookRepository));
+describeTemplateRepository('DynamoDB Local', on(DynamoTemplateRepository));
+describeBulkSendRepository('DynamoDB Local', on(DynamoBulkSendRepository));
 
 describe('DynamoRateLimiter', () => {
   it('gives up, rather than spinning, when the counter keeps changing under it', async () => {

@@ -7,6 +7,9 @@ import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-reposit
 import { describeApplicationRepository, describeContactRepository, describeTenantRepository } from './contract/accounts.ts';
 import { describeIdempotencyStore, describeRateLimiter } from './contract/traffic.ts';
 import { describeWebhookRepository } from './contract/webhooks.ts';
+import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
+import { MemoryTemplateRepository } from '#adapters/memory/memory-template-repository.ts';
+import { MemoryBulkSendRepository } from '#adapters/memory/memory-bulk-send-repository.ts';
 
 const fresh = <T>(adapter: new () => T) => ({ build: () => new adapter() });
 
@@ -16,3 +19,5 @@ describeApplicationRepository('in memory', fresh(MemoryApplicationRepository));
 describeTenantRepository('in memory', fresh(MemoryTenantRepository));
 describeContactRepository('in memory', fresh(MemoryContactRepository));
 describeWebhookRepository('in memory', fresh(MemoryWebhookRepository));
+describeTemplateRepository('in memory', fresh(MemoryTemplateRepository));
+describeBulkSendRepository('in memory', fresh(MemoryBulkSendRepository));

@@ -9,6 +9,8 @@ declare module 'vitest' {
     dynamodbEndpoint: string;
     s3Endpoint: string;
     sesEndpoint: string;
+    /** The local jobs queue's SQS endpoint: tests that deliver a job twice send it there. */
+    sqsEndpoint: string;
     devClientId: string;
     devClientSecret: string;
     /** For tests that forge or expire bearer tokens; never exposed outside the test process. */
@@ -45,6 +47,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('dynamodbEndpoint', stack.endpoints.dynamodb);
   project.provide('s3Endpoint', stack.endpoints.s3);
   project.provide('sesEndpoint', stack.endpoints.ses);
+  project.provide('sqsEndpoint', stack.endpoints.sqs);
   project.provide('devClientId', stack.devApp.clientId);
   project.provide('devClientSecret', stack.devApp.clientSecret);
   project.provide('jwtSecret', stack.config.jwtSecret);

@@ -7,6 +7,8 @@ import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
 import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
 import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
 import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
+import { MemoryTemplateRepository } from '#adapters/memory/memory-template-repository.ts';
+import { MemoryBulkSendRepository } from '#adapters/memory/memory-bulk-send-repository.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
 import { MemoryMetrics } from '#adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#adapters/powertools-logger.ts';
@@ -45,6 +47,8 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     documentSigner: await testSigner(),
     contacts: new MemoryContactRepository(),
     usage,
+    templates: new MemoryTemplateRepository(),
+    bulkSends: new MemoryBulkSendRepository(),
     rateLimiter: new MemoryRateLimiter(),
     idempotency: new MemoryIdempotencyStore(),
     sealEvidence: { level: 'B-B' },

@@ -9,6 +9,8 @@ import { DynamoRateLimiter } from './dynamo-rate-limiter.ts';
 import { DynamoTenantRepository } from './dynamo-tenant-repository.ts';
 import { DynamoUsageRepository } from './dynamo-usage-repository.ts';
 import { DynamoWebhookRepository } from './dynamo-webhook-repository.ts';
+import { DynamoTemplateRepository } from './dynamo-template-repository.ts';
+import { DynamoBulkSendRepository } from './dynamo-bulk-send-repository.ts';
 
 /**
  * Every adapter of the one table (DESIGN 3) over one DynamoDB client: what shared/deps.ts loads, as a unit, the first
@@ -27,6 +29,8 @@ export function tableAdapters(config: DynamoDBClientConfig, table: string, custo
     usage: new DynamoUsageRepository(db, table),
     rateLimiter: new DynamoRateLimiter(db, table),
     idempotency: new DynamoIdempotencyStore(db, table),
+    templates: new DynamoTemplateRepository(db, table),
+    bulkSends: new DynamoBulkSendRepository(db, table),
   };
 }
 

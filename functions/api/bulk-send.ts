@@ -1,0 +1,48 @@
+import { csvRows, MAX_BULK_ROWS, type BulkRowInput } from '#domain/bulk-send.ts';
+import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
+import { startBulkSend } from '#domain/use-cases/bulk-send.ts';
+import type { BodyRule } from '#http/body-rules.ts';
+import { json, respond, route } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+import { parseWith } from '#http/validation.ts';
+import { IdParams } from '#schemas/common.ts';
+import { BulkSendRequest } from '#schemas/templates.ts';
+import { BulkSendAcceptedResponse } from '#schemas/template-responses.ts';
+
+const CSV_TYPES = ['text/csv', 'application/csv'];
+
+/** JSON `{ rows }`, or a CSV body with a header row (ADDITIONS A5); each row is checked when its job runs. */
+const rowsBody: BodyRule<BulkRowInput[]> = {
+  accepts: ['json', 'binary', 'empty'],
+  read: (body) => {
+    if (body.kind === 'json') return parseWith(BulkSendRequest, body.value).rows;
+    if (body.kind === 'binary' && !CSV_TYPES.includes(body.contentType)) {
+      throw new UnsupportedMediaType(`This endpoint does not accept ${body.contentType || 'a body without Content-Type'}; send JSON or text/csv`);
+    }
+    if (body.kind !== 'binary') throw ValidationError.at('body', 'must be JSON `{ rows }` or a text/csv body');
+    const rows = csvRows(new TextDecoder('utf-8').decode(body.bytes));
+    if (rows.length === 0) throw ValidationError.at('rows', 'at least one row is required');
+    return rows;
+  },
+};
+
+export const definition = route({
+  method: 'POST', path: '/v1/templates/{id}/bulk-send', auth: 'bearer', tag: 'Templates',
+  operationId: 'bulkSend', summary: 'Send the template to many recipients, one envelope per row (background)',
+  description: `JSON \`{ rows: [{ recipients, prefill?, subject? }] }\` or \`text/csv\` with a header row of \`<role>.name\`, \`<role>.email\`, \`<role>.phone\`, \`prefill.<label>\` columns; 1..${String(MAX_BULK_ROWS)} rows. `
+    + 'Rows are made and sent in the background, each exactly once; a row that fails validation or the quota fails alone (see `GET /v1/bulk-sends/{id}`).',
+  params: IdParams,
+  body: rowsBody,
+  requestContent: {
+    required: true,
+    content: { ...json(BulkSendRequest), 'text/csv': { jsonSchema: { type: 'string', description: 'A header row, then one row per envelope (RFC 4180 quoting)' } } },
+  },
+  success: { status: 202, description: 'The batch, queued', content: json(BulkSendAcceptedResponse) },
+  errors: { 400: 'Not JSON rows or valid CSV, an unknown CSV column, no rows or more than 1,000, or a template without documents', 404: 'No such template for this application' },
+  access: { table: 'write', secrets: ['JWT_SECRET'], jobs: true },
+}, (deps) => async ({ params, body, principal }) => {
+  const batch = await startBulkSend(deps, principal.appId, params.id, body);
+  return respond(BulkSendAcceptedResponse, { id: batch.id, templateId: batch.templateId, status: 'queued', total: batch.total }, 202);
+});
+
+export const handler = lambda(definition);

@@ -1,0 +1,57 @@
+import { ValidationError } from '#domain/errors.ts';
+import type { UploadInput } from '#domain/inputs.ts';
+import { createTemplate } from '#domain/use-cases/templates.ts';
+import type { BodyRule } from '#http/body-rules.ts';
+import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+import { templateView } from '#http/template-views.ts';
+import { parseWith } from '#http/validation.ts';
+import { CreateTemplateRequest } from '#schemas/templates.ts';
+import { TemplateResponse } from '#schemas/template-responses.ts';
+
+interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
+
+const parseRequest = (value: unknown) => parseWith(CreateTemplateRequest, value);
+
+/** Multipart (`file` parts and a `data` JSON part with the fields) or JSON without fields. */
+const createBody: BodyRule<CreateInput> = {
+  accepts: ['json', 'multipart'],
+  read: (body) => {
+    if (body.kind === 'json') return { request: parseRequest(body.value), files: [] };
+    if (body.kind !== 'multipart') throw ValidationError.at('body', 'must be JSON or multipart/form-data');
+    let data: unknown;
+    try {
+      data = JSON.parse(body.fields.data ?? '') as unknown;
+    } catch {
+      throw ValidationError.at('data', 'is required: the template as JSON');
+    }
+    const files = body.files.filter((f) => f.field === 'file').map((f) => ({ bytes: f.bytes, filename: f.filename }));
+    const request = parseRequest(data);
+    if (files.length === 0) throw ValidationError.at('file', 'is required: attach the PDF as the `file` part');
+    return { request, files };
+  },
+};
+
+export const definition = route({
+  method: 'POST', path: '/v1/templates', auth: 'bearer', tag: 'Templates',
+  operationId: 'createTemplate', summary: 'Create a template (multipart with the PDFs and fields, or JSON with roles only)',
+  description: 'Roles instead of signers; fields bound to roles, by coordinates or anchors, with labels, prefills and read-only values. '
+    + 'A JSON create carries no fields (400): add documents with `POST /v1/templates/{id}/document` and fields with `POST /v1/templates/{id}/fields`.',
+  body: createBody,
+  requestContent: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        jsonSchema: { type: 'object', required: ['file', 'data'], properties: { file: PDF_SCHEMA, data: { type: 'string', contentMediaType: 'application/json' } } },
+        encoding: { file: { contentType: 'application/pdf' }, data: { contentType: 'application/json' } },
+      },
+      ...json(CreateTemplateRequest),
+    },
+  },
+  success: { status: 201, description: 'The template', content: json(TemplateResponse) },
+  errors: { 400: 'Validation error, a field on no role or document, or a file is not a usable PDF', 413: 'A file is larger than 25 MB' },
+  access: { table: 'write', secrets: ['JWT_SECRET'], documents: { write: ['templates/'], delete: ['templates/'] }, ...pdfHandling },
+}, (deps) => async ({ body, principal }) =>
+  respond(TemplateResponse, templateView(await createTemplate(deps, principal.appId, body.request, body.files)), 201));
+
+export const handler = lambda(definition);

@@ -1,0 +1,40 @@
+import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
+import { uploadTemplateDocument } from '#domain/use-cases/templates.ts';
+import type { BodyRule } from '#http/body-rules.ts';
+import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+import { IdParams } from '#schemas/common.ts';
+import { UploadQuery } from '#schemas/envelopes.ts';
+import { TemplateDocumentResponse } from '#schemas/template-responses.ts';
+import { documentName } from '#domain/model.ts';
+
+const RAW_TYPES = ['application/octet-stream', 'application/pdf'];
+
+const rawPdf: BodyRule<Uint8Array> = {
+  accepts: ['binary', 'empty'],
+  read: (body) => {
+    if (body.kind === 'binary' && !RAW_TYPES.includes(body.contentType)) {
+      throw new UnsupportedMediaType(`This endpoint does not accept ${body.contentType || 'a body without Content-Type'}; send the PDF as application/octet-stream`);
+    }
+    if (body.kind !== 'binary' || body.bytes.byteLength === 0) throw ValidationError.at('body', 'must be the PDF bytes (Content-Type: application/octet-stream)');
+    return body.bytes;
+  },
+};
+
+export const definition = route({
+  method: 'POST', path: '/v1/templates/{id}/document', auth: 'bearer', tag: 'Templates',
+  operationId: 'uploadTemplateDocument', summary: 'Add a document to a template, as raw PDF bytes',
+  description: 'Adds one more document after the others; `?filename=` names it, else `document-N.pdf`.',
+  params: IdParams,
+  query: UploadQuery,
+  body: rawPdf,
+  requestContent: { required: true, description: 'The PDF bytes', content: { 'application/octet-stream': { jsonSchema: PDF_SCHEMA }, 'application/pdf': { jsonSchema: PDF_SCHEMA } } },
+  success: { status: 201, description: 'The stored document', content: json(TemplateDocumentResponse) },
+  errors: { 400: 'Empty body, not a usable PDF, or more than 10 documents', 404: 'No such template for this application', 409: 'The template is being changed by another request', 413: 'The PDF is larger than 25 MB' },
+  access: { table: 'write', secrets: ['JWT_SECRET'], documents: { write: ['templates/'], delete: ['templates/'] }, ...pdfHandling },
+}, (deps) => async ({ params, query, body, principal }) => {
+  const document = await uploadTemplateDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null });
+  return respond(TemplateDocumentResponse, { documentId: document.id, name: documentName(document), sha256: document.sha256, pageCount: document.pageCount }, 201);
+});
+
+export const handler = lambda(definition);

@@ -1,0 +1,144 @@
+import type { TextIndex } from '#pdf/anchors.ts';
+import type { TemplateListQuery, TemplateRepository, TenantRepository } from '#ports/repositories.ts';
+import { ConcurrentModification, Conflict, NotFound, ValidationError } from '../errors.ts';
+import { parseId } from '../ids.ts';
+import type { FieldPlacement, UploadInput } from '../inputs.ts';
+import type { AuthMethod, Document, FieldOrigin } from '../model.ts';
+import { assertDocumentLimits } from '../documents.ts';
+import { assertNoErrors } from '../placement.ts';
+import { assertTemplate, MAX_TEMPLATE_DOCUMENTS, templateDocumentKey, templateFieldErrors, type Template, type TemplateField } from '../templates.ts';
+import type { CoreDeps } from './context.ts';
+import { textIndexOf, placementsOf } from './placement.ts';
+import { checkOriginal, type CheckedOriginal } from './uploads.ts';
+
+export interface TemplateDeps extends CoreDeps {
+  templates: TemplateRepository;
+  tenants: TenantRepository;
+}
+
+export interface CreateTemplateInput {
+  tenantId: string;
+  name: string;
+  subject: string | null;
+  message: string | null;
+  expiresInDays: number | null;
+  fieldOrigin?: FieldOrigin | undefined;
+  roles: { role: string; routingOrder: number; authMethod: AuthMethod }[];
+  fields: (FieldPlacement & { role: string; documentIndex: number })[];
+}
+
+export type AddTemplateFieldInput = FieldPlacement & { role: string; documentId: string | null };
+
+/** A checked upload stored under the template's own keys (`templates/<id>/<doc>.pdf` and its text index). */
+async function checkTemplateDocument(upload: UploadInput, templateId: string, documentId: string, now: Date, order: number, path: string): Promise<CheckedOriginal> {
+  const checked = await checkOriginal(upload, { envelopeId: templateId, documentId, now, order }, path);
+  const blobKey = templateDocumentKey(templateId, documentId);
+  const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
+  const rename = (key: string) => (key === checked.document.blobKey ? blobKey : textIndexKey);
+  return { ...checked, document: { ...checked.document, blobKey, textIndexKey }, blobs: checked.blobs.map((b) => ({ ...b, key: rename(b.key) })) };
+}
+
+/** The template's blobs are written before its record; a record refused deletes them (templates are few and small). */
+async function storeThen(deps: Pick<CoreDeps, 'blobs' | 'logger'>, checked: readonly CheckedOriginal[], save: () => Promise<void>): Promise<void> {
+  const blobs = checked.flatMap((c) => c.blobs);
+  await Promise.all(blobs.map((b) => deps.blobs.put(b.key, b.bytes, b.contentType)));
+  try {
+    await save();
+  } catch (error) {
+    await Promise.all(blobs.map((b) => deps.blobs.delete(b.key))).catch(() => undefined);
+    throw error;
+  }
+}
+
+function placedFields(fields: readonly (FieldPlacement & { role: string })[], documents: readonly { document: Document; index: TextIndex | undefined }[], at: (i: number) => number, fieldOrigin: FieldOrigin, ids: () => string, path: (i: number) => string): TemplateField[] {
+  return fields.flatMap((field, i) => {
+    const target = documents[at(i)];
+    if (!target) throw ValidationError.at(`${path(i)}.documentIndex`, `does not name a document of this template (it has ${String(documents.length)})`);
+    return placementsOf(field, target.document, target.index, path(i)).map((p) => ({
+      id: ids(), role: field.role, documentId: target.document.id, type: p.type, page: p.page ?? 1, x: p.x ?? 0, y: p.y ?? 0, w: p.w, h: p.h,
+      required: p.readOnly ? false : p.required, origin: p.origin ?? fieldOrigin, label: p.label ?? null, value: p.value ?? null, readOnly: p.readOnly ?? false,
+    }));
+  });
+}
+
+/** A new template: with its documents and fields (multipart), or roles only (JSON; documents and fields follow). */
+export async function createTemplate(deps: TemplateDeps, appId: string, input: CreateTemplateInput, files: readonly UploadInput[]): Promise<Template> {
+  if (files.length === 0 && input.fields.length > 0) throw ValidationError.at('fields', 'need the documents: create with multipart `file` parts, or add fields after uploading');
+  if (files.length > MAX_TEMPLATE_DOCUMENTS) throw ValidationError.at('file', `at most ${String(MAX_TEMPLATE_DOCUMENTS)} documents`);
+  assertDocumentLimits(files.map((f) => ({ sizeBytes: f.bytes.byteLength })));
+  const tenant = await deps.tenants.get(appId, input.tenantId);
+  const id = deps.ids.next();
+  const now = deps.clock.now();
+  const checked: CheckedOriginal[] = [];
+  for (const [i, file] of files.entries()) checked.push(await checkTemplateDocument(file, id, deps.ids.next(), now, i + 1, files.length > 1 ? `file[${String(i)}]` : 'file'));
+  const fieldOrigin = input.fieldOrigin ?? tenant.fieldOrigin;
+  const fields = placedFields(input.fields, checked, (i) => input.fields[i]?.documentIndex ?? 0, fieldOrigin, () => deps.ids.next(), (i) => `fields[${String(i)}]`);
+  const template: Template = {
+    id, appId, tenantId: input.tenantId, name: input.name, subject: input.subject, message: input.message, expiresInDays: input.expiresInDays,
+    fieldOrigin, roles: input.roles, fields, documents: checked.map((c) => c.document), createdAt: now.toISOString(), version: 1,
+  };
+  assertTemplate(template);
+  await storeThen(deps, checked, () => deps.templates.create(template));
+  return template;
+}
+
+export async function readTemplate(deps: Pick<TemplateDeps, 'templates'>, appId: string, rawId: string): Promise<Template> {
+  const id = parseId('tpl', rawId);
+  const template = id ? await deps.templates.get(appId, id) : undefined;
+  if (!template) throw new NotFound('Template not found');
+  return template;
+}
+
+export function listTemplates(deps: Pick<TemplateDeps, 'templates'>, query: TemplateListQuery) {
+  return deps.templates.list(query);
+}
+
+/** Deletes the template and then its documents; envelopes made from it hold their own copies. */
+export async function deleteTemplate(deps: Pick<TemplateDeps, 'templates' | 'blobs' | 'logger'>, appId: string, rawId: string): Promise<void> {
+  const template = await readTemplate(deps, appId, rawId);
+  if (!(await deps.templates.delete(appId, template.id))) throw new NotFound('Template not found');
+  const keys = template.documents.flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
+  await Promise.all(keys.map((key) => deps.blobs.delete(key))).catch((error: unknown) => {
+    deps.logger.warn('template documents not deleted', { templateId: template.id, error: (error as Error).message });
+  });
+}
+
+/** Saves a change to the latest template; a concurrent change is a 409 (the client retries). */
+async function saveNext(deps: TemplateDeps, template: Template, next: Omit<Template, 'version'>): Promise<Template> {
+  const saved = { ...next, version: template.version + 1 };
+  try {
+    await deps.templates.save(saved);
+  } catch (error) {
+    if (error instanceof ConcurrentModification) throw new Conflict('The template is being changed by another request; retry');
+    throw error;
+  }
+  return saved;
+}
+
+/** One more document on the template (raw bytes, `?filename=`). */
+export async function uploadTemplateDocument(deps: TemplateDeps, appId: string, rawId: string, upload: UploadInput): Promise<Document> {
+  const template = await readTemplate(deps, appId, rawId);
+  if (template.documents.length >= MAX_TEMPLATE_DOCUMENTS) throw ValidationError.at('body', `a template has at most ${String(MAX_TEMPLATE_DOCUMENTS)} documents`);
+  assertDocumentLimits([...template.documents, { sizeBytes: upload.bytes.byteLength }]);
+  const checked = await checkTemplateDocument(upload, template.id, deps.ids.next(), deps.clock.now(), template.documents.length + 1, 'body');
+  await storeThen(deps, [checked], async () => { await saveNext(deps, template, { ...template, documents: [...template.documents, checked.document] }); });
+  return checked.document;
+}
+
+/** Places a field (or one per anchor occurrence) on one of the template's documents, bound to a role. */
+export async function addTemplateFields(deps: TemplateDeps, appId: string, rawId: string, input: AddTemplateFieldInput): Promise<TemplateField[]> {
+  const template = await readTemplate(deps, appId, rawId);
+  const documentId = input.documentId === null ? null : parseId('doc', input.documentId);
+  const document = documentId === null && input.documentId === null && template.documents.length === 1
+    ? template.documents[0] : template.documents.find((d) => d.id === documentId);
+  if (!document) {
+    const reason = template.documents.length === 0 ? 'the template has no document: upload one first' : input.documentId === null ? 'is required: name the document the field is on' : 'is not a document of this template';
+    throw ValidationError.at('documentId', reason);
+  }
+  const index = input.anchor ? await textIndexOf(deps, document) : undefined;
+  const fields = placedFields([input], [{ document, index }], () => 0, template.fieldOrigin, () => deps.ids.next(), () => '');
+  assertNoErrors(Object.fromEntries(Object.entries(templateFieldErrors(fields, template, () => '')).map(([k, val]) => [k.replace(/^\./, ''), val])), 'The field is invalid');
+  if (fields.length === 0) return [];
+  await saveNext(deps, template, { ...template, fields: [...template.fields, ...fields] });
+  return fields;
+}

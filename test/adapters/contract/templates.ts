@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { BulkSend } from '#domain/bulk-send.ts';
+import { ConcurrentModification } from '#domain/errors.ts';
+import type { Template } from '#domain/templates.ts';
+import type { BulkSendRepository, TemplateRepository } from '#ports/repositories.ts';
+import { letterDocument } from '#test/support/domain.ts';
+import { useBuilt, type Builder } from './fixtures.ts';
+
+const template = (over: Partial<Template> = {}): Template => ({
+  id: randomUUID(), appId: 'app-1', tenantId: 'acme', name: 'NDA', subject: 'NDA', message: null, expiresInDays: null, fieldOrigin: 'bottom-left',
+  roles: [{ role: 'client', routingOrder: 1, authMethod: 'none' }], fields: [], documents: [letterDocument()],
+  createdAt: '2026-01-01T00:00:00.000Z', version: 1, ...over,
+});
+
+/** TemplateRepository: scoped to the application, newest first with a counted total, versioned saves, deletes. */
+export function describeTemplateRepository(name: string, builder: Builder<TemplateRepository>): void {
+  describe(`TemplateRepository contract: ${name}`, () => {
+    const templates = useBuilt(builder);
+
+    it('stores a template for its application only', async () => {
+      const t = template();
+      await templates().create(t);
+      expect(await templates().get('app-1', t.id)).toEqual(t);
+      expect(await templates().get('app-2', t.id)).toBeUndefined();
+      expect(await templates().get('app-1', randomUUID())).toBeUndefined();
+    });
+
+    it('lists a tenant\'s templates newest first, page by page, with the total; a delete leaves the count in step', async () => {
+      const tenantId = `t-${randomUUID()}`;
+      const made = ['2026-01-01', '2026-01-03', '2026-01-02'].map((day) => template({ tenantId, createdAt: `${day}T00:00:00.000Z` }));
+      for (const t of made) await templates().create(t);
+      const first = await templates().list({ appId: 'app-1', tenantId, page: 1, pageSize: 2 });
+      expect(first.total).toBe(3);
+      expect(first.data.map((t) => t.createdAt.slice(0, 10))).toEqual(['2026-01-03', '2026-01-02']);
+      expect((await templates().list({ appId: 'app-1', tenantId, page: 2, pageSize: 2 })).data.map((t) => t.id)).toEqual([made[0]?.id]);
+      expect((await templates().list({ appId: 'app-2', tenantId, page: 1, pageSize: 2 })).total).toBe(0);
+      expect(await templates().delete('app-2', made[0]?.id ?? '')).toBe(false);
+      expect(await templates().delete('app-1', made[0]?.id ?? '')).toBe(true);
+      expect(await templates().delete('app-1', made[0]?.id ?? '')).toBe(false);
+      expect((await templates().list({ appId: 'app-1', tenantId, page: 1, pageSize: 10 })).total).toBe(2);
+    });
+
+    it('saves the next version only over the one it was read at', async () => {
+      const t = template();
+      await templates().create(t);
+      await templates().save({ ...t, name: 'Renamed', version: 2 });
+      await expect(templates().save({ ...t, name: 'Stale', version: 2 })).rejects.toBeInstanceOf(ConcurrentModification);
+      expect((await templates().get('app-1', t.id))?.name).toBe('Renamed');
+    });
+  });
+}
+
+/** BulkSendRepository: the batch and its chunks, results recorded once (or replaced on purpose), by row. */
+export function describeBulkSendRepository(name: string, builder: Builder<BulkSendRepository>): void {
+  describe(`BulkSendRepository contract: ${name}`, () => {
+    const bulk = useBuilt(builder);
+    const batch = (): BulkSend => ({ id: randomUUID(), appId: 'app-1', templateId: randomUUID(), tenantId: 'acme', total: 3, chunks: 2, createdAt: '2026-01-01T00:00:00.000Z' });
+
+    it('stores the batch with its chunks, for its application only', async () => {
+      const b = batch();
+      await bulk().create(b, [[{ a: 1 }, { a: 2 }], [{ a: 3 }]]);
+      expect(await bulk().get('app-1', b.id)).toEqual(b);
+      expect(await bulk().get('app-2', b.id)).toBeUndefined();
+      expect(await bulk().chunk(b.id, 1)).toEqual([{ a: 3 }]);
+      expect(await bulk().chunk(b.id, 2)).toBeUndefined();
+    });
+
+    it('records a row\'s result once when asked to, and lists results by row', async () => {
+      const b = batch();
+      await bulk().create(b, [[{}]]);
+      const failed = { row: 10, envelopeId: null, status: 'failed' as const, error: 'validation_error', message: 'bad' };
+      expect(await bulk().recordResult(b.id, failed, true)).toBe(true);
+      expect(await bulk().recordResult(b.id, { ...failed, message: 'again' }, true)).toBe(false);
+      const sent = { row: 2, envelopeId: randomUUID(), status: 'sent' as const, error: null, message: null };
+      expect(await bulk().recordResult(b.id, sent, false)).toBe(true);
+      expect(await bulk().recordResult(b.id, sent, false)).toBe(true);
+      expect(await bulk().results(b.id)).toEqual([sent, failed]);
+    });
+  });
+}
