@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '#infra/constructs/service-function.ts';
-import { routes } from '#infra/routes.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { alternate, fmt, median, type Row, type RunSize } from './lib.ts';
 
@@ -42,34 +41,11 @@ function findBltaParts(): { parts?: BltaParts; missing: string } {
   return { missing: 'the local PKI exists: wire sealAtLevel to it in bench/pending.ts' };
 }
 
-/** Bulk send: one request naming `rows` recipients; answers when every row's envelope is sent. */
-export interface BulkParts {
-  sendRows(rows: number): Promise<void>;
-}
-
-/** Rows per second of bulk send at two batch sizes, alternated. */
-export async function measureBulkSend(size: RunSize, parts: BulkParts): Promise<Row[]> {
-  const times = await alternate({ small: () => parts.sendRows(10), large: () => parts.sendRows(100) }, size);
-  return [10, 100].map((rows, i) => ({
-    figure: '7 Pending', what: `bulk send, ${String(rows)} rows per request`,
-    ours: fmt.rate(rows / (median(i === 0 ? times.small : times.large) / 1000)).replace('/s', ' rows/s'),
-  }));
-}
-
-function findBulkParts(): { parts?: BulkParts; missing: string } {
-  const route = routes.find((r) => /bulk/i.test(r.operationId) || r.path.includes('bulk'));
-  if (!route) return { missing: 'no bulk-send route in infra/routes.ts' };
-  return { missing: `${route.method} ${route.path} exists: wire sendRows to it in bench/pending.ts` };
-}
-
 export async function pendingFigure(size?: RunSize): Promise<Row[]> {
   const rows: Row[] = [];
   const blta = findBltaParts();
   if (blta.parts && size) {
     try { rows.push(...(await measureBltaSeal(size, blta.parts))); } finally { await blta.parts.stop(); }
   } else rows.push({ figure: '7 Pending', what: 'B-LTA seal cost (timestamp and revocation fetch against local servers)', ours: 'not built yet', note: blta.missing });
-  const bulk = findBulkParts();
-  if (bulk.parts && size) rows.push(...(await measureBulkSend(size, bulk.parts)));
-  else rows.push({ figure: '7 Pending', what: 'bulk send, rows per second', ours: 'not built yet', note: bulk.missing });
   return rows;
 }
