@@ -1,3 +1,4 @@
+import { BulkSendRequest, CreateTemplateRequest } from '#schemas/templates.ts';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
@@ -214,7 +215,7 @@ describe('OpenAPI document: self-contained for a reader', () => {
       for (const [type, media] of Object.entries(content)) {
         if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') continue;
         expect(media.example, `${route.operationId} ${type}`).toBeDefined();
-        const schema = route.body?.schema ?? { issueToken: TokenRequest, createEnvelope: CreateEnvelopeRequest }[route.operationId];
+        const schema = route.body?.schema ?? { issueToken: TokenRequest, createEnvelope: CreateEnvelopeRequest, createTemplate: CreateTemplateRequest, bulkSend: BulkSendRequest }[route.operationId];
         if (!schema) throw new Error(`${route.operationId}: no schema to check its example against`);
         expect(v.safeParse(schema, media.example).issues, route.operationId).toBeUndefined();
       }
