@@ -508,7 +508,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The original PDF, for rendering */
+        /** The original PDF */
         get: operations["getSigningDocument"];
         put?: never;
         post?: never;
@@ -951,6 +951,16 @@ export interface components {
             documents: components["schemas"]["Document"][];
             /** The template the envelope was made from */
             templateId?: string;
+            /** Null until every signer has signed; then how sealing goes, until `completed` */
+            sealing: {
+            /** Seal rounds started so far (the first by the last signature) */
+            rounds: number;
+            startedAt: string;
+            /** When the seal sweep starts the next round if this one does not complete; null once it gave up (`envelope.seal_stalled`) */
+            nextCheckAt: string | null;
+            /** Why the last round failed, as the workflow reported it */
+            lastError: string | null;
+        } | null;
             /** Only in the detail read */
             auditLog?: components["schemas"]["AuditEvent"][];
             /** Only in the detail read: hash of the last audit event */

@@ -27,7 +27,7 @@ import type { AuthKind, RouteDeclaration } from './declaration.ts';
 import { resultForError } from './errors.ts';
 import { idempotency } from './idempotency.ts';
 import { budgetHeaders, rateLimits, type Charge } from './rate-limit.ts';
-import type { HttpResult } from './responses.ts';
+import { withSecurityHeaders, type HttpResult } from './responses.ts';
 import { parseWith } from './validation.ts';
 import { viewerEvent } from './viewer.ts';
 import type { IdempotencyClaim } from '#ports/traffic.ts';
@@ -82,7 +82,7 @@ function exchange(exchanges: Exchanges, originSecret: string | null): Middleware
     const state = exchanges.get(request.event);
     const requestId = state?.requestId ?? (request.event.requestContext.requestId || 'unknown');
     request.response ??= resultForError(request.error, requestId);
-    request.response.headers = { ...request.response.headers, ...(state?.charge ? budgetHeaders(state.charge.budget) : {}), 'x-request-id': requestId };
+    request.response.headers = { ...withSecurityHeaders(request.response.headers), ...(state?.charge ? budgetHeaders(state.charge.budget) : {}), 'x-request-id': requestId };
   };
   return {
     before: (request) => {

@@ -85,6 +85,7 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     fields: envelope.fields.map(fieldView),
     documents: envelope.documents.map((d) => documentView(envelope.id, d)),
     ...(envelope.templateId ? { templateId: envelope.templateId } : {}),
+    sealing: envelope.sealing ? { rounds: envelope.sealing.rounds, startedAt: envelope.sealing.startedAt, nextCheckAt: envelope.sealing.nextCheckAt, lastError: envelope.sealing.lastError } : null,
     ...(auditLog ? { auditLog: auditLog.map(auditView), auditChainHead: envelope.auditHead.hash } : {}),
   };
 }

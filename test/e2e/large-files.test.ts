@@ -98,7 +98,7 @@ describe('a 24 MB PDF through a presigned upload, signing, sealing and presigned
 
     const link = tokenOf(sent.body.signers[0]?.signingUrl);
     await passGates(link, null);
-    const rendered = await followPresigned(await unfollowed(`/v1/signing/${link}/document`), /^inline; filename="Big deal\.pdf"/);
+    const rendered = await followPresigned(await unfollowed(`/v1/signing/${link}/document`), /^attachment; filename="Big deal\.pdf"/);
     expect(rendered.byteLength).toBe(bigPdf.byteLength);
     const context = (await signing<ContextBody>('GET', link)).body;
     expect((await signing('POST', link, '/sign', { fields: valuesFor(context) })).status).toBe(200);
@@ -158,6 +158,6 @@ describe('a 24 MB PDF through a presigned upload, signing, sealing and presigned
     await passGates(link, 'ana@example.com');
     const rendered = await unfollowed(`/v1/signing/${link}/document`);
     expect(rendered.status).toBe(200);
-    expect(rendered.headers.get('content-disposition')).toMatch(/^inline;/);
+    expect(rendered.headers.get('content-disposition')).toMatch(/^attachment;/);
   }, 60_000);
 });
