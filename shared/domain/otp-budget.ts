@@ -48,12 +48,12 @@ export function lockOtp(
   return changeOf(envelope, after, [...drafts, locked], [...outbox, ...senderNoticeItems(after, 'otp_locked', signer, ctx)], ctx);
 }
 
-/** The sender's resend unlocks a locked link: the budget starts again (the new link is the use case's). */
+/** The sender's resend unlocks a locked link: the budget and the rate window start again (the new link is the use case's). */
 export function unlockOtp(envelope: Envelope, signer: Signer, ctx: Ctx): { envelope: Envelope; drafts: AuditDraft[] } {
   if (!otpLocked(signer)) return { envelope, drafts: [] };
   const usage = otpUsageOf(signer);
   return {
-    envelope: withSigner(envelope, signer.id, { otp: null, otpUsage: null }),
+    envelope: withSigner(envelope, signer.id, { otp: null, otpUsage: null, otpRequests: [] }),
     drafts: [{
       event: 'signer.otp_unlocked', actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
       detail: { signerId: signer.id, lockedAt: usage.lockedAt, codesSent: usage.codesSent, wrongTries: usage.wrongTries },
