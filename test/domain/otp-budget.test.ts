@@ -6,6 +6,8 @@ import { otpGuessBound, otpLocked, otpUsageOf, unlockOtp, OTP_CODE_SPACE, OTP_LI
 import type { NoticeOutboxItem } from '#domain/outbox.ts';
 import { assertGate, requestOtp, verifyOtp, OTP_MAX_FAILURES, OTP_REQUEST_LIMIT, OTP_REQUEST_WINDOW_SECONDS, type SigningStep } from '#domain/signing.ts';
 import type { EnvelopeChange } from '#domain/change.ts';
+import { otpLockedNoticeEmail } from '#domain/localized-notices.ts';
+import { LOCALES } from '#shared/i18n/locales.ts';
 import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -159,5 +161,21 @@ describe('the lifetime budget of one-time codes', () => {
     const verified = verifyOtp(withCode, signerOf(withCode), () => true, testCtx(T0)).change!.after;
     const again = verifyOtp(verified, signerOf(verified), () => false, testCtx(T0));
     expect(again).toEqual({ change: null, outcome: 'already_verified' });
+  });
+
+  it('the sender\'s notice renders in every locale, naming the signer, values escaped in HTML', () => {
+    const envelope = { ...sent(), subject: 'A <b> & C' };
+    const signer = { name: 'Lee <i>Park</i>', email: 'lee@example.com' };
+    for (const locale of LOCALES) {
+      const mail = otpLockedNoticeEmail(envelope, SENDER, signer, locale);
+      expect(mail.subject, locale).toContain('A <b> & C');
+      expect(mail.text, locale).toContain('Lee <i>Park</i>');
+      expect(mail.text, locale).toContain('lee@example.com');
+      expect(mail.html, locale).toContain('Lee &lt;i&gt;Park&lt;/i&gt;');
+      expect(mail.html, locale).toContain('<strong>A &lt;b&gt; &amp; C</strong>');
+    }
+    const en = otpLockedNoticeEmail(envelope, SENDER, signer, 'en');
+    expect(en.text).toContain('If Lee <i>Park</i> still needs to sign, resend their signing link');
+    expect(otpLockedNoticeEmail(envelope, SENDER, signer, 'de').subject).toBe('Signaturlink gesperrt: A <b> & C');
   });
 });
