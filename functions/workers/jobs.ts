@@ -19,7 +19,8 @@ const EventItem = v.object({
 
 const NoticeItem = v.object({
   kind: v.literal('notify'), template: v.literal('notice'), id: v.string(), envelopeId: v.string(), createdAt: v.string(),
-  notice: v.picklist(['voided', 'declined', 'expired']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
+  notice: v.picklist(['voided', 'declined', 'expired', 'otp_locked']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
+  lockedSigner: v.optional(v.nullable(v.object({ name: v.string(), email: v.string() }))),
   recipients: v.array(v.object({ name: v.string(), email: v.string() })),
 });
 
@@ -43,7 +44,7 @@ async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<v
   else await dispatchEvent(deps, job.event);
 }
 
-/** Void, decline and expiry notices (ADDITIONS A7); a redelivery may repeat a notice, never lose one. */
+/** Void, decline and expiry notices (ADDITIONS A7), and locked links; a redelivery may repeat a notice, never lose one. */
 async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem>): Promise<void> {
   const envelope = await deps.envelopes.find(notice.envelopeId);
   if (envelope) await sendNotices(deps, envelope, notice);
@@ -58,7 +59,7 @@ export const definition = worker({
   name: 'jobs',
   trigger: { kind: 'queue', queue: 'jobs' },
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-  // blobs.delete (a replaced draft document), notice.send (void, decline and expiry notices), bulk.rows (a bulk send's
+  // blobs.delete (a replaced draft document), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
   // envelopes: template copies, sends, invitations).
   access: {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],

@@ -39,6 +39,8 @@ export interface Signer {
   /** When the signer asked for codes, within the last rate window. */
   otpRequests: string[];
   otpVerifiedAt: string | null;
+  /** Codes sent and wrong codes entered since the link was first sent (or last unlocked); absent: none yet. */
+  otpUsage?: OtpUsage | null;
   consentedAt: string | null;
   declineReason: string | null;
   /** The language of the signer's emails, SMS and signing page (ADDITIONS A8); absent on records from before it. */
@@ -81,6 +83,13 @@ export interface OtpState {
   expiresAt: string;
   failures: number;
   channel: 'email' | 'sms';
+}
+
+/** The link's lifetime one-time-code budget as used so far; `lockedAt` once it ran out (until the sender resends). */
+export interface OtpUsage {
+  codesSent: number;
+  wrongTries: number;
+  lockedAt: string | null;
 }
 
 export interface Field {

@@ -75,9 +75,12 @@ export interface CompletionOutboxItem extends OutboxDelivery {
   linkIds: string[];
 }
 
-export type NoticeKind = 'voided' | 'declined' | 'expired';
+export type NoticeKind = 'voided' | 'declined' | 'expired' | 'otp_locked';
 
-/** Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; shrinks as each is sent. */
+/**
+ * Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; or that a signer's link
+ * was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
+ */
 export interface NoticeOutboxItem extends OutboxDelivery {
   kind: 'notify';
   id: string;
@@ -89,6 +92,8 @@ export interface NoticeOutboxItem extends OutboxDelivery {
   reason: string | null;
   /** Who declined. */
   declinedBy: string | null;
+  /** The signer whose link was locked (`otp_locked`). */
+  lockedSigner?: { name: string; email: string } | null;
   recipients: { name: string; email: string }[];
 }
 
