@@ -29,6 +29,7 @@ export interface FromTemplateRequest extends FromTemplateInput {
 export type TemplateSources = Map<string, Uint8Array>;
 
 export async function templateSources(deps: Pick<EnvelopeDeps, 'blobs'>, template: Template): Promise<TemplateSources> {
+  if (template.documents.some((d) => !d.pagesKey)) throw new InvalidState('The template\'s documents were stored without their page geometry: upload them again');
   const keys = template.documents.flatMap(storedKeys);
   const sources: TemplateSources = new Map();
   await Promise.all(keys.map(async (key) => {
