@@ -115,6 +115,8 @@ export interface Field {
 
 export interface PageBox { x: number; y: number; width: number; height: number }
 export interface PageGeometry { box: PageBox; rotate: 0 | 90 | 180 | 270 }
+/** Documents' page geometry by document id: read from beside each PDF when needed, never part of a record. */
+export type DocumentPages = ReadonlyMap<string, readonly PageGeometry[]>;
 
 export interface Document {
   id: string;
@@ -127,6 +129,8 @@ export interface Document {
   sourceDocumentId?: string | null;
   /** Where the text index for anchor placement is stored (JSON beside the PDF); originals only. */
   textIndexKey?: string | null;
+  /** Where its page geometry is stored (JSON beside the PDF: 10,000 pages would outgrow the record); originals only. */
+  pagesKey?: string | null;
   mimeType: 'application/pdf';
   sha256: string;
   pageCount: number;
@@ -136,7 +140,6 @@ export interface Document {
   retentionUntil: string | null;
   purgeStatus: 'active' | 'purged';
   purgedAt?: string | null;
-  pages: PageGeometry[];
 }
 
 export interface Envelope {

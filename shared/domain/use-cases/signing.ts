@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
 import { Gone, SignedAndComplete, Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms, recipientLocale } from '../messages.ts';
-import type { Envelope, Field, RequestMeta, Signer } from '../model.ts';
+import { originals, type Envelope, type Field, type RequestMeta, type Signer } from '../model.ts';
 import {
   assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_LOCKED_MESSAGE, OTP_MAX_FAILURES,
   OTP_TTL_SECONDS, type SigningStep,
@@ -15,6 +15,7 @@ import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedFiel
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { transact, type CoreDeps, type Decision, type Transacted } from './context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from './documents.ts';
+import { readPages } from './pages.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -83,7 +84,8 @@ export async function readSigningContext(deps: SigningDeps, token: string, meta:
   const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
     ({ change: markViewed(e, signer, ctx), result: signer.id }));
   const signer = signerOf(envelope, signerId);
-  return { envelope, signer, completed: await completedValues(deps, envelope, signer) };
+  const [completed, pages] = await Promise.all([completedValues(deps, envelope, signer), readPages(deps, originals(envelope))]);
+  return { envelope, signer, completed, pages };
 }
 
 const otpHash = (secret: string, signerId: string, code: string) => createHmac('sha256', secret).update(`${signerId}.${code}`).digest('hex');

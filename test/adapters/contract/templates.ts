@@ -41,6 +41,14 @@ export function describeTemplateRepository(name: string, builder: Builder<Templa
       expect((await templates().list({ appId: 'app-1', tenantId, page: 1, pageSize: 10 })).total).toBe(2);
     });
 
+    it('refuses a template record over 400 KB (one DynamoDB item), created or saved', async () => {
+      await expect(templates().create(template({ message: 'x'.repeat(400 * 1024) }))).rejects.toThrow(/size/);
+      const t = template();
+      await templates().create(t);
+      await expect(templates().save({ ...t, message: 'x'.repeat(400 * 1024), version: 2 })).rejects.toThrow(/size/);
+      expect(await templates().get('app-1', t.id)).toEqual(t);
+    });
+
     it('saves the next version only over the one it was read at', async () => {
       const t = template();
       await templates().create(t);
