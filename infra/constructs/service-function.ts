@@ -9,7 +9,6 @@ import { Role, ServicePrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS } from '#http/aws-limits.ts';
 import { bundleFunction, REPO_ROOT, type BundleOptions } from './bundling.ts';
 import { acknowledge, acknowledgeWildcard } from './nag.ts';
 
@@ -63,7 +62,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(DEFAULT_FUNCTION_TIMEOUT_SECONDS),
+      timeout: props.timeout ?? Duration.seconds(15),
       role: this.role,
       logGroup: this.logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps' },

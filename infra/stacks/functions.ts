@@ -13,7 +13,7 @@ import {
 } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
-import { accessOf, functionTimeoutSeconds } from './access.ts';
+import { accessOf } from './access.ts';
 import { functionEnvironment, isRoute, SECRET_RESOURCES, unboundAdapters, type FunctionSettings, type ServiceResources } from './environment.ts';
 
 /** What a manifest function may be bound to; each function gets only what its access row names. */
@@ -52,7 +52,7 @@ export function manifestFunction(scope: Construct, handler: string, description:
     description,
     logRetention: ctx.logRetention,
     ...(access.memorySize ? { memorySize: access.memorySize } : {}),
-    timeout: Duration.seconds(functionTimeoutSeconds(handler)),
+    ...(access.timeoutSeconds ? { timeout: Duration.seconds(access.timeoutSeconds) } : {}),
     bundle: bundleOptionsOf(handler),
   });
   fn.addEnvironments(functionEnvironment(handler, resources, ctx.settings));

@@ -16,7 +16,7 @@ export const LAMBDA_MAX_RESPONSE_BYTES = 6 * 1024 * 1024 + 100;
 /** How long API Gateway waits for a route's function; the API's integrations are configured with it. */
 export const API_INTEGRATION_TIMEOUT_SECONDS = 29;
 
-/** A function's timeout when its access declares none. */
+/** A function's timeout when its access declares none: ServiceFunction's default (the CDK tests hold them equal). */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 15;
 
 /**
