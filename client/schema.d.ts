@@ -1965,7 +1965,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -3151,7 +3151,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -3426,7 +3426,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;

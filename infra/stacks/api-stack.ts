@@ -1,9 +1,10 @@
 /** One function and one route per row of infra/routes.ts, on the HTTP API of the web stack. */
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { API_INTEGRATION_TIMEOUT_SECONDS } from '#http/aws-limits.ts';
 import { fallbackRoute, routes } from '#infra/routes.ts';
 import { read, resourcesOf } from '../constructs/handoff.ts';
 import { serviceDashboard } from '../constructs/dashboard.ts';
@@ -33,7 +34,8 @@ export class ApiStack extends Stack {
       const httpRoute = new HttpRoute(this, `${name}Route`, {
         httpApi,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${name}Integration`, fn.fn),
+        // Explicit: left unset, the HTTP API waits 30 s, one more than the local runtime enforces.
+        integration: new HttpLambdaIntegration(`${name}Integration`, fn.fn, { timeout: Duration.seconds(API_INTEGRATION_TIMEOUT_SECONDS) }),
       });
       acknowledge(httpRoute, 'APIG4', route.auth === 'none'
         ? `${route.path} is public by design (${route.operationId})`
@@ -43,7 +45,7 @@ export class ApiStack extends Stack {
     const noRoute = manifestFunction(this, fallbackRoute.handler, 'no route ($default)', context);
     this.functions[fallbackRoute.handler] = noRoute;
     const fallback = new HttpRoute(this, 'NoRouteRoute', {
-      httpApi, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('NoRouteIntegration', noRoute.fn),
+      httpApi, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('NoRouteIntegration', noRoute.fn, { timeout: Duration.seconds(API_INTEGRATION_TIMEOUT_SECONDS) }),
     });
     acknowledge(fallback, 'APIG4', 'The $default route only answers 404 or 405: nothing to authorize');
     serviceDashboard(this, 'Dashboard', { name: prefix, functions: Object.values(this.functions) });
