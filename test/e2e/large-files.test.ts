@@ -138,7 +138,7 @@ describe('a 24 MB PDF through a presigned upload, signing, sealing and presigned
     expect((await call<EnvelopeBody>('GET', `/v1/envelopes/${id}`, { token })).body.documents).toEqual([]);
   }, 60_000);
 
-  it('still answers a small PDF directly, inline for the signer', async () => {
+  it('still answers a small PDF directly, as an attachment for the signer too', async () => {
     const draft = await readyDraft(token, 'large');
     const direct = await unfollowed(`/v1/envelopes/${draft.id}/document`, token);
     expect(direct.status).toBe(200);
