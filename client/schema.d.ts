@@ -2903,7 +2903,7 @@ export interface operations {
                     };
                 };
             };
-            /** Not JSON rows or valid CSV, an unknown CSV column, no rows or more than 1,000, or a template without documents */
+            /** Not JSON rows or valid CSV, an unknown CSV column (or a prefill column no field has), no rows or more than 1,000, a row, value or batch past its size limit, or a template without documents */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -1,12 +1,13 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as v from 'valibot';
-import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { JOBS_MAX_RECEIVES, WEBHOOK_EVENTS } from '#domain/outbox.ts';
 import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
 import { deleteBlobs } from '#domain/use-cases/blobs.ts';
 import { sendNotices } from '#domain/use-cases/notifications.ts';
 import { runBulkChunk } from '#domain/use-cases/bulk-send.ts';
+import { failBulkJob } from '#domain/use-cases/bulk-sweep.ts';
 import { parseWith } from '#http/validation.ts';
 import { BulkRowRequest } from '#schemas/templates.ts';
 import { worker } from '#http/endpoint.ts';
@@ -50,10 +51,22 @@ async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem
   if (envelope) await sendNotices(deps, envelope, notice);
 }
 
+/** On its last delivery, a failing bulk.rows job fails its rows left (true), so the batch ends rather than waits. */
+async function gaveUp(deps: Deps, job: v.InferOutput<typeof JobMessage>, receives: number, error: string): Promise<boolean> {
+  if (job.type !== 'bulk.rows' || receives < JOBS_MAX_RECEIVES) return false;
+  try {
+    await failBulkJob(deps, job, error);
+    return true;
+  } catch (cause) {
+    deps.logger.error('bulk-send rows could not be failed; the bulk sweep will', { batchId: job.batchId, chunk: job.chunk, error: (cause as Error).message });
+    return false;
+  }
+}
+
 /**
  * The jobs queue consumer. Each record is handled on its own; a failed one is reported in batchItemFailures
- * so only it comes back (after the visibility timeout) while the rest are deleted. Unreadable messages are
- * dropped with a log line: retrying them cannot succeed.
+ * so only it comes back (after the visibility timeout) while the rest are deleted; after JOBS_MAX_RECEIVES
+ * deliveries the queue dead-letters it. Unreadable messages are dropped with a log line: retrying them cannot succeed.
  */
 export const definition = worker({
   name: 'jobs',
@@ -78,7 +91,9 @@ export const definition = worker({
     try {
       await run(deps, job);
     } catch (error) {
-      deps.logger.error('job failed; will be retried', { messageId: record.messageId, error: (error as Error).message });
+      const message = (error as Error).message;
+      if (await gaveUp(deps, job, Number(record.attributes.ApproximateReceiveCount), message)) continue;
+      deps.logger.error('job failed; will be retried', { messageId: record.messageId, error: message });
       failures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -15,6 +15,7 @@ import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
+import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
@@ -109,7 +110,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
-    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }]),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);

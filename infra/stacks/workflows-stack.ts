@@ -22,6 +22,7 @@ import { workers, workflows, type WorkerDef, type WorkflowDef } from '#infra/rou
 import { publish, resourcesOf } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { REPO_ROOT, type ServiceFunction } from '../constructs/service-function.ts';
+import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import { accessOf } from './access.ts';
 import { functionId, manifestFunction, type FunctionContext } from './functions.ts';
 import { functionSettings, type ServiceSettings } from './settings.ts';
@@ -56,7 +57,8 @@ export class WorkflowsStack extends Stack {
       enforceSSL: true,
       // Six times the consumer's timeout, as Lambda advises for queue event sources.
       visibilityTimeout: Duration.seconds(6 * jobsTimeout.toSeconds()),
-      deadLetterQueue: { queue: jobsDlq, maxReceiveCount: 5 },
+      // The jobs worker fails a bulk-send chunk's rows on the last delivery, so the batch ends.
+      deadLetterQueue: { queue: jobsDlq, maxReceiveCount: JOBS_MAX_RECEIVES },
     });
 
     // The state machines have fixed names, so their ARNs are known before they exist (task functions come first).

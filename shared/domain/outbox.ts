@@ -110,6 +110,9 @@ export type Job =
   /** One chunk of a bulk send's rows (ADDITIONS A5). */
   | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
 
+/** Deliveries of one jobs-queue message before the queue moves it to its dead-letter queue. */
+export const JOBS_MAX_RECEIVES = 5;
+
 export interface JobOutboxItem extends OutboxDelivery {
   kind: 'job';
   id: string;

@@ -103,7 +103,7 @@ describe('CSV rows', () => {
     const csv = 'client.name,client.email,witness.phone,"prefill.Company, Inc.",subject\r\n'
       + '"Silva, Ana",ana@example.com,,"ACME, ""Inc.""",Hello\r\n'
       + 'Ben,ben@example.com,+14155550100,"two\nlines",\r\n';
-    expect(csvRows(`\uFEFF${csv}`)).toEqual([
+    expect(csvRows(`\uFEFF${csv}`).rows).toEqual([
       { recipients: { client: { name: 'Silva, Ana', email: 'ana@example.com' } }, prefill: { 'Company, Inc.': 'ACME, "Inc."' }, subject: 'Hello' },
       { recipients: { client: { name: 'Ben', email: 'ben@example.com' }, witness: { phone: '+14155550100' } }, prefill: { 'Company, Inc.': 'two\nlines' } },
     ]);
@@ -126,7 +126,7 @@ describe('bulk rows', () => {
   });
 
   it('are chunked in order, and the status follows the counts', () => {
-    expect(chunksOf(Array.from({ length: 45 }, (_, i) => i)).map((c) => c.length)).toEqual([20, 20, 5]);
+    expect(chunksOf(Array.from({ length: 45 }, (_, i) => ({ i }))).map((c) => [c.first, c.rows.length])).toEqual([[1, 20], [21, 20], [41, 5]]);
     expect([bulkStatus(3, 0, 0), bulkStatus(3, 1, 0), bulkStatus(3, 3, 0), bulkStatus(3, 2, 1)]).toEqual(['queued', 'running', 'completed', 'completed_with_errors']);
   });
 });
