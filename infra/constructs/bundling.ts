@@ -51,7 +51,7 @@ export interface BundleOptions {
   generated?: Readonly<Record<string, string>>;
 }
 
-/** What a bundle was made of: the input files, relative to the repository root (esbuild's metafile). */
+/** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
 export interface BundleResult { inputs: string[] }
 
 /**
@@ -79,7 +79,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
   trimSourceMap(join(outdir, `${BUNDLE_FILE}.map`));
   copyModuleFiles(options.files ?? [], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
-  return { inputs: inputs.filter((input) => !input.startsWith('..') && !input.startsWith('/')) };
+  return { inputs };
 }
 
 /**
