@@ -87,8 +87,9 @@ export class WebStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
-      // S3 delivers the pages bucket's access logs under a bucket policy; nothing writes here with an ACL.
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // ACLs stay enabled: CloudFront's standard logs (off now) granted itself write on the bucket ACL of earlier
+      // deployments, and S3 refuses to disable ACLs on a bucket whose ACL grants another account.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
