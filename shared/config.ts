@@ -39,6 +39,8 @@ const EnvSchema = v.object({
   /** PDFs larger than this are answered with a 302 to a presigned S3 URL (ADDITIONS A1); default 5 MB. */
   /** Where presigned document URLs point, for the embedded page's CSP (connect-src); the S3 regional endpoints by default. */
   DOCUMENTS_ORIGIN: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s;,']+$/, 'DOCUMENTS_ORIGIN must be an origin such as https://bucket.s3.eu-west-1.amazonaws.com')), 'https://*.amazonaws.com'),
+  /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
+  JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
   DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number)), String(5 * 1024 * 1024)),
 });
 
@@ -121,6 +123,8 @@ export interface Config {
   /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (ADDITIONS A1). */
   directDownloadMaxBytes: number;
   documentsOrigin: string;
+  /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
+  jobsMaxConcurrency: number;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -157,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
+    jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
   };
 }
 

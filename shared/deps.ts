@@ -221,7 +221,9 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
       const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
-      return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom);
+      // Paced to the account's SES rate on AWS; the local emulator has none.
+      const pacing = config.local ? undefined : { concurrency: config.jobsMaxConcurrency, clock, logger };
+      return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom, pacing);
     }, { send: true }),
     sms: lazyPort(async () => {
       const { SnsSms, snsClient } = await import('#adapters/aws/sns-sms.ts');
