@@ -170,10 +170,10 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
       throw error;
     });
   });
-  const signer = lazyPort<Pick<DocumentSigner, 'certificateChain' | 'signDigest'>>(async () => {
+  const signer = lazyPort<Required<Pick<DocumentSigner, 'certificateChain' | 'signDigest' | 'signingPublicKey'>>>(async () => {
     const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
-  }, { certificateChain: true, signDigest: true });
+  }, { certificateChain: true, signDigest: true, signingPublicKey: true });
   let algorithm: DocumentSigner['algorithm'] | undefined;
   return {
     get algorithm() {
@@ -187,6 +187,7 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
       return chain;
     },
     signDigest: (digest) => signer.signDigest(digest),
+    signingPublicKey: () => signer.signingPublicKey(),
   };
 }
 
