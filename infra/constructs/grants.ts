@@ -71,10 +71,12 @@ export function grantStateMachine(fn: ServiceFunction, stateMachineArn: string):
   fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }));
 }
 
-/** Sign on the seal key only (never GetPublicKey: the certificate carries it). */
-/** Signing with the seal key, and reading the CA-issued chain `npm run seal-cert -- import` may have stored. */
+/**
+ * Signing with the seal key and reading its public half (checked against the certificate before a seal), and reading
+ * the CA-issued chain `npm run seal-cert -- import` may have stored.
+ */
 export function grantSigningKey(fn: ServiceFunction, keyArn: string, certificateParameter: string | null): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [keyArn] }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [keyArn] }));
   if (certificateParameter) {
     const { region, account } = Stack.of(fn);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [`arn:aws:ssm:${region}:${account}:parameter${certificateParameter}`] }));
