@@ -47,6 +47,8 @@ const EnvSchema = v.object({
     v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number),
     v.maxValue(MAX_INLINE_BODY_BYTES, `DIRECT_DOWNLOAD_MAX_BYTES may be at most ${String(MAX_INLINE_BODY_BYTES)} bytes: a Lambda response carries no larger body once base64-encoded`),
   ), String(MAX_INLINE_BODY_BYTES)),
+  /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
+  JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
 
 /** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
@@ -128,6 +130,8 @@ export interface Config {
   /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (at most MAX_INLINE_BODY_BYTES). */
   directDownloadMaxBytes: number;
   documentsOrigin: string;
+  /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
+  jobsMaxConcurrency: number;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -164,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
+    jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
   };
 }
 

@@ -100,6 +100,8 @@ export interface DocumentSigner {
   certificateChain(): Promise<Uint8Array[]>;
   /** The signature over a SHA-256 digest computed by the caller. */
   signDigest(digest: Uint8Array): Promise<Uint8Array>;
+  /** The DER SubjectPublicKeyInfo of the key that signs, to check the signing certificate against (absent: unchecked). */
+  signingPublicKey?(): Promise<Uint8Array>;
 }
 
 /** Structured log lines: a message and fields (ids, counts, errors); never secrets or tokens. */
