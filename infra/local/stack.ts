@@ -220,6 +220,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler))));
     const noRoute = (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler));
 
+    // An operator's view: every resource bound, calls not recorded (what AWS itself does, as the lifecycle rules).
+    const config = loadConfig({
+      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
+      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
+    });
+    const operator = buildDeps(config, { clients }, { clock });
+
     // 4. Background work: workflows, queue consumers, schedules.
     const busy = { tasks: 0 };
     const hooks = { now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; } };
@@ -230,7 +237,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const def of workers) {
       const handler = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
       if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
-      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
+      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, operator.envelopes, handler as (e: S3Event) => Promise<unknown>));
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
     }
     teardown.add(() => Promise.all(pollers.map((p) => p.stop())));
@@ -247,12 +254,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       }
     };
 
-    // 5. An operator's view, and the dev application.
-    const config = loadConfig({
-      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
-      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
-    });
-    const operator = buildDeps(config, { clients }, { clock });
+    // 5. The dev application.
     const devApp = await ensureApplication(operator, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });
