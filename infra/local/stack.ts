@@ -13,7 +13,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
-import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
+import { uuidV7Ids, type OffsetClock } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
 import { toPem } from '#pdf/certificates.ts';
@@ -38,6 +38,7 @@ import { lifecycleJob } from './lifecycle.ts';
 import { pageHandlers } from './pages.ts';
 import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
+import { savedClock } from './saved-state.ts';
 import { bindRoute, type BoundRoute } from './router.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
@@ -45,7 +46,7 @@ import { signingHostListener } from './signing-host.ts';
 import { loadStateMachine } from './workflow-runner.ts';
 
 export interface LocalStackOptions {
-  /** Persist everything under this directory (`npm start`); omitted: in memory, gone at stop (tests). */
+  /** Persist everything under this directory (`npm start`): data, keys, the service clock, queued jobs; omitted: in memory, gone at stop (tests). */
   dataDir?: string;
   /** API port; 0 picks a free one. */
   port?: number;
@@ -107,7 +108,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
-    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
@@ -193,7 +194,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
 
     // 3. Every function wired from its own environment.
-    const clock = new OffsetClock();
+    const clock = savedClock(dataDir);
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const localWorkflows = new LocalWorkflows();
     teardown.add(() => { localWorkflows.stop(); clock.stop(); return Promise.resolve(); });
