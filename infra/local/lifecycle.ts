@@ -21,7 +21,7 @@ const PER_RUN = 1_000;
  * shorter than the tenant's retention), each object checked on its own; the bucket is never listed, so its size
  * does not matter.
  */
-export function lifecycleJob(s3: S3Client, bucket: string, envelopes: EnvelopeRepository, onRemoved: (event: S3Event) => Promise<unknown>): Job {
+export function lifecycleJob(s3: S3Client, bucket: string, envelopes: Pick<EnvelopeRepository, 'retainedUntil' | 'find' | 'submissions'>, onRemoved: (event: S3Event) => Promise<unknown>): Job {
   return async (now) => {
     for (const id of await envelopes.retainedUntil(now, PER_RUN)) {
       const envelope = await envelopes.find(id);
