@@ -2,8 +2,8 @@ import * as v from 'valibot';
 
 export { MAX_UPLOAD_BYTES } from '#domain/model.ts';
 
-/** The longest a seal waits for revocation data newer than its signature (the seal's run must outlast it). */
-export const MAX_REVOCATION_GRACE_SECONDS = 300;
+/** The longest a seal waits for revocation data newer than its signature: well inside the seal function's 300 s run. */
+export const MAX_REVOCATION_GRACE_SECONDS = 120;
 
 const secret = (name: string) =>
   v.pipe(v.string(`${name} is required`), v.minLength(32, `${name} must be at least 32 characters`));
@@ -37,7 +37,7 @@ const EnvSchema = v.object({
   TSA_AUTH_HEADER: v.optional(v.string(), ''),
   /** Caps the seal's level; default: the highest the configuration allows (B-LTA with TSA_URL, else B-B). */
   PADES_LEVEL: v.optional(v.union([v.literal(''), v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'], 'PADES_LEVEL must be B-B, B-T, B-LT or B-LTA')]), ''),
-  /** Seconds after the signature timestamp the DSS's revocation data must be issued at (the seal waits that long); 0 to 300. */
+  /** Seconds after the signature timestamp the DSS's revocation data must be issued at (the seal waits that long); 0 to 120. */
   REVOCATION_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'REVOCATION_GRACE_SECONDS must be a whole number of seconds'), v.transform(Number), v.maxValue(MAX_REVOCATION_GRACE_SECONDS, `REVOCATION_GRACE_SECONDS must be at most ${String(MAX_REVOCATION_GRACE_SECONDS)}`)), '0'),
   /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
   SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),

@@ -27,7 +27,7 @@ export interface SealEvidence {
   level: PadesLevel;
   timestamps?: TimestampAuthority;
   revocation?: RevocationSource;
-  /** Revocation data must be issued this long after the signature timestamp (0 to 300; default 0); the seal waits that long before fetching it. */
+  /** Revocation data must be issued this long after the signature timestamp (0 to 120; default 0); the seal waits that long before fetching it. */
   revocationGraceSeconds?: number;
   /** How the seal waits out the grace period (a test passes one that does not sleep). */
   sleep?: (ms: number) => Promise<void>;

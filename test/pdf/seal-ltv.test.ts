@@ -14,6 +14,7 @@ import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import type { RunningPki } from '#infra/local/engines/pki.ts';
 import type { RevocationSource } from '#ports/services.ts';
 import { loadPdf } from '#pdf/load.ts';
+import { buildDeps } from '#shared/deps.ts';
 import { signPdf } from '#pdf/pades.ts';
 import { sealPdf } from '#pdf/seal.ts';
 import { tstInfoOf } from '#pdf/tsp.ts';
@@ -108,10 +109,11 @@ describe('REVOCATION_GRACE_SECONDS', () => {
     expect(slept[0]).toBeLessThanOrEqual(30_000);
   });
 
-  it('defaults to 0 and is a whole number of seconds up to 300, checked at load', () => {
+  it('defaults to 0 and is a whole number of seconds up to 120, checked at load', () => {
     expect(testConfig().revocationGraceSeconds).toBe(0);
-    expect(testConfig({ REVOCATION_GRACE_SECONDS: '300' }).revocationGraceSeconds).toBe(300);
-    expect(() => testConfig({ REVOCATION_GRACE_SECONDS: '301' })).toThrow(/REVOCATION_GRACE_SECONDS must be at most 300/);
+    expect(testConfig({ REVOCATION_GRACE_SECONDS: '120' }).revocationGraceSeconds).toBe(120);
+    expect(() => testConfig({ REVOCATION_GRACE_SECONDS: '121' })).toThrow(/REVOCATION_GRACE_SECONDS must be at most 120/);
     expect(() => testConfig({ REVOCATION_GRACE_SECONDS: '-1' })).toThrow(/REVOCATION_GRACE_SECONDS must be a whole number/);
+    expect(buildDeps(testConfig({ TSA_URL: 'https://tsa.example/', REVOCATION_GRACE_SECONDS: '7' })).sealEvidence).toMatchObject({ level: 'B-LTA', revocationGraceSeconds: 7 });
   });
 });
