@@ -3,14 +3,18 @@
  * signature timestamp (even when the container's CRL cache holds an older one), no entry stored twice by a re-seal,
  * and the validation data of an earlier signer's certificate too, so the whole document is LTV.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFRawStream } from 'pdf-lib';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SignPdf } from '@signpdf/signpdf';
+import { P12Signer } from '@signpdf/signer-p12';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { CERTIFICATE_FILE, KEY_FILE, KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import type { RunningPki } from '#infra/local/engines/pki.ts';
 import type { RevocationSource } from '#ports/services.ts';
 import { loadPdf } from '#pdf/load.ts';
@@ -88,6 +92,24 @@ describe('the DSS of a B-LTA seal', () => {
     expect(held).toContainEqual(Buffer.from(otherCert!));
     expect(held).toContainEqual(Buffer.from(selfCert!));
     expect(store.crls.some((crl) => opensslVerifyWithCrl(otherCert!, crl, pki.rootPem).ok)).toBe(true);
+  });
+});
+
+describe('a PDF another tool signed (@signpdf, a key the local CA certified)', () => {
+  it("seals with the other tool's certificate and a CRL for it in the DSS", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-peer-'));
+    const peer = await KeyFileSigner.open(dir, { certify: (key, chain) => pki.sealChain(key, chain) });
+    const [peerCert] = await peer.certificateChain();
+    const p12 = join(dir, 'peer.p12');
+    execFileSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, KEY_FILE), '-in', join(dir, CERTIFICATE_FILE), '-out', p12, '-passout', 'pass:', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1'], { stdio: 'ignore' });
+    const doc = await PDFDocument.load(await makePdf({ pages: 1 }));
+    pdflibAddPlaceholder({ pdfDoc: doc, reason: 'Approved', contactInfo: 'peer@example.com', name: 'Peer', location: 'Elsewhere' });
+    const unsigned = await doc.save({ useObjectStreams: false });
+    const signed = new Uint8Array(await new SignPdf().sign(Buffer.from(unsigned), new P12Signer(execFileSync('cat', [p12]))));
+    const { bytes } = await sealPdf(signed, started.input('B-LTA'));
+    const store = await dss(bytes);
+    expect(store.certs.map((c) => Buffer.from(c))).toContainEqual(Buffer.from(peerCert!));
+    expect(store.crls.some((crl) => opensslVerifyWithCrl(peerCert!, crl, pki.rootPem).ok)).toBe(true);
   });
 });
 
