@@ -202,7 +202,10 @@ function sealEvidence(config: Config): SealEvidence {
       return new HttpTimestampAuthority(tsaUrl, { authHeader: config.tsaAuthHeader });
     }, { timestamp: true }),
     ...(level === 'B-LT' || level === 'B-LTA'
-      ? { revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }) }
+      ? {
+        revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }),
+        revocationGraceSeconds: config.revocationGraceSeconds,
+      }
       : {}),
   };
 }

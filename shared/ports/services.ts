@@ -152,8 +152,11 @@ export interface RevocationData {
 
 /** Where revocation data comes from: the certificate's CRL distribution points or its OCSP responder. */
 export interface RevocationSource {
-  /** The current CRL or OCSP response for `certificate` (DER), issued by `issuer`. Throws RevocationUnavailable. */
-  revocation(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationData>;
+  /**
+   * The current CRL or OCSP response for `certificate` (DER), issued by `issuer`, and issued at or after
+   * `options.issuedAfter` when given (a CRL's thisUpdate, an OCSP response's producedAt). Throws RevocationUnavailable.
+   */
+  revocation(certificate: Uint8Array, issuer: Uint8Array, options?: { issuedAfter?: Date }): Promise<RevocationData>;
 }
 
 /** The API's OpenAPI description, as generated from the route declarations (infra/openapi.ts). */
