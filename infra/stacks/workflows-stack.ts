@@ -28,14 +28,14 @@ import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import { accessOf } from './access.ts';
 import { functionId, manifestFunction, reservationsOf, type FunctionContext } from './functions.ts';
 import { functionSettings, type ServiceSettings } from './settings.ts';
+// What the seal function logs when the imported chain does not certify its KMS key: it then refuses to seal.
+import { SEAL_KEY_MISMATCH_LOG } from '#domain/use-cases/seal-key.ts';
 
 export interface WorkflowsStackProps extends StackProps {
   settings: ServiceSettings;
   logRetention: RetentionDays;
 }
 
-/** What the seal function logs when the imported chain does not certify its KMS key: it then refuses to seal. */
-export const SEAL_CERTIFICATE_MISMATCH = 'seal certificate does not match the signing key';
 
 /** The EMF metrics the functions write (shared/adapters/emf-metrics.ts): namespace Esign, dimension service. */
 const esignMetric = (metricName: string, dimensions: Record<string, string> = {}) =>
@@ -225,7 +225,7 @@ export class WorkflowsStack extends Stack {
     if (sealFn) {
       const mismatch = new MetricFilter(this, 'SealCertificateMismatchFilter', {
         logGroup: sealFn.logGroup,
-        filterPattern: FilterPattern.literal(`"${SEAL_CERTIFICATE_MISMATCH}"`),
+        filterPattern: FilterPattern.literal(`"${SEAL_KEY_MISMATCH_LOG}"`),
         metricNamespace: 'Esign',
         metricName: 'SealCertificateMismatch',
         metricValue: '1',

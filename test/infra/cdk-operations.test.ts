@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_PER_ALARM } from '#infra/constructs/alarms.ts';
 import { RESERVABLE } from '#infra/stacks/functions.ts';
 import { DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
-import { SEAL_CERTIFICATE_MISMATCH } from '#infra/stacks/workflows-stack.ts';
+import { SEAL_KEY_MISMATCH_LOG } from '#domain/use-cases/seal-key.ts';
 import { routes, workers } from '#infra/routes.ts';
 import {
   allTemplates, manifestFunctions, newApp, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Synthesized,
@@ -87,6 +87,17 @@ describe('concurrency', () => {
     for (const bad of ['1', '1001', '2.5', 'many']) expect(() => context(bad), bad).toThrow(/jobsMaxConcurrency/);
   });
 
+  it('tells every function that mails the jobs cap (its share of the SES rate) and lets it read the account\'s quota', () => {
+    const capped = manifestFunctions(synthesize({ ...TEST_SETTINGS, jobsMaxConcurrency: 25 }));
+    const mailers = capped.filter((f) => f.env.MAIL_FROM !== undefined);
+    expect(mailers.map((f) => f.handler)).toContain('functions/workers/jobs.ts');
+    for (const fn of mailers) {
+      expect(fn.env.JOBS_MAX_CONCURRENCY, fn.handler).toBe('25');
+      expect(text(fn.statements), fn.handler).toContain('ses:GetAccount');
+    }
+    expect(capped.filter((f) => f.env.MAIL_FROM === undefined).filter((f) => text(f.statements).includes('ses:GetAccount'))).toEqual([]);
+  });
+
   it('reserves concurrency for the seal and the sign route only when asked to (a new account has too little to reserve any)', () => {
     expect(manifestFunctions(synthesized).filter((f) => f.props.ReservedConcurrentExecutions !== undefined)).toEqual([]);
     const reserved = manifestFunctions(synthesize({ ...TEST_SETTINGS, reservedConcurrency: { seal: 5, sign: 3 } }));
@@ -163,7 +174,7 @@ describe('alarms', () => {
     const logGroup = ((seal.props.LoggingConfig as Json).LogGroup as Json).Ref;
     const filters = resourcesOfType(synthesized.templates.workflows, 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties);
     expect(filters).toHaveLength(1);
-    expect(filters[0]).toMatchObject({ LogGroupName: { Ref: logGroup }, FilterPattern: `"${SEAL_CERTIFICATE_MISMATCH}"` });
+    expect(filters[0]).toMatchObject({ LogGroupName: { Ref: logGroup }, FilterPattern: `"${SEAL_KEY_MISMATCH_LOG}"` });
     const transformation = (filters[0]?.MetricTransformations as Json[])[0]!;
     expect(all.filter((a) => a.props.MetricName === transformation.MetricName && a.props.Namespace === transformation.MetricNamespace)).toHaveLength(1);
   });

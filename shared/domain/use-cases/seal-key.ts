@@ -2,6 +2,9 @@ import { X509Certificate, createHash } from 'node:crypto';
 import type { DocumentSigner, Logger } from '#ports/services.ts';
 
 /** The seal certificate names another key than the one that signs: every seal would fail validation. */
+/** The log line of a mismatch: the deployed alarm's metric filter matches exactly this text. */
+export const SEAL_KEY_MISMATCH_LOG = 'seal certificate does not match the signing key';
+
 export class SealKeyMismatch extends Error {
   constructor() {
     super('The seal certificate does not match the signing key: import the certificate issued for this key');
@@ -49,7 +52,7 @@ export async function assertSealKeyMatches(deps: { documentSigner: DocumentSigne
   }
   const result = await comparison;
   if (!result || result.matches) return;
-  deps.logger.error('seal certificate does not match the signing key', {
+  deps.logger.error(SEAL_KEY_MISMATCH_LOG, {
     alarm: true, certificateSubject: result.subject, certificateKeySha256: result.certificateKey, signingKeySha256: result.signingKey,
   });
   throw new SealKeyMismatch();
