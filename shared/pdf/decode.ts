@@ -20,12 +20,12 @@ export function filtersOf(stream: PDFRawStream): string[] {
   return filter.asArray().flatMap((f) => (f instanceof PDFName ? [f.decodeText()] : []));
 }
 
-/** Over `cap`: refused as a decompression bomb. */
-class OverCap extends Error {}
+/** Over `cap`: the caller refuses the document, naming the limit it set. */
+export class OverCap extends Error {}
 
 /**
  * What the stream decodes to, in bytes, up to the first image filter (whose output is pixels nobody here reads).
- * Throws `decoded_size_limit` beyond `cap` and `damaged` for a Flate stream zlib finds corrupt: pdf.js would read
+ * Throws OverCap beyond `cap` and PdfRefused `damaged` for a Flate stream zlib finds corrupt: pdf.js would read
  * on through such data (a distance past the start of the output, say), so what it decodes could not be bounded.
  */
 export async function decodedSize(stream: PDFRawStream, cap: number): Promise<number> {
@@ -62,7 +62,7 @@ export function decodeSync(filter: string, data: Uint8Array, cap: number): Uint8
       default: return data;
     }
   })();
-  if (out.length > cap) throw refused.decoded(cap);
+  if (out.length > cap) throw new OverCap();
   return out;
 }
 
@@ -71,7 +71,7 @@ function inflateSyncCapped(data: Uint8Array, cap: number): Uint8Array {
   try {
     return inflateRawSync(data.subarray(2), { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH });
   } catch (err) {
-    throw fromZlib(err, cap);
+    throw fromZlib(err);
   }
 }
 
@@ -86,15 +86,15 @@ function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
         inflate.destroy(new OverCap());
       }
     });
-    inflate.on('error', (err) => { reject(fromZlib(err, cap)); });
+    inflate.on('error', (err) => { reject(fromZlib(err)); });
     inflate.on('end', () => { resolve(total); });
     inflate.end(Buffer.from(data.buffer, data.byteOffset + Math.min(2, data.length), Math.max(0, data.length - 2)));
   });
 }
 
 /** A truncated stream is read as far as it goes (as pdf.js does); corrupt data and the cap are refusals. */
-function fromZlib(err: unknown, cap: number): Error {
-  if (err instanceof OverCap || (err instanceof RangeError && (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')) return refused.decoded(cap);
+function fromZlib(err: unknown): Error {
+  if (err instanceof OverCap || (err instanceof RangeError && (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')) return new OverCap();
   return refused.damaged('one of its compressed (Flate) streams is corrupt');
 }
 
@@ -133,7 +133,7 @@ function lzwLength(data: Uint8Array, cap: number): number {
     }
     previous = code;
     total += current;
-    if (total > cap) throw refused.decoded(cap);
+    if (total > cap) throw new OverCap();
   }
 }
 
@@ -149,7 +149,7 @@ function runLengthLength(data: Uint8Array, cap: number): number {
       total += 257 - n;
       at += 2;
     }
-    if (total > cap) throw refused.decoded(cap);
+    if (total > cap) throw new OverCap();
   }
   return total;
 }

@@ -12,11 +12,16 @@ export const MAX_PAGES = 2_000;
 
 /**
  * The bytes a document's streams may decode to, all together. A text-heavy 2,000-page contract decodes to about
- * 40 MB, and a 25 MB file of compressed scans to a few hundred MB at most, but scanned images are not counted (see
- * shared/pdf/streams.ts); what is counted is what a parser actually inflates, and pdf.js may hold a stream twice
- * over while it grows its buffer, so 256 MB keeps the worst case near 600 MB above the resting heap.
+ * 40 MB; scanned images are not counted (shared/pdf/streams.ts), as nothing here decodes them. This bounds the time
+ * spent inflating (about a second of zlib) and the fonts pdf.js keeps for the whole document while it reads text.
  */
 export const MAX_DECODED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * One stream that pdf.js reads (page content, a font, a form): it holds the whole of it while it reads, in a buffer
+ * grown by doubling, so this bounds what one page costs. Real page contents are a few MB at most.
+ */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 
 /** One object stream (or cross-reference stream) decoded while the file is parsed: real ones hold a few hundred objects. */
 export const MAX_OBJECT_STREAM_BYTES = 32 * 1024 * 1024;
@@ -25,7 +30,7 @@ export const MAX_OBJECT_STREAM_BYTES = 32 * 1024 * 1024;
 export const MAX_OBJECTS = 500_000;
 
 /** Wall-clock time to read a document's text, well inside the 29 s an API request may take. */
-export const TEXT_TIME_LIMIT_MS = 15_000;
+export const TEXT_TIME_LIMIT_MS = 20_000;
 
 export type PdfRejection =
   | 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages' | 'locked'
@@ -55,8 +60,10 @@ export const refused = {
   locked: () => new PdfRefused('locked', 'The PDF is certified with no changes permitted (DocMDP P=1): it cannot be signed or sealed without breaking its certification; upload a copy that is not locked'),
   pages: (count: number | string) =>
     new PdfRefused('page_limit', `The PDF has ${String(count)} pages; a document may have at most ${String(MAX_PAGES)}`),
-  decoded: (limit: number, what = 'its compressed streams') =>
-    new PdfRefused('decoded_size_limit', `The PDF is refused: ${what} decompress to more than ${mb(limit)}, the limit for one document`),
+  decoded: (limit: number, what: 'document' | 'stream' | 'object stream') =>
+    new PdfRefused('decoded_size_limit', what === 'document'
+      ? `The PDF is refused: its compressed streams decompress to more than ${mb(limit)} together, the limit for one document`
+      : `The PDF is refused: one of its ${what}s decompresses to more than ${mb(limit)}, the limit for one ${what}`),
   objects: () => new PdfRefused('object_limit', `The PDF has more than ${String(MAX_OBJECTS)} objects, the limit for one document`),
   time: (limitMs: number) =>
     new PdfRefused('time_limit', `Reading the PDF's text took longer than ${String(limitMs / 1000)} s, the limit for one document`),

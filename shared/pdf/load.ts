@@ -14,7 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { PDFDocument, PDFName, PDFParser, PDFRawStream, PDFStreamParsingError, type PDFContext, type PDFDict, type PDFStream } from 'pdf-lib';
-import { decodedSizeSync } from './decode.ts';
+import { decodedSizeSync, OverCap } from './decode.ts';
 import { MAX_DECODED_BYTES, MAX_OBJECT_STREAM_BYTES, MAX_OBJECTS, PdfRefused, refused } from './limits.ts';
 
 /** Decoded bytes still allowed for the document; the stream scan (streams.ts) spends what the parse left. */
@@ -73,6 +73,7 @@ class FastParser extends PDFParser {
     try {
       this.budget.left -= decodedSizeSync(object, cap);
     } catch (err) {
+      if (err instanceof OverCap) throw this.refuse(cap === MAX_OBJECT_STREAM_BYTES ? refused.decoded(cap, 'object stream') : refused.decoded(MAX_DECODED_BYTES, 'document'));
       throw err instanceof PdfRefused ? this.refuse(err) : err;
     }
     return object;

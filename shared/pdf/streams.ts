@@ -1,8 +1,8 @@
 /**
  * One pass over every object of a parsed PDF, before any text is read from it:
  *
- * - the decoded size of every stream a parser may inflate, summed and held to MAX_DECODED_BYTES (a decompression
- *   bomb is refused here, in bounded memory, instead of inflating inside pdf.js). Images are not counted when
+ * - the decoded size of every stream a parser may inflate, each held to MAX_STREAM_BYTES and all together to
+ *   MAX_DECODED_BYTES (a decompression bomb is refused here, in bounded memory, instead of inflating inside pdf.js). Images are not counted when
  *   nothing but an image can be made of them (their dictionary says /Subtype /Image and every reference to them is
  *   from an /XObject resource, a mask or a thumbnail): pdf.js paints them, and never decodes them to read text, so a
  *   25 MB file of compressed scans is not refused for pixels nobody here decodes;
@@ -19,8 +19,8 @@ import {
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
-import { decodedSize, filtersOf, IMAGE_FILTERS } from './decode.ts';
-import { MAX_DECODED_BYTES, refused } from './limits.ts';
+import { decodedSize, filtersOf, IMAGE_FILTERS, OverCap } from './decode.ts';
+import { MAX_DECODED_BYTES, MAX_STREAM_BYTES, refused } from './limits.ts';
 
 export interface StreamScanOptions {
   allowActiveContent: boolean;
@@ -46,7 +46,13 @@ export async function scanStreams(context: PDFContext, { allowActiveContent, max
     if (filtersOf(object).some((f) => IMAGE_FILTERS.has(f)) && !onlyImage) {
       throw refused.damaged(`object ${String(ref.objectNumber)} is read as page content or a font but is compressed as an image`);
     }
-    total += await decodedSize(object, maxDecodedBytes - total);
+    const cap = Math.min(MAX_STREAM_BYTES, maxDecodedBytes - total);
+    try {
+      total += await decodedSize(object, cap);
+    } catch (err) {
+      if (!(err instanceof OverCap)) throw err;
+      throw cap === MAX_STREAM_BYTES ? refused.decoded(MAX_STREAM_BYTES, 'stream') : refused.decoded(MAX_DECODED_BYTES, 'document');
+    }
   }
   return { decodedBytes: total };
 }

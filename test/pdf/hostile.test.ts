@@ -8,10 +8,9 @@ import { ValidationError } from '#domain/errors.ts';
 import { assertDocumentLimits } from '#domain/documents.ts';
 import { checkOriginal, type IntakePolicy } from '#domain/use-cases/uploads.ts';
 import { extractTextIndex } from '#pdf/anchors.ts';
-import { decodeSync } from '#pdf/decode.ts';
+import { decodeSync, OverCap } from '#pdf/decode.ts';
 import { inspectPdf } from '#pdf/inspect.ts';
-import { PdfRefused } from '#pdf/limits.ts';
-import { buildPdf, HOSTILE, pagesPdf, stream, zeroBomb } from '#test/fixtures/hostile/generate.ts';
+import { buildPdf, heavyPagesPdf, HOSTILE, objectStreamBombPdf, pagesPdf, stream, zeroBomb } from '#test/fixtures/hostile/generate.ts';
 
 const MB = 1024 * 1024;
 const ids = { envelopeId: 'env', documentId: 'doc', now: new Date('2026-01-01T00:00:00Z'), order: 1 };
@@ -42,7 +41,9 @@ describe('the hostile-PDF corpus at intake', () => {
   });
 
   it('names the limit in its messages', async () => {
-    expect(await intake(HOSTILE[0]?.bytes() ?? new Uint8Array())).toMatchObject({ message: expect.stringContaining('256 MB') as unknown });
+    expect(await intake(HOSTILE[0]?.bytes() ?? new Uint8Array())).toMatchObject({ message: expect.stringContaining('more than 64 MB, the limit for one stream') as unknown });
+    expect(await intake(heavyPagesPdf(5, 56 * MB))).toMatchObject({ reason: 'decoded_size_limit', message: expect.stringContaining('more than 256 MB together') as unknown });
+    expect(await intake(objectStreamBombPdf(64 * MB))).toMatchObject({ reason: 'decoded_size_limit', message: expect.stringContaining('one of its object streams') as unknown });
     expect(await intake(pagesPdf(2_001))).toMatchObject({ reason: 'page_limit', message: expect.stringContaining('at most 2000') as unknown });
   });
 });
@@ -114,10 +115,10 @@ describe('bounded decoders', () => {
   it('counts LZW and RunLength output as pdf.js produces it, and stops at the cap', () => {
     const lzw = Buffer.from([0x80, 0x0b, 0x60, 0x50, 0x22, 0x0c, 0x0c, 0x85, 0x01]); // the PDF reference's example: "-----A---B"
     expect(decodeSync('LZWDecode', lzw, 100).length).toBe(10);
-    expect(() => decodeSync('LZWDecode', lzw, 9)).toThrow(PdfRefused);
+    expect(() => decodeSync('LZWDecode', lzw, 9)).toThrow(OverCap);
     const runs = Buffer.from([129, 0x41, 1, 0x42, 0x43, 128]); // 128 x "A", then "BC", then end
     expect(decodeSync('RunLengthDecode', runs, 1000).length).toBe(130);
-    expect(() => decodeSync('RunLengthDecode', runs, 129)).toThrow(PdfRefused);
+    expect(() => decodeSync('RunLengthDecode', runs, 129)).toThrow(OverCap);
   });
 
   it('decodes ASCIIHex and ASCII85 in a filter chain', () => {
