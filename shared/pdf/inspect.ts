@@ -50,7 +50,12 @@ export interface PdfInfo {
 
 export type { PdfRejection } from './limits.ts';
 
-export type PdfInspection = { ok: true; info: PdfInfo } | { ok: false; reason: PdfRejection; message: string };
+/**
+ * `checked`: the objects just checked, written out again by pdf-lib, for reading the text. pdf.js given the upload
+ * itself would follow its cross-reference offsets, which can point at objects pdf-lib never saw (inside another
+ * stream's data), whose streams nobody measured.
+ */
+export type PdfInspection = { ok: true; info: PdfInfo; checked: Uint8Array } | { ok: false; reason: PdfRejection; message: string };
 
 export interface InspectOptions {
   /** JavaScript and launch actions are refused unless the application allows them. */
@@ -65,14 +70,14 @@ const rejected = refused;
 /** Inspects an uploaded PDF. Never throws: every problem becomes `{ ok: false, reason, message }`. */
 export async function inspectPdf(bytes: Uint8Array, options: InspectOptions = {}): Promise<PdfInspection> {
   try {
-    return { ok: true, info: await inspect(bytes, options) };
+    return { ok: true, ...(await inspect(bytes, options)) };
   } catch (err) {
     const rejection = err instanceof PdfRefused ? err : fromPdfLibError(err);
     return { ok: false, reason: rejection.reason, message: rejection.message };
   }
 }
 
-async function inspect(bytes: Uint8Array, { allowActiveContent = false }: InspectOptions): Promise<PdfInfo> {
+async function inspect(bytes: Uint8Array, { allowActiveContent = false }: InspectOptions): Promise<{ info: PdfInfo; checked: Uint8Array }> {
   checkFileStructure(bytes);
   const budget = { left: MAX_DECODED_BYTES };
   const doc = await loadPdf(bytes, budget);
@@ -83,7 +88,8 @@ async function inspect(bytes: Uint8Array, { allowActiveContent = false }: Inspec
   // After the page count (cheap, and the likelier refusal), before anything inflates a stream.
   await scanStreams(doc.context, { allowActiveContent, maxDecodedBytes: budget.left });
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };
+  const checked = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity });
+  return { info: { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length }, checked };
 }
 
 // ---------------------------------------------------------------------------------------------

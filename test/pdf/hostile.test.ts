@@ -111,6 +111,30 @@ describe('PDF intake limits', () => {
   });
 });
 
+describe('pdf.js reads only the objects that were checked', () => {
+  it('ignores an object the cross-reference table places inside another stream\'s data', async () => {
+    const hidden = 'BT /F1 24 Tf 72 700 Td (Hidden) Tj ET';
+    const inner = `3 0 obj\n<< /Length ${String(hidden.length)} >>\nstream\n${hidden}\nendstream\nendobj\n`;
+    const built = Buffer.from(pagesPdf(1, { content: '<< >>' })).toString('latin1'); // object 3: what pdf-lib sees
+    // Object 5 (the page) is followed by a stream holding the hidden object; the table is redirected to it.
+    const carrier = `6 0 obj\n<< /Length ${String(inner.length)} >>\nstream\n${inner}\nendstream\nendobj\n`;
+    const xrefAt = built.lastIndexOf('\nxref\n') + 1;
+    const hiddenAt = xrefAt + carrier.indexOf(inner);
+    const table = built.slice(xrefAt).replace('0 6\n', '0 7\n').replace('/Size 6', '/Size 7');
+    const rows = table.split('\n');
+    rows[5] = `${String(hiddenAt).padStart(10, '0')} 00000 n `; // object 3
+    rows.splice(8, 0, `${String(xrefAt).padStart(10, '0')} 00000 n `); // object 6
+    const startxref = xrefAt + carrier.length;
+    const file = `${built.slice(0, xrefAt)}${carrier}${rows.join('\n').replace(/startxref\n\d+/, `startxref\n${String(startxref)}`)}`;
+    const bytes = new Uint8Array(Buffer.from(file, 'latin1'));
+    const direct = await extractTextIndex(bytes); // what pdf.js makes of the upload itself
+    expect(JSON.stringify(direct.pages)).toContain('Hidden');
+    const inspection = await inspectPdf(bytes);
+    if (!inspection.ok) throw new Error(inspection.message);
+    expect(JSON.stringify((await extractTextIndex(inspection.checked)).pages)).not.toContain('Hidden');
+  });
+});
+
 describe('bounded decoders', () => {
   it('counts LZW and RunLength output as pdf.js produces it, and stops at the cap', () => {
     const lzw = Buffer.from([0x80, 0x0b, 0x60, 0x50, 0x22, 0x0c, 0x0c, 0x85, 0x01]); // the PDF reference's example: "-----A---B"

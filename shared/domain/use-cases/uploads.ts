@@ -54,7 +54,7 @@ export async function checkOriginal(upload: UploadInput, ids: { envelopeId: stri
   assertDocumentLimits([...policy.others, { sizeBytes: info.sizeBytes, pageCount: info.pageCount }], path);
   const blobKey = originalKey(ids.envelopeId, ids.documentId);
   const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
-  const index = await extractTextIndex(bytes).catch((err: unknown) => {
+  const index = await extractTextIndex(inspection.checked).catch((err: unknown) => {
     if (err instanceof PdfRefused) throw new ValidationError(err.message, { [path]: [err.message] }, err.reason);
     throw err;
   });
