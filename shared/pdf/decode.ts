@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
-import { PDFArray, PDFName, type PDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNumber, type PDFRawStream } from 'pdf-lib';
 import { refused } from './limits.ts';
 
 /** Filters pdf.js only runs to paint an image: their output is pixels, never read for text. */
@@ -20,6 +20,28 @@ export function filtersOf(stream: PDFRawStream): string[] {
   return filter.asArray().flatMap((f) => (f instanceof PDFName ? [f.decodeText()] : []));
 }
 
+/** Longer than any real predictor row (30,000 pixels of four 16-bit colours is 240 KB). */
+const MAX_PREDICTOR_ROW = 1024 * 1024;
+
+/**
+ * A PNG or TIFF predictor (/DecodeParms /Predictor) makes pdf.js and pdf-lib allocate a row of /Columns x /Colors x
+ * /BitsPerComponent bits before reading any data: tiny stream, huge allocation. Rows beyond any real image's refused.
+ */
+function checkPredictor(stream: PDFRawStream): void {
+  const parms = stream.dict.lookup(PDFName.of('DecodeParms'));
+  const all = parms instanceof PDFArray ? parms.asArray().map((p) => stream.dict.context.lookup(p)) : [parms];
+  for (const dict of all) {
+    if (!(dict instanceof PDFDict)) continue;
+    const number = (key: string, fallback: number) => {
+      const value = dict.lookup(PDFName.of(key));
+      return value instanceof PDFNumber ? value.asNumber() : fallback;
+    };
+    if (number('Predictor', 1) <= 1) continue;
+    const row = (number('Columns', 1) * number('Colors', 1) * number('BitsPerComponent', 8)) / 8;
+    if (!(row <= MAX_PREDICTOR_ROW)) throw refused.damaged('one of its streams declares predictor rows longer than any image has');
+  }
+}
+
 /** Over `cap`: the caller refuses the document, naming the limit it set. */
 export class OverCap extends Error {}
 
@@ -29,6 +51,7 @@ export class OverCap extends Error {}
  * on through such data (a distance past the start of the output, say), so what it decodes could not be bounded.
  */
 export async function decodedSize(stream: PDFRawStream, cap: number): Promise<number> {
+  checkPredictor(stream);
   const filters = filtersOf(stream);
   let data: Uint8Array = stream.contents;
   for (const [i, filter] of filters.entries()) {
@@ -42,6 +65,7 @@ export async function decodedSize(stream: PDFRawStream, cap: number): Promise<nu
 
 /** decodedSize, synchronously and holding the output (for the object streams a parser must decode anyway). */
 export function decodedSizeSync(stream: PDFRawStream, cap: number): number {
+  checkPredictor(stream);
   let data: Uint8Array = stream.contents;
   for (const filter of filtersOf(stream)) {
     if (IMAGE_FILTERS.has(filter)) break;

@@ -98,6 +98,12 @@ describe('PDF intake limits', () => {
     expect(await intake(page('4 0 R'))).toMatchObject({ reason: 'decoded_size_limit' });
   });
 
+  it('refuses a predictor whose rows no image has (pdf.js would allocate a row of hundreds of MB first)', async () => {
+    const data = zeroBomb(8 * MB).subarray(0, 100);
+    const content = stream('/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 268435455 >>', data);
+    expect(await intake(pagesPdf(1, { content }))).toMatchObject({ reason: 'damaged' });
+  });
+
   it('refuses a stream read as content but compressed as an image (pdf.js would run a JPEG decoder on it)', async () => {
     expect(await intake(pagesPdf(1, { content: stream('/Filter /DCTDecode', Buffer.from([0xff, 0xd8, 0xff, 0xd9])) }))).toMatchObject({ reason: 'damaged' });
   });
