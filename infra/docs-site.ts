@@ -44,6 +44,15 @@ const initializer = (documentUrl: string) => `window.ui = SwaggerUIBundle({
 
 export interface DocsFile { type: string; body: Buffer }
 
+/**
+ * The reference loads only its own files and reads the API of its own origin; its styles are partly inline (Swagger
+ * UI sets them from script). The signing host, which serves the deployed copy, sends its own stricter-or-equal policy.
+ */
+export const DOCS_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
+};
+
 /** The page's files by name; `documentUrl` is where it reads the OpenAPI document, relative to the page. */
 export function docsFiles(documentUrl: string): Record<string, DocsFile> {
   const vendor = (name: string, type: string): DocsFile => ({ type, body: readFileSync(join(SWAGGER, name)) });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
 
 export { MAX_UPLOAD_BYTES } from '#domain/model.ts';
 
@@ -36,10 +37,16 @@ const EnvSchema = v.object({
   PADES_LEVEL: v.optional(v.union([v.literal(''), v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'], 'PADES_LEVEL must be B-B, B-T, B-LT or B-LTA')]), ''),
   /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
   SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),
-  /** PDFs larger than this are answered with a 302 to a presigned S3 URL (ADDITIONS A1); default 5 MB. */
   /** Where presigned document URLs point, for the embedded page's CSP (connect-src); the S3 regional endpoints by default. */
   DOCUMENTS_ORIGIN: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s;,']+$/, 'DOCUMENTS_ORIGIN must be an origin such as https://bucket.s3.eu-west-1.amazonaws.com')), 'https://*.amazonaws.com'),
-  DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number)), String(5 * 1024 * 1024)),
+  /**
+   * PDFs larger than this are answered with a 302 to a presigned S3 URL; at most (and by default) the largest body a
+   * Lambda response carries, since a larger one would fail on AWS instead.
+   */
+  DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(
+    v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number),
+    v.maxValue(MAX_INLINE_BODY_BYTES, `DIRECT_DOWNLOAD_MAX_BYTES may be at most ${String(MAX_INLINE_BODY_BYTES)} bytes: a Lambda response carries no larger body once base64-encoded`),
+  ), String(MAX_INLINE_BODY_BYTES)),
 });
 
 /** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
@@ -118,7 +125,7 @@ export interface Config {
   padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   /** The SSM parameter with the seal certificate chain; null: SEAL_CERTIFICATE_CHAIN_PEM. */
   sealCertificateParameter: string | null;
-  /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (ADDITIONS A1). */
+  /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (at most MAX_INLINE_BODY_BYTES). */
   directDownloadMaxBytes: number;
   documentsOrigin: string;
 }

@@ -151,7 +151,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
     rateLimiter: port('rateLimiter', { hit: true }),
     idempotency: port('idempotency', { claim: true, complete: true, release: true }),
     templates: port('templates', { get: true, create: true, save: true, delete: true, list: true }),
-    bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true }),
+    bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true, dueForCheck: true, saveCheck: true }),
   };
 }
 

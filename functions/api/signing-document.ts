@@ -8,20 +8,20 @@ import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/signing/{token}/document', auth: 'link', tag: 'Signing',
-  operationId: 'getSigningDocument', summary: 'The original PDF, for rendering',
-  description: 'An original PDF (the first, or `?documentId=`), for rendering on the signing page; available once the one-time code (where needed) is verified.',
+  operationId: 'getSigningDocument', summary: 'The original PDF',
+  description: 'An original PDF (the first, or `?documentId=`), for rendering on the signing page and for the signer to download; available once the one-time code (where needed) is verified. Always an attachment: a document the sender uploaded is never opened as a page of the signing origin.',
   params: TokenParams,
   query: LinkDocumentQuery,
   success: {
     status: 200, description: 'The original PDF', content: pdfContent,
-    headers: { 'Content-Disposition': { description: '`inline; filename="document.pdf"`', schema: { type: 'string' } }, 'X-Document-Sha256': PDF_HEADERS.sha256 },
+    headers: { 'Content-Disposition': { description: '`attachment`, named after the document', schema: { type: 'string' } }, 'X-Document-Sha256': PDF_HEADERS.sha256 },
   },
   redirect: PDF_REDIRECT,
   errors: { 401: LINK_BEFORE_OTP, 410: `${LINK_USED}; or the document is no longer available` },
   access: { ...linkAccess, documents: { read: ['original/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, meta }) => {
-  const { document, delivery } = await signingDocument(deps, params.token, query.documentId ?? null, meta, (_e, d) => contentDisposition('inline', d.name ?? 'document.pdf'));
-  return pdfDelivery(delivery, document, document.name ?? 'document.pdf', 'inline');
+  const { document, delivery } = await signingDocument(deps, params.token, query.documentId ?? null, meta, (_e, d) => contentDisposition('attachment', d.name ?? 'document.pdf'));
+  return pdfDelivery(delivery, document, document.name ?? 'document.pdf');
 });
 
 export const handler = lambda(definition);

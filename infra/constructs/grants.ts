@@ -4,7 +4,7 @@
  * (service-function.ts). Resources are given by ARN: within a stack, tokens of its own resources; across stacks,
  * values read from the handoff parameters (handoff.ts).
  */
-import { Aws, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
 import type { DocumentAccess, DocumentPrefix } from '../stacks/access.ts';
@@ -71,13 +71,15 @@ export function grantStateMachine(fn: ServiceFunction, stateMachineArn: string):
   fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }));
 }
 
-/** Sign on the seal key only (never GetPublicKey: the certificate carries it). */
-/** Signing with the seal key, and reading the CA-issued chain `npm run seal-cert -- import` may have stored. */
+/**
+ * Sign on the seal key only (never GetPublicKey: the certificate carries it), and reading the CA-issued chain
+ * `npm run seal-cert -- import` may have stored (its parameter, `/<prefix>/...`).
+ */
 export function grantSigningKey(fn: ServiceFunction, keyArn: string, certificateParameter: string | null): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [keyArn] }));
   if (certificateParameter) {
-    const { region, account } = Stack.of(fn);
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [`arn:aws:ssm:${region}:${account}:parameter${certificateParameter}`] }));
+    const parameterArn = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: certificateParameter.replace(/^\//, ''), arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
   }
 }
 

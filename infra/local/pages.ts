@@ -4,7 +4,7 @@
  * listens, so any answer from it means ready).
  */
 import { ok, type HttpResult } from '#http/responses.ts';
-import { docsFiles } from '../docs-site.ts';
+import { DOCS_HEADERS, docsFiles } from '../docs-site.ts';
 import type { DevHandler } from './server.ts';
 
 const redirect = (location: string): HttpResult => ({ statusCode: 302, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `See ${location}` });
@@ -19,7 +19,7 @@ export function pageHandlers(ready: { routes: number; signingUrl: string }): Rec
   for (const [name, file] of Object.entries(files)) {
     const result = (): Promise<HttpResult> => Promise.resolve({
       statusCode: 200, isBase64Encoded: true, body: file.body.toString('base64'),
-      headers: { 'content-type': file.type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+      headers: { 'content-type': file.type, 'cache-control': 'no-cache', ...DOCS_HEADERS },
     });
     handlers[`GET /docs/${name}`] = result;
     if (name === 'index.html') handlers['GET /docs/'] = result;

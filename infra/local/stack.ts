@@ -15,15 +15,18 @@ import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
+import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
+import { functionTimeoutSeconds } from '../stacks/access.ts';
 import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
 import { buildOpenApi, inMemoryApiDescription } from '../openapi.ts';
 import { docsFiles } from '../docs-site.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
+import { invokeWithin } from './aws-limits.ts';
 import { devHandlers } from './dev-endpoints.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
 import { freePort } from './engines/free-port.ts';
@@ -107,7 +110,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
-    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }]),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
@@ -217,18 +220,23 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const deps = await functionDeps(wiring);
     const depsOf = (handler: string) => deps.get(handler) ?? (() => { throw new Error(`${handler} is not in the manifest`); })();
-    const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler))));
-    const noRoute = (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler));
+    const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler)), functionTimeoutSeconds(def.handler)));
+    const noRoute = { handler: (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler)), timeoutSeconds: functionTimeoutSeconds(fallbackRoute.handler) };
 
     // 4. Background work: workflows, queue consumers, schedules.
     const busy = { tasks: 0 };
-    const hooks = { now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; } };
+    const hooks = {
+      now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; },
+      invoke: <T>(handler: string, work: () => Promise<T>) => invokeWithin(handler, functionTimeoutSeconds(handler), work),
+    };
     for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, depsOf, hooks));
     const pollers: Poller[] = [];
     const scheduled: Job[] = [];
     const lifecycleS3 = new S3Client(clients.s3 ?? {});
     for (const def of workers) {
-      const handler = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      const invoke = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      // Held to the function's Lambda timeout: past it the batch, the run or the task fails as on AWS.
+      const handler = (event: never) => invokeWithin(def.handler, functionTimeoutSeconds(def.handler), () => invoke(event));
       if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
       else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });

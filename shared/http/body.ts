@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
 import { MAX_DOCUMENTS, MAX_UPLOAD_BYTES } from '#domain/model.ts';
+import { assertWellFormed } from './validation.ts';
 
 export interface UploadedFile {
   field: string;
@@ -88,6 +89,12 @@ export async function parseBody(raw: Buffer, contentType: string | undefined, ac
   else if (type === 'application/x-www-form-urlencoded') body = { kind: 'form', fields: formFields(raw) };
   else if (type === 'multipart/form-data') body = await parseMultipart(raw, contentType ?? '');
   else body = { kind: 'binary', contentType: type, bytes: raw };
+  if (body.kind === 'json') assertWellFormed(body.value, 'body');
+  else if (body.kind === 'form') assertWellFormed(body.fields, 'body');
+  else if (body.kind === 'multipart') {
+    assertWellFormed(body.fields, 'body');
+    for (const file of body.files) assertWellFormed(file.filename, `${file.field} (its file name)`);
+  }
   if (!accepted.includes(body.kind)) {
     throw new UnsupportedMediaType(`This endpoint does not accept ${type || 'a body without Content-Type'}; send ${describe(accepted)}`);
   }

@@ -219,6 +219,28 @@ describe('parsing and errors in the pipeline', () => {
   });
 });
 
+describe('security headers', () => {
+  const NOT_A_PAGE = { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox", 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' };
+
+  it('puts a no-page policy, nosniff and DENY on every answer: JSON, PDF and errors', async () => {
+    const { deps } = depsWith();
+    const pdf = (): Promise<HttpResult> => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/pdf' }, body: '', isBase64Encoded: true });
+    for (const impl of [() => Promise.resolve(ok({})), pdf, () => Promise.reject(new NotFound('none')), () => Promise.reject(new Error('boom'))]) {
+      const result = await served(impl, deps)(event('GET', '/v1/x'), context);
+      expect(result.headers).toMatchObject(NOT_A_PAGE);
+    }
+  });
+
+  it('leaves a route that sets its own policy to frame itself (the embedded page), still with nosniff', async () => {
+    const { deps } = depsWith();
+    const page = () => Promise.resolve(ok({}, 200, { 'content-security-policy': 'frame-ancestors https://app.example.com' }));
+    const result = await served(page, deps)(event('GET', '/v1/x'), context);
+    expect(result.headers['content-security-policy']).toBe('frame-ancestors https://app.example.com');
+    expect(result.headers['x-frame-options']).toBeUndefined();
+    expect(result.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
 describe('request fingerprints', () => {
   const multipart = (boundary: string) => event('POST', '/v1/envelopes', {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },

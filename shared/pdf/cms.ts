@@ -78,15 +78,22 @@ export async function buildSignedData(signer: DocumentSigner, what: SignedDataCo
   const signedData = new pkijs.SignedData({
     version: what.content ? 3 : 1,
     digestAlgorithms: [sha256Algorithm()],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: what.contentType,
-      ...(what.content ? { eContent: new asn1js.OctetString({ valueHex: what.content }) } : {}), // else detached
-    }),
+    encapContentInfo: encapsulated(what.contentType, what.content),
     certificates: chain.map(certificateOf),
     signerInfos: [signerInfo],
   });
   const contentInfo = new pkijs.ContentInfo({ contentType: CMS_OID.signedData, content: signedData.toSchema(true) });
   return der(contentInfo.toSchema());
+}
+
+/**
+ * The content, or none (detached). Set after construction: pkijs's constructor splits an OCTET STRING into a
+ * constructed one, which BER allows and DER forbids (strict parsers reject such a timestamp token).
+ */
+function encapsulated(contentType: string, content: Uint8Array | undefined): pkijs.EncapsulatedContentInfo {
+  const info = new pkijs.EncapsulatedContentInfo({ eContentType: contentType });
+  if (content) info.eContent = new asn1js.OctetString({ valueHex: content });
+  return info;
 }
 
 /** contentType, messageDigest and signingCertificateV2, in DER SET OF order (by their encodings). */

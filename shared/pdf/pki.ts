@@ -71,7 +71,8 @@ export async function issueCertificate(opts: IssueOptions): Promise<Uint8Array> 
 
 function extensions(opts: IssueOptions, spki: pkijs.PublicKeyInfo, issuerSpki: pkijs.PublicKeyInfo): pkijs.Extension[] {
   const list = [
-    extension(EXT.basicConstraints, true, new pkijs.BasicConstraints({ cA: opts.profile === 'ca' }).toSchema()),
+    // A CA here issues end-entity certificates only (seal, timestamping): no intermediate may hang below it.
+    extension(EXT.basicConstraints, true, new pkijs.BasicConstraints(opts.profile === 'ca' ? { cA: true, pathLenConstraint: 0 } : { cA: false }).toSchema()),
     extension(EXT.keyUsage, true, KEY_USAGE[opts.profile]),
     extension(EXT.subjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: keyIdentifier(spki) })),
     extension(EXT.authorityKeyIdentifier, false, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuerSpki) }) }).toSchema()),

@@ -14,7 +14,7 @@ import { addDss, collectValidationMaterial } from './dss.ts';
 import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
 import { loadPdf } from './load.ts';
-import { addSignatureField, PdfFile, writeSignedUpdate } from './pades.ts';
+import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
 import { assertFontFilesPresent } from './text/catalog.ts';
 import { tokenCertificates } from './tsp.ts';
 
@@ -46,11 +46,49 @@ export interface SealResult {
   uncovered: { items: UncoveredValue[]; certificate: string[] };
 }
 
-/** Bytes reserved in /Contents beyond the certificates it carries: the CMS structure and signature (B-B), a token (B-T). */
-const CMS_OVERHEAD = 8192;
-const TOKEN_RESERVE = 16_384;
+/**
+ * Bytes reserved in /Contents beyond the certificates it carries: the CMS structure, signed attributes and a
+ * signature value of up to 4096 bits take about 1.3 KB. Every reserved byte is written twice (hex) into each file.
+ */
+const CMS_OVERHEAD = 2048;
+/** A timestamp token from an authority not seen yet: its size is unknown (its chain may be long). */
+const FIRST_TOKEN_RESERVE = 16_384;
+/** Room above the largest token an authority gave so far (a longer nonce, serial or name). */
+const TOKEN_MARGIN = 512;
+/** Per authority (one per container), the largest token it returned: the next seals reserve just that. */
+const tokenSizes = new WeakMap<TimestampAuthority, number>();
 
+const tokenReserve = (authority: TimestampAuthority, learned: boolean): number => {
+  const seen = learned ? tokenSizes.get(authority) : undefined;
+  return seen === undefined ? FIRST_TOKEN_RESERVE : seen + TOKEN_MARGIN;
+};
+
+/** An authority that remembers the size of every token it gives, and keeps them in `tokens`. */
+function recorded(authority: TimestampAuthority, tokens: Uint8Array[]): TimestampAuthority {
+  return {
+    timestamp: async (digest) => {
+      const token = await authority.timestamp(digest);
+      tokenSizes.set(authority, Math.max(tokenSizes.get(authority) ?? 0, token.length));
+      tokens.push(token);
+      return token;
+    },
+  };
+}
+
+/**
+ * Seals with /Contents sized to what the seal needs; should an authority's token outgrow what it gave before (a new
+ * TSA certificate, a longer chain), the seal is made once more with the first-use reserve.
+ */
 export async function sealPdf(original: Uint8Array, input: SealInput): Promise<SealResult> {
+  try {
+    return await sealOnce(original, input, true);
+  } catch (error) {
+    if (error instanceof SignatureTooLargeError) return sealOnce(original, input, false);
+    throw error;
+  }
+}
+
+async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean): Promise<SealResult> {
   const level = input.evidence?.level ?? 'B-B';
   const { timestamps, revocation } = requiredServices(level, input.evidence);
   assertFontFilesPresent();
@@ -64,8 +102,8 @@ export async function sealPdf(original: Uint8Array, input: SealInput): Promise<S
 
   const chain = await input.signer.certificateChain();
   const tokens: Uint8Array[] = [];
-  const recording: TimestampAuthority | undefined = timestamps && { timestamp: async (digest) => { const token = await timestamps.timestamp(digest); tokens.push(token); return token; } };
-  const contentsBytes = chain.reduce((sum, der) => sum + der.length, CMS_OVERHEAD) + (recording ? TOKEN_RESERVE : 0);
+  const recording = timestamps && recorded(timestamps, tokens);
+  const contentsBytes = chain.reduce((sum, der) => sum + der.length, CMS_OVERHEAD) + (timestamps ? tokenReserve(timestamps, learned) : 0);
   const slot = addSignatureField(doc, {
     kind: 'signature',
     options: { signingTime: input.signingTime, reason: 'Signed by every party; sealed with the audit certificate attached', name: 'E-Signature Service', contentsBytes },
@@ -79,8 +117,8 @@ export async function sealPdf(original: Uint8Array, input: SealInput): Promise<S
     append(file, doc, tracker);
   }
   if (level === 'B-LTA' && timestamps) {
-    const stamp = addSignatureField(doc, { kind: 'timestamp', contentsBytes: TOKEN_RESERVE });
-    await writeSignedUpdate(doc, tracker, file, stamp, (digest) => timestamps.timestamp(digest));
+    const stamp = addSignatureField(doc, { kind: 'timestamp', contentsBytes: tokenReserve(timestamps, learned) });
+    await writeSignedUpdate(doc, tracker, file, stamp, (digest) => recorded(timestamps, tokens).timestamp(digest));
   }
   return { bytes: file.bytes(), pageCount: doc.getPageCount(), level, uncovered: { items, certificate } };
 }

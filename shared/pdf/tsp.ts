@@ -72,6 +72,10 @@ export interface TokenRequest {
   time: Date;
   /** A policy OID of the authority's. */
   policy: string;
+  /** The authority's certificate: its subject is named in the token (TSTInfo.tsa). */
+  certificate: Uint8Array;
+  /** How far genTime may be from the true time (TSTInfo.accuracy). */
+  accuracySeconds: number;
 }
 
 /** Issues a token as a timestamp authority: TSTInfo signed with `signer` (whose certificate has EKU timeStamping). */
@@ -82,7 +86,9 @@ export async function issueTimestampToken(signer: DocumentSigner, request: Token
     messageImprint: sha256Imprint(request.digest),
     serialNumber: new asn1js.Integer({ valueHex: positive(randomBytes(16)) }),
     genTime: new Date(Math.floor(request.time.getTime() / 1000) * 1000),
-    ordering: false,
+    accuracy: new pkijs.Accuracy({ seconds: request.accuracySeconds }),
+    tsa: new pkijs.GeneralName({ type: 4, value: pkijs.Certificate.fromBER(request.certificate).subject }),
+    // `ordering` is left out: its DEFAULT is false, and DER omits a default value
     ...(request.nonce ? { nonce: new asn1js.Integer({ valueHex: positive(request.nonce) }) } : {}),
   });
   const content = der(info.toSchema());

@@ -115,6 +115,12 @@ export const EnvelopeResponse = v.object({
   fields: v.array(FieldResponse),
   documents: v.array(DocumentResponse),
   templateId: v.optional(v.pipe(uuid, v.description('The template the envelope was made from'))),
+  sealing: v.pipe(v.nullable(v.object({
+    rounds: v.pipe(count, v.description('Seal rounds started so far (the first by the last signature)')),
+    startedAt: timestamp,
+    nextCheckAt: v.pipe(v.nullable(timestamp), v.description('When the seal sweep starts the next round if this one does not complete; null once it gave up (`envelope.seal_stalled`)')),
+    lastError: v.pipe(v.nullable(v.string()), v.description('Why the last round failed, as the workflow reported it')),
+  })), v.description('Null until every signer has signed; then how sealing goes, until `completed`')),
   auditLog: v.optional(v.pipe(v.array(AuditEventResponse), v.description('Only in the detail read'))),
   auditChainHead: v.optional(v.pipe(sha256Hex, v.description('Only in the detail read: hash of the last audit event'))),
 });

@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Webhook target safety (DESIGN 5): HTTPS only, and never a private, loopback, link-local or metadata address,
@@ -29,32 +30,14 @@ export class TargetRefused extends Error {
   override readonly name = 'TargetRefused';
 }
 
-interface Range {
-  bits: 32 | 128;
-  base: bigint;
-  length: number;
-  kind: Exclude<AddressKind, 'public'>;
-}
+/** ipaddr.js's range names, mapped to ours; a name not listed (a special-purpose block) is `reserved`. */
+const KINDS: Readonly<Record<string, AddressKind>> = {
+  unicast: 'public', unspecified: 'unspecified', loopback: 'loopback', private: 'private', uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private', linkLocal: 'link-local', multicast: 'multicast', carrierGradeNat: 'carrier-grade-nat',
+};
 
-// First match wins, so the narrow ranges (metadata) come before the blocks that contain them.
-const RANGES: readonly Range[] = ([
-  ['169.254.169.254/32', 'cloud-metadata'], ['0.0.0.0/8', 'unspecified'], ['10.0.0.0/8', 'private'],
-  ['100.64.0.0/10', 'carrier-grade-nat'], ['127.0.0.0/8', 'loopback'], ['169.254.0.0/16', 'link-local'],
-  ['172.16.0.0/12', 'private'], ['192.0.0.0/24', 'reserved'], ['192.0.2.0/24', 'reserved'], ['192.168.0.0/16', 'private'],
-  ['198.18.0.0/15', 'reserved'], ['198.51.100.0/24', 'reserved'], ['203.0.113.0/24', 'reserved'],
-  ['224.0.0.0/4', 'multicast'], ['240.0.0.0/4', 'reserved'],
-  ['::/128', 'unspecified'], ['::1/128', 'loopback'], ['fd00:ec2::254/128', 'cloud-metadata'],
-  ['::/96', 'reserved'], ['64:ff9b:1::/48', 'private'], ['100::/64', 'reserved'], ['2001::/32', 'reserved'],
-  ['2001:db8::/32', 'reserved'], ['fc00::/7', 'private'], ['fe80::/10', 'link-local'], ['fec0::/10', 'private'],
-  ['ff00::/8', 'multicast'],
-] as const).map(([cidr, kind]) => parseRange(cidr, kind));
-
-// IPv6 forms that carry an IPv4 address the packet really goes to: mapped, NAT64 well-known prefix, 6to4.
-const EMBEDDING: readonly { range: Range; shift: bigint }[] = [
-  { range: parseRange('::ffff:0:0/96', 'reserved'), shift: 0n },
-  { range: parseRange('64:ff9b::/96', 'reserved'), shift: 0n },
-  { range: parseRange('2002::/16', 'reserved'), shift: 80n },
-];
+// The metadata endpoints sit inside ranges ipaddr.js already names (link-local, unique local): they are checked first.
+const METADATA = ['169.254.169.254', 'fd00:ec2::254'].map((text) => ipaddr.parse(text).toNormalizedString());
 
 const LABELS: Record<Exclude<AddressKind, 'public'>, string> = {
   'loopback': 'a loopback address', 'private': 'a private address', 'link-local': 'a link-local address',
@@ -62,57 +45,60 @@ const LABELS: Record<Exclude<AddressKind, 'public'>, string> = {
   'carrier-grade-nat': 'a carrier-grade NAT address', 'reserved': 'a reserved or non-routable address',
 };
 
-function parseRange(cidr: string, kind: Range['kind']): Range {
-  const [address = '', length = ''] = cidr.split('/');
-  const parsed = parseAddress(address);
-  if (!parsed) throw new Error(`bad range ${cidr}`);
-  return { ...parsed, length: Number(length), kind };
+/** The IPv4 address made of two 16-bit parts of an IPv6 address. */
+function ipv4Of(high: number, low: number): ipaddr.IPv4 {
+  return ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
 }
 
-function parseAddress(text: string): { bits: 32 | 128; base: bigint } | undefined {
+/**
+ * The IPv4 addresses a packet to this IPv6 address is really delivered to, when it embeds any: mapped and translated
+ * (SIIT), the NAT64 well-known prefix, 6to4, and Teredo (its server and its client, whose address is stored inverted).
+ * Each must be as safe as the IPv6 address itself would have to be.
+ */
+function embeddedIpv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] {
+  const parts = address.parts.map((part) => part & 0xffff);
+  const at = (index: number): number => parts[index] ?? 0;
+  switch (range) {
+    case 'ipv4Mapped': case 'rfc6145': return [ipv4Of(at(6), at(7))];
+    case 'rfc6052': return at(2) === 0 ? [ipv4Of(at(6), at(7))] : []; // 64:ff9b:1::/48 (local-use NAT64) is private below
+    case '6to4': return [ipv4Of(at(1), at(2))];
+    case 'teredo': return [ipv4Of(at(2), at(3)), ipv4Of(~at(6) & 0xffff, ~at(7) & 0xffff)];
+    default: return [];
+  }
+}
+
+function classifyIpv4(address: ipaddr.IPv4): AddressKind {
+  if (METADATA.includes(address.toNormalizedString())) return 'cloud-metadata';
+  return KINDS[address.range()] ?? 'reserved';
+}
+
+function classifyIpv6(address: ipaddr.IPv6): AddressKind {
+  if (METADATA.includes(address.toNormalizedString())) return 'cloud-metadata';
+  const range = address.range();
+  const embedded = embeddedIpv4(address, range);
+  if (embedded.length > 0) return embedded.map(classifyIpv4).find((kind) => kind !== 'public') ?? 'public';
+  if (range === 'rfc6052') return 'private';
+  // The deprecated IPv4-compatible form (::a.b.c.d) is routed nowhere today.
+  if (range === 'unicast' && address.parts.slice(0, 6).every((part) => part === 0)) return 'reserved';
+  return KINDS[range] ?? 'reserved';
+}
+
+/** `::1.2.3.4` as `::102:304`: ipaddr.js reads any dotted tail as IPv4-mapped, whatever the groups before it say. */
+function hexTail(address: string): string {
+  return address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+}
+
+/**
+ * What kind of address this is, by ipaddr.js's table of special-purpose ranges; anything not an IP address in
+ * canonical form (as a resolver or the URL parser gives it) is `reserved` (never connectable).
+ */
+export function classifyAddress(text: string): AddressKind {
   const address = text.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) names an interface, not part of the address
   const family = isIP(address);
-  if (family === 4) return { bits: 32, base: ipv4Value(address) };
-  if (family === 6) return { bits: 128, base: ipv6Value(address) };
-  return undefined;
-}
-
-function ipv4Value(address: string): bigint {
-  return address.split('.').reduce((value, octet) => (value << 8n) | BigInt(octet), 0n);
-}
-
-/** Expands `::` and a dotted-quad tail; the input is already known to be valid IPv6. */
-function ipv6Value(address: string): bigint {
-  const lastColon = address.lastIndexOf(':');
-  const tail = address.slice(lastColon + 1);
-  let text = address;
-  if (tail.includes('.')) {
-    const v4 = ipv4Value(tail);
-    text = `${address.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const restGroups = rest === undefined || rest === '' ? [] : rest.split(':');
-  const zeros: string[] = rest === undefined ? [] : Array<string>(8 - headGroups.length - restGroups.length).fill('0');
-  return [...headGroups, ...zeros, ...restGroups].reduce((value, group) => (value << 16n) | BigInt(`0x${group}`), 0n);
-}
-
-function inRange(parsed: { bits: number; base: bigint }, range: Range): boolean {
-  const shift = BigInt(range.bits - range.length);
-  return parsed.bits === range.bits && parsed.base >> shift === range.base >> shift;
-}
-
-/** What kind of address this is; anything not an IP address at all is `reserved` (never connectable). */
-export function classifyAddress(address: string): AddressKind {
-  const parsed = parseAddress(address);
-  if (!parsed) return 'reserved';
-  const embedding = EMBEDDING.find(({ range }) => inRange(parsed, range));
-  if (embedding) return classifyParsed({ bits: 32, base: (parsed.base >> embedding.shift) & 0xffffffffn });
-  return classifyParsed(parsed);
-}
-
-function classifyParsed(parsed: { bits: 32 | 128; base: bigint }): AddressKind {
-  return RANGES.find((range) => inRange(parsed, range))?.kind ?? 'public';
+  if (family === 4) return classifyIpv4(ipaddr.IPv4.parse(address));
+  if (family === 6) return classifyIpv6(ipaddr.IPv6.parse(hexTail(address)));
+  return 'reserved';
 }
 
 /** Why this address may not be a webhook target, or null when it may. */

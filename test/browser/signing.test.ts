@@ -486,7 +486,7 @@ describe('the signing page', { timeout: 120_000 }, () => {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate<string>('document.activeElement?.dataset?.fieldId ?? document.activeElement?.textContent ?? ""'));
     }
-    expect(order).toEqual(['Open the PDF', 'Decline to sign', text, sig, 'Start', 'Finish']);
+    expect(order).toEqual(['Download the PDF', 'Decline to sign', text, sig, 'Start', 'Finish']);
 
     // Esc closes a dialog and gives focus back to its field
     await page.keyboard.press('Shift+Tab');

@@ -26,6 +26,8 @@ describe('local pages', () => {
     expect(bundle.headers.get('content-type')).toContain('javascript');
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(500_000);
     expect((await get(`${inject('apiUrl')}/docs`)).headers.get('location')).toBe('/docs/');
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('serves the same reference on the signing host, with the document beside it and the host\'s CSP', async () => {

@@ -57,6 +57,9 @@ const BROKEN_BODIES = [
   text('{}', 'text/plain'),
   text('<x/>', 'application/xml'),
   text('{}', 'multipart/form-data'), // no boundary
+  // Valid JSON, no valid UTF-8: a lone surrogate in every field a route may put in a header, key, URL or email
+  text(`{${['filename', 'name', 'subject', 'tenantId', 'email', 'message', 'url', 'code', 'label'].map((k) => `"${k}":"a\\ud800"`).join(',')}}`, 'application/json'),
+  text('--x\r\nContent-Disposition: form-data; name="file"; filename*=utf-16le\'\'%00%D8\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--x--\r\n', 'multipart/form-data; boundary=x'),
 ];
 
 const ODD_HEADERS: Record<string, string>[] = [
@@ -95,6 +98,18 @@ async function attempt(method: string, path: string, init: { body?: { bytes: Uin
 
 const pathWith = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? realValue(name));
 const paramsOf = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
+
+describe('a lone surrogate', () => {
+  it('in an upload file name is a 400 naming the field, and no upload is made', async () => {
+    const { token } = await newApp('lone surrogate');
+    const draft = await readyDraft(token);
+    const refused = await call('POST', `/v1/envelopes/${draft.id}/document/upload-url`, { token, json: { filename: '\uD800.pdf', sizeBytes: 1000 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'validation_error', errors: { 'body.filename': [expect.stringMatching(/well-formed Unicode/)] } });
+    const after = await call<{ documents: unknown[] }>('GET', `/v1/envelopes/${draft.id}`, { token });
+    expect(after.body.documents).toEqual(draft.documents);
+  });
+});
 
 describe('every route, given garbage', { timeout: 120_000 }, () => {
   it('answers broken path parameters with a 4xx in the error shape', async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { envelopeView } from '#http/views.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { definition as deletionRemindersFunction } from '#functions/workers/deletion-reminders.ts';
 import { definition as expirySweepFunction } from '#functions/workers/expiry-sweep.ts';
@@ -39,7 +40,10 @@ describe('every sample event in events/workers runs through its function', () =>
   it('a failed round recorded by the workflow catch, then seal and finalize (the task inputs), retention tagging and the S3 deletion event', async () => {
     const envelopeId = await fullySigned(deps);
     expect(await sealFailed(deps)(sample('seal-failed', { envelopeId }))).toEqual({ recorded: true });
-    expect((await deps.envelopes.find(envelopeId))?.sealing?.lastError).toBe('KMSInvalidStateException: arn:aws:kms:eu-west-1:111122223333:key/1234abcd is pending deletion.');
+    const failed = await deps.envelopes.find(envelopeId);
+    expect(failed?.sealing?.lastError).toBe('KMSInvalidStateException: arn:aws:kms:eu-west-1:111122223333:key/1234abcd is pending deletion.');
+    // what GET /v1/envelopes/{id} answers while sealing is retried
+    expect(failed && envelopeView(failed).sealing).toMatchObject({ rounds: expect.any(Number) as unknown, lastError: failed?.sealing?.lastError, nextCheckAt: expect.any(String) as unknown });
     const sealed = await seal(deps)(sample('seal', { envelopeId }));
     expect(Object.keys(sealed).sort()).toEqual(Object.keys(sample('finalize', { envelopeId, stageId: sealed.stageId }) as object).sort());
     const blobKey = sealed.files[0]?.blobKey ?? '';

@@ -104,12 +104,13 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
   const [audit, submissions] = await Promise.all([deps.envelopes.auditLog(envelopeId), deps.envelopes.submissions(envelopeId)]);
   expect(verifyChain(envelopeId, audit)).toEqual({ valid: true, head: envelope.auditHead });
 
-  // Every stored file by its key, with the hash its record commits to (a text index has none of its own).
+  // Every stored file by its key, with the hash its record commits to (a text index and page geometry have none of their own).
   const named = new Map<string, string | null>();
   for (const d of envelope.documents) {
     if (d.purgeStatus !== 'active') continue;
     named.set(d.blobKey, d.sha256);
     if (d.textIndexKey) named.set(d.textIndexKey, null);
+    if (d.pagesKey) named.set(d.pagesKey, null);
   }
   for (const s of submissions) for (const v of s.values) if (v.kind === 'image') named.set(v.blobKey, v.sha256);
   expect(await storedKeys(deps.config.bucketName, envelopeId)).toEqual([...named.keys()].sort());

@@ -43,6 +43,8 @@ describe('checkTargetUrl', () => {
     ['https://169.254.169.254/latest/meta-data', local, /cloud metadata/],
     ['https://[::ffff:10.0.0.1]/hook', local, /private address/],
     ['https://[fd00:ec2::254]/hook', local, /cloud metadata/],
+    ['https://[::ffff:0:a9fe:a9fe]/', local, /cloud metadata/],
+    ['https://[2002:a9fe:a9fe::1]/', local, /cloud metadata/],
   ])('refuses %s', (url, options, reason) => {
     const check = checkTargetUrl(url, options);
     expect(check.ok).toBe(false);
@@ -68,7 +70,15 @@ describe('classifyAddress', () => {
     ['0:0:0:0:0:ffff:7f00:1', 'loopback'], ['::ffff:169.254.169.254', 'cloud-metadata'], ['::ffff:100.64.0.1', 'carrier-grade-nat'],
     ['::ffff:0.0.0.0', 'unspecified'], ['::ffff:8.8.8.8', 'public'],
     ['64:ff9b::a9fe:a9fe', 'cloud-metadata'], ['64:ff9b::8.8.8.8', 'public'], ['2002:c0a8:0101::1', 'private'], ['2002:0808:0808::1', 'public'],
-    ['not-an-ip', 'reserved'], ['', 'reserved'],
+    // IPv4-translated (SIIT), local-use NAT64, 6to4 and Teredo carry the address the packet really goes to
+    ['::ffff:0:a9fe:a9fe', 'cloud-metadata'], ['::ffff:0:10.0.0.1', 'private'], ['::ffff:0:8.8.8.8', 'public'],
+    ['64:ff9b::10.0.0.1', 'private'], ['64:ff9b:1::a9fe:a9fe', 'private'],
+    ['2002:a9fe:a9fe::', 'cloud-metadata'], ['2002:7f00:1::1', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'], ['2001:0:a9fe:a9fe:8000:63bf:f7f7:f7f7', 'cloud-metadata'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'],
+    ['100::1', 'reserved'], ['2001:2::1', 'reserved'], ['fec0::1', 'private'], ['::8.8.8.8', 'reserved'],
+    ['192.88.99.1', 'reserved'], ['192.0.0.8', 'reserved'],
+    ['not-an-ip', 'reserved'], ['', 'reserved'], ['127.1', 'reserved'], ['0x7f000001', 'reserved'],
   ];
   it.each(table)('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);

@@ -29,8 +29,9 @@ export interface RunningPki extends RunningEngine {
 
 const ORGANIZATION = 'E-Signature Service (local)';
 const VALID_DAYS = { root: 3650, leaf: 825 };
-/** A policy OID for the local TSA (2.25: a UUID as an OID, ITU-T X.667). */
-const TSA_POLICY = '2.25.316915347286563046913426069215591203017';
+/** ETSI EN 319 421's best-practices time-stamp policy (the one qualified TSAs state), with an accuracy of 1 s. */
+const TSA_POLICY = '0.4.0.2023.1.1';
+const TSA_ACCURACY_SECONDS = 1;
 
 interface Party { key: KeyObject; cert: Uint8Array }
 
@@ -54,7 +55,7 @@ export async function startLocalPki(options: { dir: string }): Promise<RunningPk
   const server = createServer((req, res) => void handle(req, res, {
     timestamp: async (body) => {
       const request = parseTimestampRequest(body);
-      return timestampResponse(await issueTimestampToken(tsaSigner, { ...request, time: new Date(), policy: TSA_POLICY }));
+      return timestampResponse(await issueTimestampToken(tsaSigner, { ...request, time: new Date(), policy: TSA_POLICY, certificate: tsa.cert, accuracySeconds: TSA_ACCURACY_SECONDS }));
     },
     crl: () => {
       const now = new Date();

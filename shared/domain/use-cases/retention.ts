@@ -1,3 +1,4 @@
+import { storedKeys } from '../pages.ts';
 import { purgeDocument, recordReminders } from '../purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from '../retention.ts';
 import { envelopeOfKey } from '../staging.ts';
@@ -12,7 +13,7 @@ export async function tagRetention(deps: RetentionDeps, envelopeId: string): Pro
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
   const submissions = await deps.envelopes.submissions(envelopeId);
   const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
-  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
+  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap(storedKeys);
   const keys = [...stored, ...images];
   for (const key of keys) await deps.blobs.retain(key, tag);
   return keys.length;

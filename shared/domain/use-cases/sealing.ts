@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { AuditEntry } from '../audit-chain.ts';
 import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
-import { documentName, originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field } from '../model.ts';
+import { documentName, originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
 import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
@@ -14,6 +14,7 @@ import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
 import { transactById, type CoreDeps } from './context.ts';
+import { readPages } from './pages.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
 export class EnvelopeNotReady extends Error {
@@ -53,14 +54,14 @@ async function committedBlob(deps: SealingDeps, key: string, sha256: string): Pr
   return bytes;
 }
 
-/** What is drawn on one original: the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
-async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, submissions: Submission[]): Promise<FlattenItem[]> {
+/** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
+async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
   const first = originalDocument(envelope)?.id;
   const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
   const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
   const readOnly = envelope.fields.filter((f) => f.readOnly).map((field) => ({ field, value: readOnlyValue(field) }));
   return Promise.all([...submitted, ...readOnly].flatMap(({ field, value }): Promise<FlattenItem>[] => {
-    const page = field && onDocument(field) ? original.pages[field.page - 1] : undefined;
+    const page = field && onDocument(field) ? pages[field.page - 1] : undefined;
     if (!field || !page || !value) return [];
     return [itemValue(deps, value).then((v) => ({ page: field.page, rect: toPdfRect(field, page), rotate: page.rotate, value: v }))];
   }));
@@ -106,14 +107,14 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const documents = originals(envelope);
   if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
-  const [submissions, audit] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId)]);
+  const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
   const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];
   for (const original of documents) {
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {
-      items: await flattenItems(deps, envelope, original, submissions), certificate: certificateInput(envelope, original, audit, sealedAt),
+      items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificateInput(envelope, original, audit, sealedAt),
       signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];

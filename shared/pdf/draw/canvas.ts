@@ -3,7 +3,7 @@
  * with its own resource names. Text comes as shaped lines: each line is a marked-content span whose /ActualText
  * is the logical text, so extraction and search give back what was typed whatever the glyphs and their order.
  */
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, type PDFContext, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, type PDFContext, type PDFPage } from 'pdf-lib';
 import type { DocumentFonts, EmbeddedFace } from '../text/embed.ts';
 import { stream } from '../text/embed.ts';
 import type { GlyphRun, ShapedLine } from '../text/layout.ts';
@@ -19,8 +19,12 @@ export class Canvas {
   private readonly ops: string[] = [];
   private readonly fontNames = new Map<EmbeddedFace, string>();
   private readonly xobjectNames = new Map<PDFRef, string>();
+  private readonly used: Set<string>;
 
-  constructor(private readonly fonts: DocumentFonts) {}
+  /** `taken`: resource names already in use where this canvas is painted; ours never reuse one. */
+  constructor(private readonly fonts: DocumentFonts, taken: ReadonlySet<string> = new Set()) {
+    this.used = new Set(taken);
+  }
 
   get empty(): boolean { return this.ops.length === 0; }
 
@@ -47,7 +51,7 @@ export class Canvas {
   /** Draws an XObject (image or form) with the matrix [a b c d e f]. */
   xobject(ref: PDFRef, matrix: [number, number, number, number, number, number]): this {
     let name = this.xobjectNames.get(ref);
-    if (!name) this.xobjectNames.set(ref, (name = `EsX${String(this.xobjectNames.size)}`));
+    if (!name) this.xobjectNames.set(ref, (name = this.freshName('EsX')));
     return this.raw('q', `${matrix.map(n).join(' ')} cm`, `/${name} Do`, 'Q');
   }
 
@@ -107,7 +111,19 @@ export class Canvas {
 
   private fontName(face: EmbeddedFace): string {
     let name = this.fontNames.get(face);
-    if (!name) this.fontNames.set(face, (name = `EsF${String(this.fontNames.size)}`));
+    if (!name) this.fontNames.set(face, (name = this.freshName('EsF')));
+    return name;
+  }
+
+  /**
+   * A name no content of the page already uses: an earlier seal (ours, or another tool's) drew with names of its own,
+   * and giving one of them to another object would change how that signed content looks.
+   */
+  private freshName(prefix: string): string {
+    let index = 0;
+    while (this.used.has(`${prefix}${String(index)}`)) index++;
+    const name = `${prefix}${String(index)}`;
+    this.used.add(name);
     return name;
   }
 }
@@ -155,6 +171,34 @@ export function paintOnPage(page: PDFPage, canvas: Canvas, context: PDFContext, 
   node.set(PDFName.of('Resources'), withResources(context, inheritedResources(page), fonts, xobjects));
 }
 
+const RESOURCE_KINDS = ['Font', 'XObject', 'ExtGState', 'ColorSpace', 'Pattern', 'Shading', 'Properties'].map((kind) => PDFName.of(kind));
+/** A hostile file may nest forms without end: the walk stops after this many resource dictionaries. */
+const MAX_RESOURCE_DICTS = 5000;
+
+/**
+ * Every resource name the page's content can reach: its (inherited) resources first, whose names alone could be
+ * overwritten (a form without /Resources of its own reads the page's), then, recursively, those of the form XObjects
+ * they hold, so that no name of ours means two things anywhere on the page.
+ */
+export function namesInUse(page: PDFPage): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<PDFDict>();
+  const pending = [inheritedResources(page)];
+  while (pending.length > 0 && seen.size < MAX_RESOURCE_DICTS) {
+    const resources = pending.shift();
+    if (!resources || seen.has(resources)) continue;
+    seen.add(resources);
+    for (const kind of RESOURCE_KINDS) {
+      for (const [name, value] of resources.lookupMaybe(kind, PDFDict)?.entries() ?? []) {
+        names.add(name.decodeText());
+        const object = value instanceof PDFRef ? page.doc.context.lookup(value) : value;
+        if (kind === PDFName.of('XObject') && object instanceof PDFStream) pending.push(object.dict.lookupMaybe(PDFName.of('Resources'), PDFDict));
+      }
+    }
+  }
+  return names;
+}
+
 function inheritedResources(page: PDFPage): PDFDict | undefined {
   for (let node: PDFDict | undefined = page.node; node; node = node.lookupMaybe(PDFName.of('Parent'), PDFDict)) {
     const resources = node.lookup(PDFName.of('Resources'));
@@ -172,7 +216,11 @@ export function withResources(context: PDFContext, base: PDFDict | undefined, fo
     const existing = copy.lookup(PDFName.of(key));
     const dict = context.obj({});
     if (existing instanceof PDFDict) for (const [k, v] of existing.entries()) dict.set(k, v);
-    for (const [name, ref] of entries) dict.set(PDFName.of(name), ref);
+    for (const [name, ref] of entries) {
+      // Overwriting a name would redraw earlier (maybe signed) content with our object: Canvas never picks one in use.
+      if (dict.has(PDFName.of(name))) throw new Error(`resource name /${name} is already in use on this page`);
+      dict.set(PDFName.of(name), ref);
+    }
     copy.set(PDFName.of(key), dict);
   };
   merge('Font', fonts);

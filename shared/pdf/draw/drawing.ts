@@ -7,7 +7,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFName, PDFRawStream, type PDFDocument, type PDFPage, type PDFRef } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { DocumentFonts } from '../text/embed.ts';
-import { Canvas, paintOnPage } from './canvas.ts';
+import { Canvas, namesInUse, paintOnPage } from './canvas.ts';
 
 export class SealDrawing {
   readonly fonts: DocumentFonts;
@@ -21,7 +21,7 @@ export class SealDrawing {
   /** The canvas drawn over `page` (created on first use). */
   canvas(page: PDFPage): Canvas {
     let canvas = this.canvases.get(page);
-    if (!canvas) this.canvases.set(page, (canvas = new Canvas(this.fonts)));
+    if (!canvas) this.canvases.set(page, (canvas = new Canvas(this.fonts, namesInUse(page))));
     return canvas;
   }
 

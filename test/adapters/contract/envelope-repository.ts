@@ -127,6 +127,16 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       expect(await repo().pendingOutbox(change.after.id)).toHaveLength(1);
     });
 
+    it('refuses an envelope record over 400 KB (one DynamoDB item), writing nothing', async () => {
+      const change = newDraft();
+      await repo().commit(change);
+      await expect(repo().commit(rewrite(change.after, { message: 'x'.repeat(400 * 1024) }))).rejects.toThrow(/size/);
+      expect(await repo().find(change.after.id)).toEqual(change.after);
+      const fits = rewrite(change.after, { message: 'x'.repeat(300 * 1024) });
+      await repo().commit(fits);
+      expect((await repo().find(change.after.id))?.message).toHaveLength(300 * 1024);
+    });
+
     it('lists newest first, pages through, counts totals per status, and filters by status', async () => {
       const tenantId = `paging-${randomUUID()}`;
       const changes = Array.from({ length: 7 }, (_, i) => newDraft('app-1', tenantId, new Date(Date.UTC(2026, 1, 1, 0, 0, i))));

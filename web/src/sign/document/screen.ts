@@ -137,7 +137,7 @@ export function showDocument(page: Page): void {
       h('p', null, rich('document.intro', { name: context.signerName, required, strong: (c) => h('strong', null, c) })),
       several ? h('p', null, t('document.several', { count: documents.length })) : null,
       h('p', { class: 'doc-links' },
-        several ? null : h('a', { href: signingPath(store.state.token, '/document'), target: '_blank', rel: 'noopener' }, t('document.openPdf')),
+        several ? null : h('a', { href: signingPath(store.state.token, '/document'), download: '' }, t('document.downloadPdf')),
         several ? null : h('span', { 'aria-hidden': 'true' }, ' · '),
         h('button', { type: 'button', class: 'button-link', onclick: () => { page.decline(); } }, t('decline.open'))),
     ),
