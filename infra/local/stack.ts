@@ -13,7 +13,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
-import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
+import { uuidV7Ids, type OffsetClock } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
 import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
@@ -41,6 +41,7 @@ import { lifecycleJob } from './lifecycle.ts';
 import { pageHandlers } from './pages.ts';
 import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
+import { savedClock } from './saved-state.ts';
 import { bindRoute, type BoundRoute } from './router.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
@@ -48,7 +49,7 @@ import { signingHostListener } from './signing-host.ts';
 import { loadStateMachine } from './workflow-runner.ts';
 
 export interface LocalStackOptions {
-  /** Persist everything under this directory (`npm start`); omitted: in memory, gone at stop (tests). */
+  /** Persist everything under this directory (`npm start`): data, keys, the service clock, queued jobs; omitted: in memory, gone at stop (tests). */
   dataDir?: string;
   /** API port; 0 picks a free one. */
   port?: number;
@@ -110,7 +111,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
-    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }]),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
@@ -196,7 +197,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
 
     // 3. Every function wired from its own environment.
-    const clock = new OffsetClock();
+    const clock = savedClock(dataDir);
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const localWorkflows = new LocalWorkflows();
     teardown.add(() => { localWorkflows.stop(); clock.stop(); return Promise.resolve(); });
@@ -223,6 +224,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler)), functionTimeoutSeconds(def.handler)));
     const noRoute = { handler: (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler)), timeoutSeconds: functionTimeoutSeconds(fallbackRoute.handler) };
 
+    // An operator's view: every resource bound, calls not recorded (what AWS itself does, as the lifecycle rules).
+    const config = loadConfig({
+      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
+      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
+    });
+    const operator = buildDeps(config, { clients }, { clock });
+
     // 4. Background work: workflows, queue consumers, schedules.
     const busy = { tasks: 0 };
     const hooks = {
@@ -238,7 +246,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Held to the function's Lambda timeout: past it the batch, the run or the task fails as on AWS.
       const handler = (event: never) => invokeWithin(def.handler, functionTimeoutSeconds(def.handler), () => invoke(event));
       if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
-      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
+      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, operator.envelopes, handler as (e: S3Event) => Promise<unknown>));
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
     }
     teardown.add(() => Promise.all(pollers.map((p) => p.stop())));
@@ -255,12 +263,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       }
     };
 
-    // 5. An operator's view, and the dev application.
-    const config = loadConfig({
-      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
-      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
-    });
-    const operator = buildDeps(config, { clients }, { clock });
+    // 5. The dev application.
     const devApp = await ensureApplication(operator, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });

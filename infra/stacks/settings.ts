@@ -210,4 +210,5 @@ export const functionSettings = (settings: ServiceSettings, sealKeyId?: string):
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
   sealCertificateParameter: sealKeyId === undefined ? null : sealChainParameter(settings.prefix, sealKeyId),
   logLevel: settings.logLevel,
+  jobsMaxConcurrency: settings.jobsMaxConcurrency,
 });

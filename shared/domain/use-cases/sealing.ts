@@ -13,6 +13,7 @@ import type { FlattenItem } from '#pdf/flatten.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
+import { assertSealKeyMatches } from './seal-key.ts';
 import { transactById, type CoreDeps } from './context.ts';
 import { readPages } from './pages.ts';
 
@@ -102,6 +103,7 @@ export type SealStepResult = SealedFiles & { envelopeId: string };
  * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
 export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
+  await assertSealKeyMatches(deps);
   const started = performance.now();
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }

@@ -163,6 +163,20 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       expect(await ports().tenants.get('app-1', tenantId)).toEqual({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en', defaultReminders: null });
     });
 
+    it('keeps exact counts under 50 concurrent creates and sends in one tenant and one application, refusing none', async () => {
+      const appId = randomUUID();
+      const tenantId = `busy-${randomUUID()}`;
+      const drafts = Array.from({ length: 50 }, () => newDraft(appId, tenantId));
+      const created = await Promise.allSettled(drafts.map((d) => repo().commit(d)));
+      expect(created.filter((r) => r.status === 'rejected')).toEqual([]);
+      const sends = drafts.slice(0, 30).map((d) => ({ ...sendEnvelope(d.after, null, testCtx()).change, usage: { appId, period: '2026-01', limit: 1000 } }));
+      const sent = await Promise.allSettled(sends.map((s) => repo().commit(s)));
+      expect(sent.filter((r) => r.status === 'rejected')).toEqual([]);
+      const total = (status: 'sent' | 'draft' | null) => repo().list({ appId, tenantId, status, page: 1, pageSize: 1 }).then((p) => p.total);
+      expect([await total(null), await total('sent'), await total('draft')]).toEqual([50, 30, 20]);
+      expect(await ports().usage.envelopesSent(appId, '2026-01')).toBe(30);
+    });
+
     describeUsage(ports);
   });
 }
