@@ -12,13 +12,14 @@ import { bulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
 import { fixedCostFigure } from './fixed-cost.ts';
+import { intakeFigure } from './intake.ts';
 import { runSize, type Row } from './lib.ts';
 import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
 import { pendingFigure } from './pending.ts';
 import { sealFigure } from './seal.ts';
 import { startBenchStack } from './stack.ts';
 
-type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk';
+type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake';
 
 function machine(): string {
   const cpu = cpus();
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
     if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle), ...fixedCostFigure()); }
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
     if (wanted('pending')) rows.push(...(await pendingFigure(size)));
+    if (wanted('intake')) { step('8 intake'); rows.push(...(await intakeFigure(size, scratch))); }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1373,12 +1373,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1853,7 +1853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"];
                 };
             };
-            /** Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant */
+            /** Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant; a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions, unless the application allows them) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** From a template with `send: true`: suspended application or envelope quota reached */
@@ -2028,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentUpload"];
                 };
             };
-            /** Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft */
+            /** Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft; a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions, unless the application allows them) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2138,7 +2138,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentUpload"];
                 };
             };
-            /** Not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft */
+            /** Not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft; a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions, unless the application allows them) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2747,7 +2747,7 @@ export interface operations {
                     };
                 };
             };
-            /** Validation error, a field on no role or document, or a file is not a usable PDF */
+            /** Validation error, a field on no role or document, or a file is not a usable PDF; a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions, unless the application allows them) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2958,7 +2958,7 @@ export interface operations {
                     };
                 };
             };
-            /** Empty body, not a usable PDF, or more than 10 documents */
+            /** Empty body, not a usable PDF, or more than 10 documents; a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions, unless the application allows them) */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

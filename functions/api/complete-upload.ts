@@ -1,6 +1,6 @@
 import { completeUpload } from '#domain/use-cases/direct-uploads.ts';
 import { envelopeWrite, json, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
+import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { documentUploadView } from '#http/views.ts';
 import { UploadParams } from '#schemas/envelopes.ts';
@@ -13,7 +13,7 @@ export const definition = route({
   params: UploadParams,
   success: { status: 201, description: 'The stored original document', content: json(DocumentUploadResponse) },
   errors: {
-    400: 'Not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft',
+    400: `Not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft; ${PDF_REFUSED}`,
     404: `${NO_ENVELOPE}, or no such upload`,
     409: `Nothing was uploaded yet; or ${CONCURRENT.charAt(0).toLowerCase()}${CONCURRENT.slice(1)}`,
     413: 'The PDF is larger than 25 MB',

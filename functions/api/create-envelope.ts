@@ -12,6 +12,7 @@ import { CreateFromTemplateRequest } from '#schemas/templates.ts';
 import { createFromTemplate } from '#domain/use-cases/from-template.ts';
 import * as v from 'valibot';
 import { EnvelopeResponse } from '#schemas/responses.ts';
+import { PDF_REFUSED } from '#http/error-docs.ts';
 
 type CreateInput =
   | { request: ReturnType<typeof parseRequest>; files: UploadInput[]; fromTemplate?: undefined }
@@ -93,7 +94,7 @@ export const definition = route({
   requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(v.union([CreateEnvelopeRequest, CreateFromTemplateRequest])) } },
   success: { status: 201, description: 'The envelope, in draft; from a template with `send: true`, sent (`signers[].signingUrl` as the send answers)', content: json(EnvelopeResponse) },
   errors: {
-    400: 'Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant',
+    400: `Validation error, or a file is not a usable PDF; from a template: a role without recipient, an unknown prefill label, another tenant; ${PDF_REFUSED}`,
     403: 'From a template with `send: true`: suspended application or envelope quota reached',
     404: 'From a template: no such template for this application',
     413: 'A file is larger than 25 MB',

@@ -8,6 +8,7 @@ import { templateView } from '#http/template-views.ts';
 import { parseWith } from '#http/validation.ts';
 import { CreateTemplateRequest } from '#schemas/templates.ts';
 import { TemplateResponse } from '#schemas/template-responses.ts';
+import { PDF_REFUSED } from '#http/error-docs.ts';
 
 interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
 
@@ -49,7 +50,7 @@ export const definition = route({
     },
   },
   success: { status: 201, description: 'The template', content: json(TemplateResponse) },
-  errors: { 400: 'Validation error, a field on no role or document, or a file is not a usable PDF', 413: 'A file is larger than 25 MB' },
+  errors: { 400: `Validation error, a field on no role or document, or a file is not a usable PDF; ${PDF_REFUSED}`, 413: 'A file is larger than 25 MB' },
   access: { table: 'write', secrets: ['JWT_SECRET'], documents: { write: ['templates/'], delete: ['templates/'] }, ...pdfHandling },
 }, (deps) => async ({ body, principal }) =>
   respond(TemplateResponse, templateView(await createTemplate(deps, principal.appId, body.request, body.files)), 201));

@@ -2,7 +2,7 @@ import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
 import { uploadDocument } from '#domain/use-cases/uploads.ts';
 import type { BodyRule } from '#http/body-rules.ts';
 import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
+import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { documentUploadView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
@@ -33,7 +33,7 @@ export const definition = route({
   requestContent: { required: true, description: 'The PDF bytes', content: { 'application/octet-stream': { jsonSchema: PDF_SCHEMA }, 'application/pdf': { jsonSchema: PDF_SCHEMA } } },
   success: { status: 201, description: 'The stored original document', content: json(DocumentUploadResponse) },
   errors: {
-    400: 'Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft',
+    400: `Empty body, not a usable PDF, more than 10 documents or 100 MB together, or the envelope is not in draft; ${PDF_REFUSED}`,
     404: NO_ENVELOPE,
     409: CONCURRENT,
     413: 'The PDF is larger than 25 MB',

@@ -75,6 +75,7 @@ const AppRequest = v.object({
   plan: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(50))),
   envelopesLimit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
   overageAllowed: v.optional(v.boolean()),
+  allowActiveContent: v.optional(v.boolean()),
 });
 
 /** Dev-only endpoints, mounted by the local server only and never deployed (DESIGN 7). */

@@ -2,7 +2,7 @@ import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, NotFound, ValidationError } from './errors.ts';
 import { fieldErrors } from './fields.ts';
-import { MAX_DOCUMENTS, MAX_TOTAL_DOCUMENT_BYTES, originals, type Document, type Envelope, type PageGeometry } from './model.ts';
+import { MAX_DOCUMENTS, MAX_ENVELOPE_PAGES, MAX_TOTAL_DOCUMENT_BYTES, originals, type Document, type Envelope, type PageGeometry } from './model.ts';
 import type { JobOutboxItem } from './outbox.ts';
 import { storedKeys } from './pages.ts';
 import { assertNoErrors } from './placement.ts';
@@ -12,11 +12,18 @@ const documentEvent = (event: AuditDraft['event'], document: Document, ctx: Ctx,
   detail: { documentId: document.id, name: document.name ?? null, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes, ...extra },
 });
 
-/** Refuses a set of originals beyond A2's limits: ten documents, 100 MB together. */
-export function assertDocumentLimits(documents: readonly Pick<Document, 'sizeBytes'>[], path = 'file'): void {
+/**
+ * Refuses a set of originals beyond A2's limits (ten documents, 100 MB together) or, once their pages are counted,
+ * beyond MAX_ENVELOPE_PAGES pages together.
+ */
+export function assertDocumentLimits(documents: readonly (Pick<Document, 'sizeBytes'> & { pageCount?: number })[], path = 'file'): void {
   if (documents.length > MAX_DOCUMENTS) throw ValidationError.at(path, `an envelope holds at most ${String(MAX_DOCUMENTS)} documents`);
   const total = documents.reduce((sum, d) => sum + d.sizeBytes, 0);
   if (total > MAX_TOTAL_DOCUMENT_BYTES) throw ValidationError.at(path, `the documents of an envelope may be at most ${String(MAX_TOTAL_DOCUMENT_BYTES / 1024 / 1024)} MB together`);
+  const pages = documents.reduce((sum, d) => sum + (d.pageCount ?? 0), 0);
+  if (pages > MAX_ENVELOPE_PAGES) {
+    throw ValidationError.at(path, `the documents together have ${String(pages)} pages; an envelope or template may have at most ${String(MAX_ENVELOPE_PAGES)}`, 'total_page_limit');
+  }
 }
 
 /** `name` and `order` for an upload: its filename, else `document-N.pdf` with N its position (ADDITIONS A2). */

@@ -239,6 +239,8 @@ export const isTerminal = (status: EnvelopeStatus) => TERMINAL_STATUSES.includes
 /** At most this many originals per envelope, and this many bytes of them together (ADDITIONS A2). */
 export const MAX_DOCUMENTS = 10;
 export const MAX_TOTAL_DOCUMENT_BYTES = 100 * 1024 * 1024;
+/** Pages of an envelope's (or a template's) documents together; one document has at most 2,000 (shared/pdf/limits.ts). */
+export const MAX_ENVELOPE_PAGES = 10_000;
 
 /** The envelope's originals in their order (the spec's single document is the first). */
 export const originals = (envelope: Pick<Envelope, 'documents'>): Document[] =>

@@ -8,6 +8,7 @@
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageGeometry } from '#domain/model.ts';
+import { PdfRefused, refused, TEXT_TIME_LIMIT_MS } from './limits.ts';
 import { loadPdfjs } from './pdfjs-node.ts';
 
 type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
@@ -146,11 +147,13 @@ const round = (value: number, places = 2): number => Number(value.toFixed(places
 // Extraction.
 
 /**
- * Reads the text of every page, up to `maxChars` characters (MAX_INDEX_CHARS), whole pages at a time.
- * Throws what pdf.js throws for a document it cannot open.
+ * Reads the text of every page, up to `maxChars` characters (MAX_INDEX_CHARS), whole pages at a time, within
+ * `timeLimitMs` of wall-clock time. Throws PdfRefused: `time_limit` past the time, `damaged` for whatever pdf.js
+ * cannot read. Its input has been through inspectPdf, which bounds what its streams inflate to.
  */
-export async function extractTextIndex(pdf: Uint8Array, { maxChars = MAX_INDEX_CHARS }: { maxChars?: number } = {}): Promise<TextIndex> {
+export async function extractTextIndex(pdf: Uint8Array, { maxChars = MAX_INDEX_CHARS, timeLimitMs = TEXT_TIME_LIMIT_MS }: { maxChars?: number; timeLimitMs?: number } = {}): Promise<TextIndex> {
   const pdfjs = await loadPdfjs();
+  const deadline = performance.now() + timeLimitMs;
   const task = pdfjs.getDocument({
     data: new Uint8Array(pdf), // a copy, and a plain Uint8Array (pdf.js refuses a Buffer): pdf.js transfers (detaches) what it is given
     disableFontFace: true, // fonts are parsed for their character maps and widths, never installed
@@ -159,20 +162,30 @@ export async function extractTextIndex(pdf: Uint8Array, { maxChars = MAX_INDEX_C
     stopAtErrors: false,
     verbosity: pdfjs.VerbosityLevel.ERRORS, // it warns, e.g., that it has no standard font files: widths come built in
   });
+  let timer: NodeJS.Timeout | undefined;
+  // A page is read in slices of a few ms; destroying the task stops it at the next slice, whatever the page holds.
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => { reject(refused.time(timeLimitMs)); }, timeLimitMs);
+  });
+  late.catch(() => undefined);
   try {
-    const document = await task.promise;
+    const document = await Promise.race([task.promise, late]);
     const index: TextIndex = { v: 1, pages: [] };
     let chars = 0;
     for (let number = 1; number <= document.numPages; number++) {
-      const page = await document.getPage(number);
-      const lines = linesOf(await page.getTextContent());
+      if (performance.now() >= deadline) throw refused.time(timeLimitMs);
+      const page = await Promise.race([document.getPage(number), late]);
+      const lines = linesOf(await Promise.race([page.getTextContent(), late]));
       page.cleanup();
       chars += lines.reduce((sum, line) => sum + line.t.length, 0);
       if (chars > maxChars) return { ...index, truncated: true };
       index.pages.push(lines);
     }
     return index;
+  } catch (err) {
+    throw err instanceof PdfRefused ? err : refused.damaged('its text cannot be read');
   } finally {
+    clearTimeout(timer);
     await task.destroy();
   }
 }

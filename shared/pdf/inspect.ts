@@ -16,12 +16,15 @@ import {
   PDFNumber,
   PDFPageLeaf,
   PDFPageTree,
+  PDFRef,
   toDegrees,
   type PDFDocument,
   type PDFObject,
   type PDFPage,
 } from 'pdf-lib';
+import { MAX_DECODED_BYTES, MAX_PAGES, PdfRefused, refused, type PdfRejection } from './limits.ts';
 import { loadPdf } from './load.ts';
+import { scanStreams } from './streams.ts';
 import { readLastXref, XrefError, type XrefProblem, type XrefSection } from './xref.ts';
 
 export interface PageBox {
@@ -45,53 +48,48 @@ export interface PdfInfo {
   sizeBytes: number;
 }
 
-export type PdfRejection = 'empty' | 'not_pdf' | 'encrypted' | 'truncated' | 'damaged' | 'no_pages' | 'locked';
+export type { PdfRejection } from './limits.ts';
 
-export type PdfInspection = { ok: true; info: PdfInfo } | { ok: false; reason: PdfRejection; message: string };
+/**
+ * `checked`: the objects just checked, written out again by pdf-lib, for reading the text. pdf.js given the upload
+ * itself would follow its cross-reference offsets, which can point at objects pdf-lib never saw (inside another
+ * stream's data), whose streams nobody measured.
+ */
+export type PdfInspection = { ok: true; info: PdfInfo; checked: Uint8Array } | { ok: false; reason: PdfRejection; message: string };
+
+export interface InspectOptions {
+  /** JavaScript and launch actions are refused unless the application allows them. */
+  allowActiveContent?: boolean;
+}
 
 /** Real page trees are a handful of levels deep; this bounds recursion on hostile files. */
 const MAX_TREE_DEPTH = 64;
 
-/** A rejection raised anywhere below inspectPdf and turned into its result there. */
-class Rejected extends Error {
-  constructor(
-    readonly reason: PdfRejection,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const rejected = {
-  empty: () => new Rejected('empty', 'The file is empty'),
-  notPdf: () => new Rejected('not_pdf', 'The file is not a PDF (no %PDF header)'),
-  encrypted: () =>
-    new Rejected('encrypted', 'The PDF is encrypted or password-protected; upload an unprotected copy'),
-  truncated: (what: string) => new Rejected('truncated', `The PDF is truncated or incomplete (${what})`),
-  damaged: (what: string) => new Rejected('damaged', `The PDF is damaged: ${what}`),
-  noPages: () => new Rejected('no_pages', 'The PDF has no pages'),
-  locked: () => new Rejected('locked', 'The PDF is certified with no changes permitted (DocMDP P=1): it cannot be signed or sealed without breaking its certification; upload a copy that is not locked'),
-};
+const rejected = refused;
 
 /** Inspects an uploaded PDF. Never throws: every problem becomes `{ ok: false, reason, message }`. */
-export async function inspectPdf(bytes: Uint8Array): Promise<PdfInspection> {
+export async function inspectPdf(bytes: Uint8Array, options: InspectOptions = {}): Promise<PdfInspection> {
   try {
-    return { ok: true, info: await inspect(bytes) };
+    return { ok: true, ...(await inspect(bytes, options)) };
   } catch (err) {
-    const rejection = err instanceof Rejected ? err : fromPdfLibError(err);
+    const rejection = err instanceof PdfRefused ? err : fromPdfLibError(err);
     return { ok: false, reason: rejection.reason, message: rejection.message };
   }
 }
 
-async function inspect(bytes: Uint8Array): Promise<PdfInfo> {
+async function inspect(bytes: Uint8Array, { allowActiveContent = false }: InspectOptions): Promise<{ info: PdfInfo; checked: Uint8Array }> {
   checkFileStructure(bytes);
-  const doc = await loadPdf(bytes);
+  const budget = { left: MAX_DECODED_BYTES };
+  const doc = await loadPdf(bytes, budget);
   // Checked here, not by pdf-lib: its EncryptedPDFError is a plain Error that fails instanceof.
   if (doc.isEncrypted) throw rejected.encrypted();
   if (docMdpPermissions(doc) === 1) throw rejected.locked();
   const pages = readPages(doc);
+  // After the page count (cheap, and the likelier refusal), before anything inflates a stream.
+  await scanStreams(doc.context, { allowActiveContent, maxDecodedBytes: budget.left });
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  return { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length };
+  const checked = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false, objectsPerTick: Infinity });
+  return { info: { pageCount: pages.length, pages, sha256, sizeBytes: bytes.length }, checked };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,9 +104,11 @@ function checkFileStructure(bytes: Uint8Array): void {
     throw err instanceof XrefError ? fromXrefProblem(err.problem) : err;
   }
   if (xref.trailer.has(PDFName.of('Encrypt'))) throw rejected.encrypted();
+  // pdf-lib would find a catalog by its /Type, but pdf.js and viewers go by /Root only.
+  if (!(xref.trailer.get(PDFName.of('Root')) instanceof PDFRef)) throw rejected.damaged('its trailer names no document catalog (/Root)');
 }
 
-function fromXrefProblem(problem: XrefProblem): Rejected {
+function fromXrefProblem(problem: XrefProblem): PdfRefused {
   switch (problem) {
     case 'no_header': return rejected.notPdf();
     case 'no_eof': return rejected.truncated('no end-of-file marker');
@@ -140,7 +140,7 @@ function docMdpPermissions(doc: PDFDocument): number | undefined {
 }
 
 /** Maps a pdf-lib error (plain Errors: its ES5 classes break instanceof) to a rejection without internals. */
-function fromPdfLibError(err: unknown): Rejected {
+function fromPdfLibError(err: unknown): PdfRefused {
   const message = err instanceof Error ? err.message : '';
   if (/encrypted/i.test(message)) return rejected.encrypted();
   if (/No PDF header found/i.test(message)) return rejected.notPdf();
@@ -155,9 +155,11 @@ function fromPdfLibError(err: unknown): Rejected {
 
 function readPages(doc: PDFDocument): PdfPageInfo[] {
   const root = rootPageTree(doc);
-  const leaves = collectLeaves(root);
   const count = root.lookup(PDFName.of('Count'));
   if (!(count instanceof PDFNumber)) throw rejected.damaged('its page tree has no page count');
+  // The declared count first: a 10,000-page file is refused before its page tree is walked.
+  if (count.asNumber() > MAX_PAGES) throw rejected.pages(count.asNumber());
+  const leaves = collectLeaves(root);
   if (count.asNumber() !== leaves.length) {
     throw rejected.damaged(`it declares ${String(count.asNumber())} pages but ${String(leaves.length)} were found`);
   }
@@ -194,7 +196,10 @@ function collectLeaves(root: PDFPageTree): PDFPageLeaf[] {
       if (kid === undefined) throw rejected.damaged(`page ${String(leaves.length + 1)} is missing`);
       if (seen.has(kid)) throw rejected.damaged('its page tree refers to the same object twice');
       seen.add(kid);
-      if (kid instanceof PDFPageLeaf) leaves.push(kid);
+      if (kid instanceof PDFPageLeaf) {
+        if (leaves.length === MAX_PAGES) throw rejected.pages(`more than ${String(MAX_PAGES)}`);
+        leaves.push(kid);
+      }
       else if (kid instanceof PDFPageTree) visit(kid, depth + 1);
       else throw rejected.damaged('its page tree contains an object that is not a page');
     }

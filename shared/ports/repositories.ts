@@ -77,6 +77,8 @@ export interface Application {
   createdAt: string;
   /** Origins allowed to frame embedded signing (ADDITIONS A6); absent: none. */
   embedOrigins?: string[];
+  /** PDFs with JavaScript or launch actions are accepted (kept as they are into the sealed file); absent: refused. */
+  allowActiveContent?: boolean;
 }
 
 /** What an application sets for itself through the console (ADDITIONS A6). */

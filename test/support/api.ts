@@ -50,6 +50,7 @@ export interface AppOptions {
   plan?: string;
   envelopesLimit?: number | null;
   overageAllowed?: boolean;
+  allowActiveContent?: boolean;
 }
 
 /** A fresh application with its own token, so test files never see each other's envelopes. */

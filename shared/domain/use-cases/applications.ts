@@ -21,6 +21,8 @@ export interface NewApplication {
   /** Envelopes per calendar month; null (the default) for no limit. */
   envelopesLimit?: number | null;
   overageAllowed?: boolean;
+  /** Accept PDFs with JavaScript or launch actions (default false: refused at upload). */
+  allowActiveContent?: boolean;
 }
 
 /** Creates an application and returns its credentials; the secret is shown here once and stored only hashed and sealed. */
@@ -35,6 +37,7 @@ export async function createApplication(deps: ApplicationDeps, input: NewApplica
     plan: input.plan ?? 'standard',
     envelopesLimit: input.envelopesLimit ?? null,
     overageAllowed: input.overageAllowed ?? true,
+    ...(input.allowActiveContent ? { allowActiveContent: true } : {}),
     suspended: false,
     createdAt: deps.clock.now().toISOString(),
   };

@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES, type Document, type RequestMeta } from '../model.ts';
 import { uploadKey } from '../staging.ts';
 import { discardStage } from './blobs.ts';
 import { loadEnvelope, type CoreDeps } from './context.ts';
-import { uploadDocument } from './uploads.ts';
+import { uploadDocument, type UploadDeps } from './uploads.ts';
 
 /**
  * Documents too large for a request body (ADDITIONS A1, DECISIONS 21): the client POSTs the file straight to S3 with
@@ -55,7 +55,7 @@ function decoded(value: string | undefined): string | null {
  * second call answers the same document. 409 while nothing was uploaded. A refused file stays staged (a retry answers
  * the same refusal; the client may POST a corrected file while the URL lasts) until the sweep deletes it.
  */
-export async function completeUpload(deps: CoreDeps, appId: string, rawId: string, rawUploadId: string, meta: RequestMeta): Promise<Document> {
+export async function completeUpload(deps: UploadDeps, appId: string, rawId: string, rawUploadId: string, meta: RequestMeta): Promise<Document> {
   const envelope = await loadEnvelope(deps, appId, rawId);
   const uploadId = parseId('doc', rawUploadId);
   if (!uploadId) throw new NotFound('No such upload on this envelope');

@@ -10,9 +10,9 @@ import { assertTemplate, MAX_TEMPLATE_DOCUMENTS, templateDocumentKey, templateFi
 import type { CoreDeps } from './context.ts';
 import { pagesKeyOf, readPages } from './pages.ts';
 import { textIndexOf, placementsOf, type PlacementTarget } from './placement.ts';
-import { checkOriginal, type CheckedOriginal } from './uploads.ts';
+import { allowsActiveContent, checkOriginal, type CheckedOriginal, type IntakePolicy, type UploadDeps } from './uploads.ts';
 
-export interface TemplateDeps extends CoreDeps {
+export interface TemplateDeps extends UploadDeps {
   templates: TemplateRepository;
   tenants: TenantRepository;
 }
@@ -31,8 +31,8 @@ export interface CreateTemplateInput {
 export type AddTemplateFieldInput = FieldPlacement & { role: string; documentId: string | null };
 
 /** A checked upload stored under the template's own keys (`templates/<id>/<doc>.pdf`, its text index and pages). */
-async function checkTemplateDocument(upload: UploadInput, templateId: string, documentId: string, now: Date, order: number, path: string): Promise<CheckedOriginal> {
-  const checked = await checkOriginal(upload, { envelopeId: templateId, documentId, now, order }, path);
+async function checkTemplateDocument(upload: UploadInput, templateId: string, documentId: string, now: Date, order: number, path: string, policy: IntakePolicy): Promise<CheckedOriginal> {
+  const checked = await checkOriginal(upload, { envelopeId: templateId, documentId, now, order }, path, policy);
   const blobKey = templateDocumentKey(templateId, documentId);
   const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
   const pagesKey = pagesKeyOf(blobKey);
@@ -72,8 +72,12 @@ export async function createTemplate(deps: TemplateDeps, appId: string, input: C
   const tenant = await deps.tenants.get(appId, input.tenantId);
   const id = deps.ids.next();
   const now = deps.clock.now();
+  const allowActiveContent = files.length > 0 && (await allowsActiveContent(deps, appId));
   const checked: CheckedOriginal[] = [];
-  for (const [i, file] of files.entries()) checked.push(await checkTemplateDocument(file, id, deps.ids.next(), now, i + 1, files.length > 1 ? `file[${String(i)}]` : 'file'));
+  for (const [i, file] of files.entries()) {
+    const policy = { allowActiveContent, others: checked.map((c) => c.document) };
+    checked.push(await checkTemplateDocument(file, id, deps.ids.next(), now, i + 1, files.length > 1 ? `file[${String(i)}]` : 'file', policy));
+  }
   const fieldOrigin = input.fieldOrigin ?? tenant.fieldOrigin;
   const fields = placedFields(input.fields, checked, (i) => input.fields[i]?.documentIndex ?? 0, fieldOrigin, () => deps.ids.next(), (i) => `fields[${String(i)}]`);
   const template: Template = {
@@ -123,7 +127,8 @@ export async function uploadTemplateDocument(deps: TemplateDeps, appId: string, 
   const template = await readTemplate(deps, appId, rawId);
   if (template.documents.length >= MAX_TEMPLATE_DOCUMENTS) throw ValidationError.at('body', `a template has at most ${String(MAX_TEMPLATE_DOCUMENTS)} documents`);
   assertDocumentLimits([...template.documents, { sizeBytes: upload.bytes.byteLength }]);
-  const checked = await checkTemplateDocument(upload, template.id, deps.ids.next(), deps.clock.now(), template.documents.length + 1, 'body');
+  const policy = { allowActiveContent: await allowsActiveContent(deps, appId), others: template.documents };
+  const checked = await checkTemplateDocument(upload, template.id, deps.ids.next(), deps.clock.now(), template.documents.length + 1, 'body', policy);
   await storeThen(deps, [checked], async () => { await saveNext(deps, template, { ...template, documents: [...template.documents, checked.document] }); });
   return checked.document;
 }

@@ -1,5 +1,7 @@
 import { extractTextIndex, type TextIndex } from '#pdf/anchors.ts';
 import { inspectPdf } from '#pdf/inspect.ts';
+import { PdfRefused } from '#pdf/limits.ts';
+import type { ApplicationRepository } from '#ports/repositories.ts';
 import { addDocument, assertDocumentLimits, named } from '../documents.ts';
 import { createEnvelope as newEnvelope, requireDraft, type NewEnvelopeInput } from '../envelope.ts';
 import { PayloadTooLarge, ValidationError, type FieldErrors } from '../errors.ts';
@@ -12,10 +14,24 @@ import type { EnvelopeDeps } from './envelopes.ts';
 import { pagesBlob, pagesKeyOf } from './pages.ts';
 import { placementsOf } from './placement.ts';
 
+/** The upload use cases also read the application, for its active-content setting. */
+export type UploadDeps = CoreDeps & { applications: Pick<ApplicationRepository, 'get'> };
+
 /**
  * Everything that takes PDF bytes in (a create with documents, one more document): the only use cases that inspect a
  * PDF and index its text, so only their functions bundle pdf-lib and pdf.js.
  */
+
+/** What an upload is checked against: the application's setting, and the documents it joins (for their limits). */
+export interface IntakePolicy {
+  allowActiveContent: boolean;
+  others: readonly Pick<Document, 'sizeBytes' | 'pageCount'>[];
+}
+
+/** Whether the application accepts PDFs with JavaScript or launch actions (off unless its record says so). */
+export async function allowsActiveContent(deps: { applications: Pick<ApplicationRepository, 'get'> }, appId: string): Promise<boolean> {
+  return (await deps.applications.get(appId))?.allowActiveContent === true;
+}
 
 /** A checked upload: the document record to commit, the blobs to stage for it (the PDF, its text index and pages), its index and pages. */
 export interface CheckedOriginal {
@@ -30,16 +46,21 @@ export interface CheckedOriginal {
  * (ADDITIONS A3): the index is stored beside the PDF, so placing a field by an anchor later is a lookup. `path`
  * names the upload in a 400; `order` is its position among the envelope's documents.
  */
-export async function checkOriginal(upload: UploadInput, ids: { envelopeId: string; documentId: string; now: Date; order: number }, path: string): Promise<CheckedOriginal> {
+export async function checkOriginal(upload: UploadInput, ids: { envelopeId: string; documentId: string; now: Date; order: number }, path: string, policy: IntakePolicy = { allowActiveContent: false, others: [] }): Promise<CheckedOriginal> {
   const { bytes } = upload;
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The uploaded file is larger than 25 MB');
-  const inspection = await inspectPdf(bytes);
-  if (!inspection.ok) throw new ValidationError(inspection.message, { [path]: [inspection.message] });
+  const inspection = await inspectPdf(bytes, { allowActiveContent: policy.allowActiveContent });
+  if (!inspection.ok) throw new ValidationError(inspection.message, { [path]: [inspection.message] }, inspection.reason);
   const { info } = inspection;
+  // Before the text is read: the envelope's page limit needs only the count.
+  assertDocumentLimits([...policy.others, { sizeBytes: info.sizeBytes, pageCount: info.pageCount }], path);
   const blobKey = originalKey(ids.envelopeId, ids.documentId);
   const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
   const pagesKey = pagesKeyOf(blobKey);
-  const index = await extractTextIndex(bytes);
+  const index = await extractTextIndex(inspection.checked).catch((err: unknown) => {
+    if (err instanceof PdfRefused) throw new ValidationError(err.message, { [path]: [err.message] }, err.reason);
+    throw err;
+  });
   const document = named({
     id: ids.documentId, kind: 'original', mimeType: 'application/pdf', sha256: info.sha256, pageCount: info.pageCount,
     sizeBytes: info.sizeBytes, blobKey, textIndexKey, pagesKey, createdAt: ids.now.toISOString(), retentionUntil: null, purgeStatus: 'active',
@@ -55,11 +76,12 @@ export async function checkOriginal(upload: UploadInput, ids: { envelopeId: stri
  * upload brings its own `documentId` (its upload id): its blobs then go under the stage's own key space, so two
  * completes of one upload racing never share a key, and the loser finds the winner's document and answers it.
  */
-export async function uploadDocument(deps: CoreDeps, appId: string, rawId: string, upload: UploadInput, meta: RequestMeta, documentId: string | null = null): Promise<Document> {
+export async function uploadDocument(deps: UploadDeps, appId: string, rawId: string, upload: UploadInput, meta: RequestMeta, documentId: string | null = null): Promise<Document> {
   const envelope = await loadEnvelope(deps, appId, rawId);
   requireDraft(envelope, 'upload a document'); // before storing anything
   const order = originals(envelope).length + 1;
-  const { document, blobs, pages } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: documentId ?? deps.ids.next(), now: deps.clock.now(), order }, 'body');
+  const policy = { allowActiveContent: await allowsActiveContent(deps, appId), others: originals(envelope) };
+  const { document, blobs, pages } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: documentId ?? deps.ids.next(), now: deps.clock.now(), order }, 'body', policy);
   const keyed = (stageId: string) => (key: string) => (documentId === null ? key : key.replace(`/${document.id}.`, `/${stageId}/${document.id}.`));
   const { envelope: after } = await withStagedBlobs(deps, envelope.id, (stageId) => blobs.map((b) => ({ ...b, key: keyed(stageId)(b.key) })), (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
     if (latest.documents.some((d) => d.id === document.id)) return { change: null, result: null }; // a racing complete won
@@ -104,14 +126,16 @@ function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, doc
  * A new draft: with its documents (a multipart create, several `file` parts in order) or without (a JSON create; the
  * documents are uploaded afterwards). The PDFs and their text indexes are staged, then named by the commit.
  */
-export async function createEnvelope(deps: EnvelopeDeps, appId: string, request: CreateEnvelopeInput, files: readonly UploadInput[], meta: RequestMeta): Promise<Envelope> {
+export async function createEnvelope(deps: EnvelopeDeps & UploadDeps, appId: string, request: CreateEnvelopeInput, files: readonly UploadInput[], meta: RequestMeta): Promise<Envelope> {
   const tenant = await deps.tenants.get(appId, request.tenantId);
   const ctx = contextOf(deps, meta);
   const id = deps.ids.next();
   assertDocumentLimits(files.map((f) => ({ sizeBytes: f.bytes.byteLength })));
+  const allowActiveContent = files.length > 0 && (await allowsActiveContent(deps, appId));
   const checked: CheckedOriginal[] = [];
   for (const [i, file] of files.entries()) {
-    checked.push(await checkOriginal(file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: i + 1 }, files.length > 1 ? `file[${String(i)}]` : 'file'));
+    const policy = { allowActiveContent, others: checked.map((c) => c.document) };
+    checked.push(await checkOriginal(file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: i + 1 }, files.length > 1 ? `file[${String(i)}]` : 'file', policy));
   }
   const change = newEnvelope({
     id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
