@@ -9,7 +9,7 @@ import { declineToSign, signDocument } from '#domain/use-cases/signing.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
 import { consentedEnvelope, expectInvariants, outcome, pngOf, retried, runRequestedSeals, type TestDeps } from '#test/support/invariants.ts';
 
-const TRIALS = 4;
+const TRIALS = 10;
 /** Requests racing within one trial on one envelope. */
 const CONTENDERS = 16;
 /** Signers of the races between signers: each signature is sealed, so more of them cost more than they prove. */
@@ -17,7 +17,7 @@ const SIGNERS = 8;
 /** Trials run this many at a time (up to 32 requests in flight): DynamoDB Local copes, and a loaded 2-core machine still finishes. */
 const AT_ONCE = 2;
 /** Each race's bound (the default is 30 s): its trials on a loaded machine. */
-const RACE_TIMEOUT = 60_000;
+const RACE_TIMEOUT = 180_000;
 const META = { ip: '198.51.100.4', userAgent: 'race' };
 const APP = 'races-app';
 
