@@ -8,7 +8,7 @@ import { assertGate, requestOtp, verifyOtp, OTP_MAX_FAILURES, OTP_REQUEST_LIMIT,
 import type { EnvelopeChange } from '#domain/change.ts';
 import { otpLockedNoticeEmail } from '#domain/localized-notices.ts';
 import { LOCALES } from '#shared/i18n/locales.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, signerInput, testCtx, withPages } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const STEPS: readonly SigningStep[] = ['context', 'otp', 'consent', 'sign', 'decline', 'document'];
@@ -19,7 +19,7 @@ function sent(createdBy: string | null = SENDER): Envelope {
     id: '0190f5d2-0000-7000-8000-0000000000cc', appId: 'app-1', tenantId: 'acme', subject: 'NDA', createdBy, expiresInDays: 3650, fieldOrigin: 'bottom-left',
     signers: [signerInput('ana@example.com')],
     fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 72, y: 72, w: 200, h: 40, required: true, origin: 'bottom-left' } satisfies NewEnvelopeInput['fields'][number]],
-    documents: [letterDocument()],
+    ...withPages(letterDocument()),
   }, testCtx(T0));
   return sendEnvelope(created.after, null, testCtx(T0)).change.after;
 }

@@ -188,14 +188,14 @@ describe('CDK app: least privilege', () => {
     }
   });
 
-  it('grants no action wildcard, and `*` resources only for SMS publishing, workflow log delivery and X-Ray', () => {
+  it('grants no action wildcard, and `*` resources only for SMS publishing, the SES quota, workflow log delivery and X-Ray', () => {
     for (const template of [...functionTemplates(synthesized, 'api'), synthesized.templates.workflows]) {
       for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
         for (const statement of (policy.Properties.PolicyDocument as Json).Statement as Statement[]) {
           if (statement.Effect !== 'Allow') continue;
           for (const action of [statement.Action].flat()) expect(action, id).not.toContain('*');
           if ([statement.Resource].flat().includes('*')) {
-            expect(actionsOf([statement]).every((a) => a === 'sns:Publish' || a.startsWith('logs:') || a === 'xray:PutTraceSegments' || a === 'xray:PutTelemetryRecords'), `${id}: ${text(statement)}`).toBe(true);
+            expect(actionsOf([statement]).every((a) => a === 'sns:Publish' || a === 'ses:GetAccount' || a.startsWith('logs:') || a === 'xray:PutTraceSegments' || a === 'xray:PutTelemetryRecords'), `${id}: ${text(statement)}`).toBe(true);
           }
         }
       }

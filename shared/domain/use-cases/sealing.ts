@@ -103,12 +103,13 @@ export type SealStepResult = SealedFiles & { envelopeId: string };
  * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
 export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
-  await assertSealKeyMatches(deps);
   const started = performance.now();
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const documents = originals(envelope);
   if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
+  // Only a round that will seal needs the key: checked once per container, before anything is signed.
+  await assertSealKeyMatches(deps);
   const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
