@@ -3,7 +3,7 @@
  * signature they adopted (shown as adopted) and each of their actions with its time, IP address and user agent.
  */
 import type { AdoptedSignature, AuditCertificateInput, CertificateSigner } from './certificate.ts';
-import { CONTENT_WIDTH, INK, VALUE_X, pngSize, record, rows, utc, type Line } from './certificate-blocks.ts';
+import { CONTENT_WIDTH, INK, VALUE_X, pngSize, record, rows, utc, type Block, type Line } from './certificate-blocks.ts';
 import { signatureStyle } from './text/catalog.ts';
 import { layoutLine } from './text/layout.ts';
 
@@ -57,28 +57,32 @@ async function adoption(adopted: AdoptedSignature): Promise<Line[]> {
   return [...head, { height: height + 6, cells: [], image: { png: adopted.png, x: VALUE_X, width, height } }];
 }
 
-/** Each action of the signer: its time, then the IP address and user agent it came from. */
-async function actions(events: CertificateEvent[]): Promise<Line[]> {
-  const lines: Line[] = [];
-  for (const event of events) {
-    lines.push(...(await rows([[`${ACTIONS[event.event] ?? event.event} (UTC)`, utc(event.timestamp)]], 12)));
-    lines.push(...(await rows([['IP address', event.ip ?? '-'], ['User agent', event.userAgent ?? '-']], 24)));
-  }
-  return lines;
+/** One action of the signer: its time, then the IP address and user agent it came from. */
+async function action(event: CertificateEvent): Promise<Line[]> {
+  return [
+    ...(await rows([[`${ACTIONS[event.event] ?? event.event} (UTC)`, utc(event.timestamp)]], 12)),
+    ...(await rows([['IP address', event.ip ?? '-'], ['User agent', event.userAgent ?? '-']], 24)),
+  ];
 }
 
-export async function signerRecord(signer: CertificateSigner, events: CertificateEvent[]): Promise<Line[]> {
+/** The signer's record, then one block per action: a page breaks between actions, never inside one. */
+export async function signerBlocks(signer: CertificateSigner, events: CertificateEvent[]): Promise<Block[]> {
   const own = events.filter((e) => e.actor === `signer:${signer.id}` && e.event in ACTIONS);
   const adopted = (await Promise.all((signer.adopted ?? []).map(adoption))).flat();
   const evidence: [string, string][] = signer.authMethod
     ? [['Authentication', authentication({ ...signer, authMethod: signer.authMethod })], ['Consent', consent(signer, own.some((e) => e.event === 'signer.consented'))]]
     : [];
-  return record(signer.name, [
+  const head = await record(signer.name, [
     ['Email', signer.email],
     ['Status', signer.status],
     ['Signed at (UTC)', signer.signedAt ? utc(signer.signedAt) : '-'],
     ...evidence,
-  ], [...adopted, ...(await actions(own))]);
+  ], adopted);
+  const steps = await Promise.all(own.map(action));
+  const last = steps.pop();
+  if (!last) return [head];
+  const space = head.pop(); // the record's closing space follows its last action
+  return [head, ...steps, [...last, ...(space ? [space] : [])]];
 }
 
 /** Who sent the envelope, through which application, when and from where. */

@@ -10,7 +10,7 @@ import { rgb, type Canvas } from './draw/canvas.ts';
 import type { SealDrawing } from './draw/drawing.ts';
 import { layoutLine, type ShapedLine } from './text/layout.ts';
 import { GREY, MARGIN, PAGE, heading, record, rows, utc, type Block, type Line } from './certificate-blocks.ts';
-import { sealRows, senderRows, signerRecord } from './certificate-evidence.ts';
+import { sealRows, senderRows, signerBlocks } from './certificate-evidence.ts';
 
 export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
@@ -101,7 +101,7 @@ async function layout(input: AuditCertificateInput): Promise<Block[]> {
   const documents = input.documents.map((document, i) =>
     record(several ? `${String(i + 1)}. ${document.name}${document.thisFile ? ' (this file)' : ''}` : document.name, [['SHA-256', document.sha256], ['Pages', String(document.pageCount)]]),
   );
-  const signers = input.signers.map((signer) => signerRecord(signer, input.events));
+  const signers = (await Promise.all(input.signers.map((signer) => signerBlocks(signer, input.events)))).flat().map((block) => Promise.resolve(block));
   const events = input.events.map((event) =>
     record(`#${String(event.seq)}  ${utc(event.timestamp)}  ${event.event}`, [
       ['Actor', actorOf(event.actor, signerById)],
