@@ -49,7 +49,8 @@ async function adoption(adopted: AdoptedSignature): Promise<Line[]> {
     const size = Math.min(TYPED_SIZE, (CONTENT_WIDTH - VALUE_X) / Math.max(line.width, 1e-6));
     return [...(await rows([[label, `Typed, in the font ${adopted.fontLabel}`]], 12)), { height: size * 1.6, cells: [{ x: VALUE_X, line, size, color: INK }] }];
   }
-  const head = await rows([[label, 'Image (a PNG drawn on the signing page or uploaded)']], 12);
+  const how = adopted.source === 'drawn' ? 'Drawn (image)' : adopted.source === 'uploaded' ? 'Uploaded (image)' : 'Image (the signing client did not say whether drawn or uploaded)';
+  const head = await rows([[label, how]], 12);
   const pixels = pngSize(adopted.png);
   if (!pixels || pixels.width === 0 || pixels.height === 0) return head;
   const scale = Math.min(IMAGE_BOX.width / pixels.width, IMAGE_BOX.height / pixels.height);

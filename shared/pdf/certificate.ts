@@ -16,7 +16,7 @@ export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 /** A signature or initials as the signer adopted them: an image (drawn or uploaded), or text typed in a font. */
 export type AdoptedSignature =
-  | { field: 'signature' | 'initial'; kind: 'image'; png: Uint8Array }
+  | { field: 'signature' | 'initial'; kind: 'image'; png: Uint8Array; source?: 'drawn' | 'uploaded' }
   | { field: 'signature' | 'initial'; kind: 'typed'; text: string; fontLabel: string };
 
 export interface CertificateSigner {

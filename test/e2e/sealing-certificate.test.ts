@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newApp } from '#test/support/api.ts';
 import { createMultipart, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
 import { makePdf } from '#test/support/pdfs.ts';
-import { latestCode, settle, tokenOf, type ContextBody } from '#test/support/signing.ts';
+import { latestCode, pngBase64, settle, tokenOf, type ContextBody } from '#test/support/signing.ts';
 import { pdftotext, tempPdf } from '#test/support/validators.ts';
 
 let token: string;
@@ -17,7 +17,7 @@ describe('the sealed PDF over HTTP', () => {
     const email = unique('evidence');
     const created = await createMultipart(token, {
       tenantId: 'evidence', subject: 'Evidence contract', createdBy: 'Erika Sender', cc: [{ name: 'Carla Copy', email: unique('carla') }],
-      signers: [signer(email, 1, { name: 'Ada Signer', authMethod: 'sms_otp', phone: PHONE })], fields: [sigField(0)],
+      signers: [signer(email, 1, { name: 'Ada Signer', authMethod: 'sms_otp', phone: PHONE })], fields: [sigField(0), { signerIndex: 0, type: 'initial', page: 1, x: 300, y: 72, w: 80, h: 40 }],
     }, await makePdf({ pages: 1 }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const sent = await call<EnvelopeBody>('POST', `/v1/envelopes/${created.body.id}/send`, { token });
@@ -28,7 +28,7 @@ describe('the sealed PDF over HTTP', () => {
     const code = await latestCode(PHONE);
     expect((await asBrowser('/otp/verify', { code })).status).toBe(200);
     expect((await asBrowser('/consent', {})).status).toBe(200);
-    const fields = context.fields.map((f) => ({ fieldId: f.id, textValue: 'Ada Signer' }));
+    const fields = context.fields.map((f) => (f.type === 'initial' ? { fieldId: f.id, signatureImageBase64: pngBase64, signatureSource: 'uploaded' } : { fieldId: f.id, textValue: 'Ada Signer' }));
     expect((await asBrowser('/sign', { fields, fontLabel: 'Caveat' })).status).toBe(200);
     await settle();
     const envelope = (await call<EnvelopeBody>('GET', `/v1/envelopes/${created.body.id}`, { token })).body;
@@ -41,6 +41,7 @@ describe('the sealed PDF over HTTP', () => {
       `Authentication One-time code by SMS to +49 •••• ••${PHONE.slice(-2)}`,
       `Consent Electronic signature disclosure, version ${String(consent)}`,
       'Signature Typed, in the font Caveat Ada Signer',
+      'Initials Uploaded (image)',
       'Sent by Erika Sender, through the application',
       'Carbon copies Carla Copy <carla.',
       'Seal Sealed by ',

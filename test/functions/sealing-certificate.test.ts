@@ -56,7 +56,7 @@ async function signedEnvelope(): Promise<string> {
       const fieldId = e.fields.find((f) => f.signerId === s)?.id ?? '';
       const values = index === 0
         ? [{ fieldId, type: 'signature' as const, kind: 'typed' as const, text: 'Ada Lovelace', fontLabel: 'Dancing Script' }]
-        : [{ fieldId, type: 'signature' as const, kind: 'image' as const, blobKey: `signatures/${id}/bo.png`, sha256: pngSha, width: 1, height: 1 }];
+        : [{ fieldId, type: 'signature' as const, kind: 'image' as const, blobKey: `signatures/${id}/bo.png`, sha256: pngSha, width: 1, height: 1, source: 'uploaded' as const }];
       const submission = { envelopeId: id, signerId: s, submittedAt: new Date().toISOString(), fontLabel: index === 0 ? 'Dancing Script' : null, values };
       return recordSignature(e, signerOf(e, s), submission, at(ip, `Browser-${String(index)} sign`)).change;
     });
@@ -85,7 +85,7 @@ describe('the sealed file\'s audit certificate, from a real envelope flow', () =
       `Consent Electronic signature disclosure, version ${CONSENT_DISCLOSURE.version}`,
       'Signature Typed, in the font Dancing Script Ada Lovelace',
       'Authentication None (the signing link only)',
-      'Signature Image (a PNG drawn on the signing page or uploaded)',
+      'Signature Uploaded (image)',
       `Seal Sealed by ${seal}.`,
       `Sealed and completed (UTC) ${sealed.sealedAt}`,
     ]) expect(text).toContain(expected);

@@ -76,7 +76,7 @@ function input(eventCount: number): AuditCertificateInput {
     signers: [
       {
         id: 's1', name: 'Łukasz Nowak', email: 'lukasz@example.pl', status: 'signed', signedAt: '2024-05-01T10:00:00.000Z',
-        authMethod: 'sms_otp', phone: '+49 151 2345 6712', consentVersion: '2026-01', adopted: [{ field: 'signature', kind: 'image', png: strokePng() }],
+        authMethod: 'sms_otp', phone: '+49 151 2345 6712', consentVersion: '2026-01', adopted: [{ field: 'signature', kind: 'image', png: strokePng(), source: 'drawn' }],
       },
       {
         id: 's2', name: '王小明', email: 'wang@example.cn', status: 'signed', signedAt: '2024-05-01T11:00:00.000Z',
@@ -171,7 +171,7 @@ describe('addAuditCertificate', () => {
     for (const expected of [
       'Authentication One-time code by SMS to +49 •••• ••12',
       'Consent Electronic signature disclosure, version 2026-01',
-      'Signature Image (a PNG drawn on the signing page or uploaded)',
+      'Signature Drawn (image)',
       `Viewed (UTC) 2024-05-01T09:00:00.000Z IP address ${IPV6} User agent Mozilla/5.0`,
       `Code verified (UTC) 2024-05-01T09:01:00.000Z IP address ${IPV6} User agent UA-verify`,
       'Consented (UTC) 2024-05-01T09:02:00.000Z IP address 203.0.113.7 User agent UA-consent',

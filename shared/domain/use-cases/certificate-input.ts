@@ -21,7 +21,7 @@ async function adopted(submission: Submission | undefined, png: (blobKey: string
     if (seen.has(key)) continue;
     seen.add(key);
     result.push(value.kind === 'image'
-      ? { field: value.type, kind: 'image', png: await png(value.blobKey, value.sha256) }
+      ? { field: value.type, kind: 'image', png: await png(value.blobKey, value.sha256), ...(value.source ? { source: value.source } : {}) }
       : { field: value.type, kind: 'typed', text: value.text, fontLabel: value.fontLabel });
   }
   return result;
