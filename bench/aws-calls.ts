@@ -17,6 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { X509Certificate } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -28,6 +29,19 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { workflows } from '#infra/routes.ts';
+
+/** The extended key usage of a timestamp authority's certificate. */
+const TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
+
+/**
+ * The seal key's signatures (a KMS Sign each on AWS): the KMS Sign calls, or where the seal key is a key file used
+ * directly, its signatures; never the local timestamp authority's. (The local stack's KMS signs with the key file,
+ * so its calls show up under both names.)
+ */
+export function sealSignatures(calls: readonly AwsCall[]): AwsCall[] {
+  const kms = calls.filter((c) => c.service === 'KMS' && c.operation === 'Sign');
+  return kms.length > 0 ? kms : calls.filter((c) => c.service === 'LocalKey' && c.operation === 'Sign');
+}
 
 export type Service = 'DynamoDB' | 'S3' | 'SES' | 'SQS' | 'SFN' | 'KMS' | 'SNS' | 'SecretsManager' | 'LocalKey';
 
@@ -93,8 +107,13 @@ export function installHooks(): void {
   wrapStateMachine();
   const signer = KeyFileSigner.prototype as { signDigest: (this: KeyFileSigner, digest: Uint8Array) => Promise<Uint8Array> };
   const signDigest = signer.signDigest;
-  signer.signDigest = function (this: KeyFileSigner, digest: Uint8Array) {
-    recorder.calls.push({ tag: tagNow(), service: 'LocalKey', operation: 'Sign' });
+  // The local timestamp authority signs with a key file too; on AWS a TSA outside does that, so only the seal key's
+  // signatures stand for KMS Sign calls.
+  signer.signDigest = async function (this: KeyFileSigner, digest: Uint8Array) {
+    const tag = tagNow();
+    const [certificate] = await this.certificateChain();
+    const timestamps = certificate !== undefined && (new X509Certificate(certificate).keyUsage as string[] | undefined)?.includes(TIME_STAMPING) === true;
+    recorder.calls.push({ tag, service: 'LocalKey', operation: timestamps ? 'TimestampSign' : 'Sign' });
     return signDigest.call(this, digest);
   };
 }

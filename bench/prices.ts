@@ -2,6 +2,9 @@
  * AWS list prices (us-east-1, on-demand, beyond any free tier) and default quotas the cost and capacity figures use:
  * the one place to update them. Each cites the page it was read from; check it before quoting a figure.
  */
+
+/** When the prices below were last checked against their pages (list prices; no savings plans, no free tier). */
+export const PRICES_CHECKED = '2026-11-26';
 import { DEFAULT_SETTINGS } from '#infra/stacks/settings.ts';
 
 export const PRICES = {
@@ -45,6 +48,33 @@ export const PRICES = {
     perRequest: 0.40 / 1e6,
     source: 'https://aws.amazon.com/sqs/pricing/',
   },
+  cloudFront: {
+    /** The signing host: HTTPS requests and data transfer out to the internet, United States, first 10 TB. */
+    httpsPerRequest: 0.0100 / 10_000,
+    perGbOut: 0.085,
+    source: 'https://aws.amazon.com/cloudfront/pricing/',
+  },
+  xray: {
+    /** Every function traces actively (infra/constructs/service-function.ts); the default rule records at least one request a second. */
+    perTrace: 5.00 / 1e6,
+    source: 'https://aws.amazon.com/xray/pricing/',
+  },
+  cloudWatch: {
+    /** Log ingestion (standard class); a dashboard beyond the 3 free; a standard-resolution alarm beyond the 10 free. */
+    logsPerGb: 0.50,
+    dashboardMonth: 3.00,
+    alarmMonth: 0.10,
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+  },
+  secretsManager: {
+    secretMonth: 0.40,
+    source: 'https://aws.amazon.com/secrets-manager/pricing/',
+  },
+  kmsKeys: {
+    /** Each customer managed key, symmetric or asymmetric. */
+    keyMonth: 1.00,
+    source: 'https://aws.amazon.com/kms/pricing/',
+  },
   apiGateway: {
     /** HTTP APIs, first 300 million requests a month (each 512 KB of a request counts as one). */
     httpPerRequest: 1.00 / 1e6,
@@ -68,6 +98,12 @@ export const QUOTAS = {
   },
   sfnTransitionsPerSecond: {
     value: 5000, name: 'Step Functions StateTransition refill rate (bucket 5,000), standard workflows', source: 'https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html',
+  },
+  sesProductionPerSecond: {
+    value: 14, name: 'SES sending rate a new production account starts with (14 emails per second; raised on request)', source: 'https://docs.aws.amazon.com/ses/latest/dg/quotas.html',
+  },
+  sesProductionPerDay: {
+    value: 50_000 / 86_400, name: 'SES sending quota a new production account starts with (50,000 emails a day, so 0.58/s sustained)', source: 'https://docs.aws.amazon.com/ses/latest/dg/quotas.html',
   },
   sesSandboxPerSecond: {
     value: 1, name: 'SES sending rate in the sandbox (1 email per second, 200 per day)', source: 'https://docs.aws.amazon.com/ses/latest/dg/quotas.html',

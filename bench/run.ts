@@ -11,6 +11,7 @@ import { bundleFigure } from './bundles.ts';
 import { bulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
+import { fixedCostFigure } from './fixed-cost.ts';
 import { runSize, type Row } from './lib.ts';
 import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
 import { pendingFigure } from './pending.ts';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
       }
     }
     if (wanted('bundles')) { step('4 bundles'); rows.push(...(await bundleFigure(size))); }
-    if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle)); }
+    if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle), ...fixedCostFigure()); }
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
     if (wanted('pending')) rows.push(...(await pendingFigure(size)));
   } finally {

@@ -1373,12 +1373,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1965,7 +1965,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -2903,7 +2903,7 @@ export interface operations {
                     };
                 };
             };
-            /** Not JSON rows or valid CSV, an unknown CSV column, no rows or more than 1,000, or a template without documents */
+            /** Not JSON rows or valid CSV, an unknown CSV column (or a prefill column no field has), no rows or more than 1,000, a row, value or batch past its size limit, or a template without documents */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3151,7 +3151,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -3303,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["SigningContext"];
                 };
             };
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it) */
             401: components["responses"]["Unauthorized"];
             /** Another request changed the envelope at the same time; retry */
             409: components["responses"]["Conflict"];
@@ -3342,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Consent"];
                 };
             };
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the one-time code is not verified yet */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
             401: components["responses"]["Unauthorized"];
             /** Consent was already given; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
@@ -3387,7 +3387,7 @@ export interface operations {
             };
             /** Validation error */
             400: components["responses"]["BadRequest"];
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the one-time code is not verified yet */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
             401: components["responses"]["Unauthorized"];
             /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
@@ -3426,7 +3426,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
             302: {
                 headers: {
                     "X-Request-Id"?: string;
@@ -3439,7 +3439,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the one-time code is not verified yet */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
             401: components["responses"]["Unauthorized"];
             /** The link has been used: the signer already signed or declined (a link is single-use); or the document is no longer available */
             410: components["responses"]["Gone"];
@@ -3478,7 +3478,7 @@ export interface operations {
             };
             /** This signer needs no code (`authMethod` `none`) */
             400: components["responses"]["BadRequest"];
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it) */
             401: components["responses"]["Unauthorized"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
@@ -3524,7 +3524,7 @@ export interface operations {
             };
             /** Validation error, a code that is incorrect, expired or never requested, or a signer that needs no code */
             400: components["responses"]["BadRequest"];
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it) */
             401: components["responses"]["Unauthorized"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
@@ -3571,7 +3571,7 @@ export interface operations {
             };
             /** Validation error: a required field without a value, an invalid value, or a value for a field that is not the signer's */
             400: components["responses"]["BadRequest"];
-            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the one-time code is not verified yet, or consent is not given yet */
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet, or consent is not given yet */
             401: components["responses"]["Unauthorized"];
             /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];

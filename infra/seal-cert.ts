@@ -5,8 +5,9 @@
  * that each certificate is issued by the next, then stores the chain where the seal reads it.
  *
  * The seal key is the KMS key SEAL_KEY_ID when set (the chain then goes to the SSM parameter
- * SEAL_CERTIFICATE_PARAMETER, default /Esign/seal-certificate-chain, which the seal function reads), else the
- * local key under DATA_DIR (default .data)/signing, whose chain file the local stack reads.
+ * SEAL_CERTIFICATE_PARAMETER, default /Esign/seal-certificate-chain/<key id>, which the seal function reads: the
+ * data stack's output SealCertificateChainParameter), else the local key under DATA_DIR (default .data)/signing,
+ * whose chain file the local stack reads.
  */
 import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -19,11 +20,15 @@ import { SsmCertificateStore } from '#adapters/aws/ssm-certificate-store.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { fromPem, toPem } from '#pdf/certificates.ts';
 import { certificationRequest, parseSubject, type SigningKey } from '#pdf/pki.ts';
+import { sealChainParameter } from './stacks/settings.ts';
 
 /** The e-seal profile's fields (EN 319 412-3): a name, the organisation and its country. */
 export const DEFAULT_SUBJECT = 'CN=E-Signature Service Seal,O=E-Signature Service,C=DE';
-/** Beside the deploy's self-signed /<prefix>/seal-certificate-pem (prefix Esign by default), which a redeploy rewrites. */
-export const DEFAULT_PARAMETER = '/Esign/seal-certificate-chain';
+/**
+ * Beside the deploy's self-signed /<prefix>/seal-certificate-pem (prefix Esign by default), which a redeploy rewrites;
+ * named after the key (`key/<id>` of its ARN), as the stacks name it (infra/stacks/settings.ts).
+ */
+export const defaultParameter = (keyId: string) => sealChainParameter('Esign', keyId.replace(/^arn:[^:]+:kms:[^:]*:[^:]*:key\//, ''));
 
 interface SealKey extends SigningKey {
   publicKey: Uint8Array;
@@ -33,7 +38,7 @@ interface SealKey extends SigningKey {
 async function sealKey(env: NodeJS.ProcessEnv): Promise<SealKey> {
   if (env.SEAL_KEY_ID) {
     const key = await kmsSigningKey(new KMSClient({}), env.SEAL_KEY_ID);
-    const parameter = env.SEAL_CERTIFICATE_PARAMETER ?? DEFAULT_PARAMETER;
+    const parameter = env.SEAL_CERTIFICATE_PARAMETER ?? defaultParameter(env.SEAL_KEY_ID);
     return { ...key, store: async (pem) => { await new SsmCertificateStore(new SSMClient({}), parameter).write(pem); return `SSM parameter ${parameter}`; } };
   }
   const dir = join(resolve(env.DATA_DIR ?? '.data'), 'signing');

@@ -1,6 +1,10 @@
 import * as v from 'valibot';
+import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
 
 export { MAX_UPLOAD_BYTES } from '#domain/model.ts';
+
+/** The longest a seal waits for revocation data newer than its signature: well inside the seal function's 300 s run. */
+export const MAX_REVOCATION_GRACE_SECONDS = 120;
 
 const secret = (name: string) =>
   v.pipe(v.string(`${name} is required`), v.minLength(32, `${name} must be at least 32 characters`));
@@ -34,12 +38,22 @@ const EnvSchema = v.object({
   TSA_AUTH_HEADER: v.optional(v.string(), ''),
   /** Caps the seal's level; default: the highest the configuration allows (B-LTA with TSA_URL, else B-B). */
   PADES_LEVEL: v.optional(v.union([v.literal(''), v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'], 'PADES_LEVEL must be B-B, B-T, B-LT or B-LTA')]), ''),
+  /** Seconds after the signature timestamp the DSS's revocation data must be issued at (the seal waits that long); 0 to 120. */
+  REVOCATION_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'REVOCATION_GRACE_SECONDS must be a whole number of seconds'), v.transform(Number), v.maxValue(MAX_REVOCATION_GRACE_SECONDS, `REVOCATION_GRACE_SECONDS must be at most ${String(MAX_REVOCATION_GRACE_SECONDS)}`)), '0'),
   /** An SSM parameter holding the seal certificate chain (PEM), written by `npm run seal-cert -- import`. */
   SEAL_CERTIFICATE_PARAMETER: v.optional(v.string(), ''),
-  /** PDFs larger than this are answered with a 302 to a presigned S3 URL (ADDITIONS A1); default 5 MB. */
   /** Where presigned document URLs point, for the embedded page's CSP (connect-src); the S3 regional endpoints by default. */
   DOCUMENTS_ORIGIN: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s;,']+$/, 'DOCUMENTS_ORIGIN must be an origin such as https://bucket.s3.eu-west-1.amazonaws.com')), 'https://*.amazonaws.com'),
-  DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number)), String(5 * 1024 * 1024)),
+  /**
+   * PDFs larger than this are answered with a 302 to a presigned S3 URL; at most (and by default) the largest body a
+   * Lambda response carries, since a larger one would fail on AWS instead.
+   */
+  DIRECT_DOWNLOAD_MAX_BYTES: v.optional(v.pipe(
+    v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number),
+    v.maxValue(MAX_INLINE_BODY_BYTES, `DIRECT_DOWNLOAD_MAX_BYTES may be at most ${String(MAX_INLINE_BODY_BYTES)} bytes: a Lambda response carries no larger body once base64-encoded`),
+  ), String(MAX_INLINE_BODY_BYTES)),
+  /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
+  JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
 
 /** A fixed window: at most `limit` requests per `windowSeconds`, counted from the window's first request. */
@@ -116,11 +130,15 @@ export interface Config {
   tsaAuthHeader: string | null;
   /** The PAdES level seals are made at (ADDITIONS A9). */
   padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+  /** The DSS's revocation data is issued at least this long after the signature timestamp. */
+  revocationGraceSeconds: number;
   /** The SSM parameter with the seal certificate chain; null: SEAL_CERTIFICATE_CHAIN_PEM. */
   sealCertificateParameter: string | null;
-  /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (ADDITIONS A1). */
+  /** PDF downloads above this size answer 302 to a presigned S3 URL instead of carrying the bytes (at most MAX_INLINE_BODY_BYTES). */
   directDownloadMaxBytes: number;
   documentsOrigin: string;
+  /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
+  jobsMaxConcurrency: number;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -154,9 +172,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tsaUrl: e.TSA_URL || null,
     tsaAuthHeader: e.TSA_AUTH_HEADER || null,
     padesLevel: padesLevelOf(e.PADES_LEVEL, e.TSA_URL),
+    revocationGraceSeconds: e.REVOCATION_GRACE_SECONDS,
     sealCertificateParameter: e.SEAL_CERTIFICATE_PARAMETER || null,
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
+    jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
   };
 }
 

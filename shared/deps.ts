@@ -151,7 +151,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
     rateLimiter: port('rateLimiter', { hit: true }),
     idempotency: port('idempotency', { claim: true, complete: true, release: true }),
     templates: port('templates', { get: true, create: true, save: true, delete: true, list: true }),
-    bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true }),
+    bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true, dueForCheck: true, saveCheck: true }),
   };
 }
 
@@ -170,10 +170,10 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
       throw error;
     });
   });
-  const signer = lazyPort<Pick<DocumentSigner, 'certificateChain' | 'signDigest'>>(async () => {
+  const signer = lazyPort<Required<Pick<DocumentSigner, 'certificateChain' | 'signDigest' | 'signingPublicKey'>>>(async () => {
     const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
-  }, { certificateChain: true, signDigest: true });
+  }, { certificateChain: true, signDigest: true, signingPublicKey: true });
   let algorithm: DocumentSigner['algorithm'] | undefined;
   return {
     get algorithm() {
@@ -187,6 +187,7 @@ function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
       return chain;
     },
     signDigest: (digest) => signer.signDigest(digest),
+    signingPublicKey: () => signer.signingPublicKey(),
   };
 }
 
@@ -201,7 +202,10 @@ function sealEvidence(config: Config): SealEvidence {
       return new HttpTimestampAuthority(tsaUrl, { authHeader: config.tsaAuthHeader });
     }, { timestamp: true }),
     ...(level === 'B-LT' || level === 'B-LTA'
-      ? { revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }) }
+      ? {
+        revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }),
+        revocationGraceSeconds: config.revocationGraceSeconds,
+      }
       : {}),
   };
 }
@@ -221,7 +225,9 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
       const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
-      return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom);
+      // Paced to the account's SES rate on AWS; the local emulator has none.
+      const pacing = config.local ? undefined : { concurrency: config.jobsMaxConcurrency, clock, logger };
+      return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom, pacing);
     }, { send: true }),
     sms: lazyPort(async () => {
       const { SnsSms, snsClient } = await import('#adapters/aws/sns-sms.ts');

@@ -9,7 +9,7 @@ import { TokenParams } from '#schemas/signing.ts';
 export const definition = route({
   method: 'GET', path: '/v1/download/{token}/document', auth: 'link', tag: 'Signing',
   operationId: 'downloadSealedDocument', summary: 'Download portal: the sealed PDF (the download is recorded)',
-  description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail (for a PDF over 5 MB when the presigned URL is handed out) and stops the deletion reminders for this recipient.',
+  description: 'A sealed PDF (the first, or `?documentId=`: a sealed document or its original). The download is recorded in the audit trail (for a PDF over DIRECT_DOWNLOAD_MAX_BYTES when the presigned URL is handed out) and stops the deletion reminders for this recipient.',
   params: TokenParams,
   query: LinkDocumentQuery,
   success: {

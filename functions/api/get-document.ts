@@ -9,7 +9,7 @@ import { DocumentQuery } from '#schemas/envelopes.ts';
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}/document', auth: 'bearer', tag: 'Envelopes',
   operationId: 'getDocument', summary: 'Download the original or sealed PDF',
-  description: 'The first document, or the one `?documentId=` names; `?kind=sealed` once the envelope is completed. Over DIRECT_DOWNLOAD_MAX_BYTES (5 MB), 302 to a presigned URL.',
+  description: 'The first document, or the one `?documentId=` names; `?kind=sealed` once the envelope is completed. Over DIRECT_DOWNLOAD_MAX_BYTES (about 4.45 MB), 302 to a presigned URL.',
   params: IdParams,
   query: DocumentQuery,
   success: {

@@ -1,6 +1,7 @@
 import { requestCode } from '#domain/use-cases/signing.ts';
 import { json, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
+import { OTP_LIFETIME_CODES } from '#domain/otp-budget.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { OtpRequestedResponse } from '#schemas/responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
@@ -8,7 +9,9 @@ import { TokenParams } from '#schemas/signing.ts';
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/otp/request', auth: 'link', tag: 'Signing',
   operationId: 'requestOtp', summary: 'Send a one-time code to the signer',
-  description: 'Sends a fresh 6-digit code, valid for 10 minutes, by SMS to `sms_otp` signers with a phone, otherwise by email. A new code replaces the previous one.',
+  description:
+    'Sends a fresh 6-digit code, valid for 10 minutes, by SMS to `sms_otp` signers with a phone, otherwise by email. A new code replaces the previous one. ' +
+    `A link may have ${String(OTP_LIFETIME_CODES)} codes sent over its whole life: asking for one more sends nothing and locks the link: ${OTP_LOCK_EFFECTS}.`,
   params: TokenParams,
   success: { status: 200, description: 'Where the code went', content: json(OtpRequestedResponse) },
   errors: {

@@ -1,6 +1,7 @@
 import { verifyCode } from '#domain/use-cases/signing.ts';
 import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
+import { otpGuessBound, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { OtpVerificationResponse } from '#schemas/responses.ts';
 import { OtpVerifyRequest, TokenParams } from '#schemas/signing.ts';
@@ -8,7 +9,10 @@ import { OtpVerifyRequest, TokenParams } from '#schemas/signing.ts';
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/otp/verify', auth: 'link', tag: 'Signing',
   operationId: 'verifyOtp', summary: 'Verify the one-time code',
-  description: 'Three wrong attempts void the code (`signer.otp_failed`); a new one must then be requested. Verifying an already verified signer answers `verified: true`.',
+  description:
+    'Three wrong attempts void the code (`signer.otp_failed`); a new one must then be requested. Verifying an already verified signer answers `verified: true`. ' +
+    `A link takes ${String(OTP_LIFETIME_WRONG_TRIES)} wrong codes over its whole life, so a guesser hits a 6-digit code with a chance of at most ` +
+    `1 in ${(1 / otpGuessBound()).toLocaleString('en')}: the last of them locks the link: ${OTP_LOCK_EFFECTS}.`,
   params: TokenParams,
   body: jsonBody(OtpVerifyRequest),
   success: { status: 200, description: 'The signer is verified', content: json(OtpVerificationResponse) },

@@ -10,7 +10,8 @@ export const definition = route({
   operationId: 'resendSigningLink', summary: "Re-issue a live signer's signing link",
   description:
     'Issues a new signing link to a signer who was invited and has not signed or declined, for instance after the old link expired ' +
-    '(a link carries the signer\'s link version; a newer one retires it), and emails it to them. The previous link stops working at once.',
+    '(a link carries the signer\'s link version; a newer one retires it), and emails it to them. The previous link stops working at once. ' +
+    'A link locked after too many one-time codes (`otp_locked`) is unlocked: the new link starts a fresh budget of codes (audit event `signer.otp_unlocked`).',
   params: SignerParams,
   success: { status: 200, description: 'The new signing link', content: json(SigningLinkResponse) },
   errors: {

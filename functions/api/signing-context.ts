@@ -14,11 +14,11 @@ export const definition = route({
   params: TokenParams,
   success: { status: 200, description: "The signing context, with only this signer's fields", content: json(SigningContextResponse) },
   errors: { 401: LINK_UNUSABLE, 409: CONCURRENT, 410: LINK_USED },
-  // Later signers see what earlier ones entered: drawn signatures are read from signatures/.
-  access: { ...linkAccess, documents: { read: ['signatures/'] } },
+  // Later signers see what earlier ones entered: drawn signatures are read from signatures/; page geometry from original/.
+  access: { ...linkAccess, documents: { read: ['original/', 'signatures/'] } },
 }, (deps) => async ({ params, meta }) => {
-  const { envelope, signer, completed } = await readSigningContext(deps, params.token, meta);
-  return respond(SigningContextResponse, signingContextView(envelope, signer, CONSENT_DISCLOSURE, completed.map(completedFieldView)));
+  const { envelope, signer, completed, pages } = await readSigningContext(deps, params.token, meta);
+  return respond(SigningContextResponse, signingContextView(envelope, signer, CONSENT_DISCLOSURE, pages, completed.map(completedFieldView)));
 });
 
 export const handler = lambda(definition);

@@ -1,12 +1,13 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as v from 'valibot';
-import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { JOBS_MAX_RECEIVES, WEBHOOK_EVENTS } from '#domain/outbox.ts';
 import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
 import { deleteBlobs } from '#domain/use-cases/blobs.ts';
 import { sendNotices } from '#domain/use-cases/notifications.ts';
 import { runBulkChunk } from '#domain/use-cases/bulk-send.ts';
+import { failBulkJob } from '#domain/use-cases/bulk-sweep.ts';
 import { parseWith } from '#http/validation.ts';
 import { BulkRowRequest } from '#schemas/templates.ts';
 import { worker } from '#http/endpoint.ts';
@@ -19,7 +20,8 @@ const EventItem = v.object({
 
 const NoticeItem = v.object({
   kind: v.literal('notify'), template: v.literal('notice'), id: v.string(), envelopeId: v.string(), createdAt: v.string(),
-  notice: v.picklist(['voided', 'declined', 'expired']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
+  notice: v.picklist(['voided', 'declined', 'expired', 'otp_locked']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
+  lockedSigner: v.optional(v.nullable(v.object({ name: v.string(), email: v.string() }))),
   recipients: v.array(v.object({ name: v.string(), email: v.string() })),
 });
 
@@ -43,22 +45,34 @@ async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<v
   else await dispatchEvent(deps, job.event);
 }
 
-/** Void, decline and expiry notices (ADDITIONS A7); a redelivery may repeat a notice, never lose one. */
+/** Void, decline and expiry notices (ADDITIONS A7), and locked links; a redelivery may repeat a notice, never lose one. */
 async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem>): Promise<void> {
   const envelope = await deps.envelopes.find(notice.envelopeId);
   if (envelope) await sendNotices(deps, envelope, notice);
 }
 
+/** On its last delivery, a failing bulk.rows job fails its rows left (true), so the batch ends rather than waits. */
+async function gaveUp(deps: Deps, job: v.InferOutput<typeof JobMessage>, receives: number, error: string): Promise<boolean> {
+  if (job.type !== 'bulk.rows' || receives < JOBS_MAX_RECEIVES) return false;
+  try {
+    await failBulkJob(deps, job, error);
+    return true;
+  } catch (cause) {
+    deps.logger.error('bulk-send rows could not be failed; the bulk sweep will', { batchId: job.batchId, chunk: job.chunk, error: (cause as Error).message });
+    return false;
+  }
+}
+
 /**
  * The jobs queue consumer. Each record is handled on its own; a failed one is reported in batchItemFailures
- * so only it comes back (after the visibility timeout) while the rest are deleted. Unreadable messages are
- * dropped with a log line: retrying them cannot succeed.
+ * so only it comes back (after the visibility timeout) while the rest are deleted; after JOBS_MAX_RECEIVES
+ * deliveries the queue dead-letters it. Unreadable messages are dropped with a log line: retrying them cannot succeed.
  */
 export const definition = worker({
   name: 'jobs',
   trigger: { kind: 'queue', queue: 'jobs' },
   // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-  // blobs.delete (a replaced draft document), notice.send (void, decline and expiry notices), bulk.rows (a bulk send's
+  // blobs.delete (a replaced draft document), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
   // envelopes: template copies, sends, invitations).
   access: {
     table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
@@ -77,7 +91,9 @@ export const definition = worker({
     try {
       await run(deps, job);
     } catch (error) {
-      deps.logger.error('job failed; will be retried', { messageId: record.messageId, error: (error as Error).message });
+      const message = (error as Error).message;
+      if (await gaveUp(deps, job, Number(record.attributes.ApproximateReceiveCount), message)) continue;
+      deps.logger.error('job failed; will be retried', { messageId: record.messageId, error: message });
       failures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -3,7 +3,9 @@
  * each asset, and the cold-start test and `measureBundles` (test/support/cold-start.ts) call the very same function,
  * so what is tested is what deploys.
  *
- * - ESM for Node 22, minified, with a source map beside it (the functions run with --enable-source-maps).
+ * - ESM for Node 22, minified, with a source map beside it (the functions run with --enable-source-maps) that maps
+ *   the project's own code only: the mappings into node_modules are dropped (they were most of each map, over 100 MB
+ *   across the functions), so a frame in a dependency shows its place in the bundle.
  * - The AWS SDK is bundled, not taken from the Lambda runtime: the version is the lockfile's, the one the tests ran
  *   (an older runtime SDK silently drops fields it does not know, such as SES v2 attachments), and only the
  *   commands the adapters import are kept. Each client is evaluated on its first use (shared/deps.ts).
@@ -15,8 +17,9 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
 import { buildSync, type BuildOptions } from 'esbuild';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,8 +51,15 @@ export interface BundleOptions {
   generated?: Readonly<Record<string, string>>;
 }
 
-/** Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so). */
-export function bundleFunction(entry: string, outdir: string, options: BundleOptions = {}): void {
+/** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
+export interface BundleResult { inputs: string[] }
+
+/**
+ * Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so),
+ * and says what went in.
+ */
+export function bundleFunction(entry: string, outdir: string, options: BundleOptions = {}): BundleResult {
+  let inputs: string[] = [];
   const stubs = mkdtempSync(join(tmpdir(), 'esign-unbound-'));
   try {
     // Each omitted module becomes a stub that throws when loaded (esbuild's alias: a synchronous build takes no plugins).
@@ -59,14 +69,65 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
       return [specifier, stub];
     }));
     const { metafile } = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE), alias, metafile: true });
-    const inputs = Object.keys(metafile.inputs).map((input) => join(REPO_ROOT, input));
-    const unused = Object.entries(alias).filter(([, stub]) => !inputs.includes(stub)).map(([specifier]) => specifier);
+    inputs = Object.keys(metafile.inputs);
+    const absolute = inputs.map((input) => join(REPO_ROOT, input));
+    const unused = Object.entries(alias).filter(([, stub]) => !absolute.includes(stub)).map(([specifier]) => specifier);
     if (unused.length > 0) throw new Error(`${entry}: nothing imports ${unused.join(', ')}; the list of unbound adapters is out of date`);
   } finally {
     rmSync(stubs, { recursive: true, force: true });
   }
+  trimSourceMap(join(outdir, `${BUNDLE_FILE}.map`));
   copyModuleFiles(options.files ?? [], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
+  return { inputs };
+}
+
+/**
+ * Keeps the mappings into the project's code and drops those into node_modules. Where a dropped run begins, a
+ * segment without a source ends the mapping before it, so dependency code is never attributed to project code.
+ */
+export function trimSourceMap(file: string): void {
+  const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; names: string[]; mappings: string };
+  // Project code: a path into the repository outside node_modules (a dependency's own map names its sources by URL).
+  const own = (source: string) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(source)) return false;
+    const path = resolve(dirname(file), source);
+    return path.startsWith(`${REPO_ROOT}/`) && !path.includes('/node_modules/');
+  };
+  const sources: string[] = [];
+  const sourceIndex = new Map<number, number>();
+  map.sources.forEach((source, i) => {
+    if (!own(source)) return;
+    sourceIndex.set(i, sources.length);
+    sources.push(source);
+  });
+  const names: string[] = [];
+  const nameIndex = new Map<number, number>();
+  const nameOf = (i: number) => {
+    let kept = nameIndex.get(i);
+    if (kept === undefined) {
+      kept = names.length;
+      nameIndex.set(i, kept);
+      names.push(map.names[i] ?? '');
+    }
+    return kept;
+  };
+  const lines = decode(map.mappings).map((line) => {
+    const kept: SourceMapSegment[] = [];
+    let mapped = false;
+    for (const segment of line) {
+      const source = segment.length === 1 ? undefined : sourceIndex.get(segment[1]);
+      if (segment.length === 1 || source === undefined) {
+        if (mapped) kept.push([segment[0]]);
+        mapped = false;
+        continue;
+      }
+      mapped = true;
+      kept.push(segment.length === 5 ? [segment[0], source, segment[2], segment[3], nameOf(segment[4])] : [segment[0], source, segment[2], segment[3]]);
+    }
+    return kept;
+  });
+  writeFileSync(file, JSON.stringify({ ...map, sources, names, mappings: encode(lines) }));
 }
 
 /** Copies node_modules files, and the package.json and licence of each package they come from, under `outdir`. */

@@ -25,8 +25,9 @@ function summed(label: string, metrics: IMetric[]): IMetric {
   return new MathExpression({ expression: `SUM([${Object.keys(usingMetrics).join(',')}])`, usingMetrics, label, period: Duration.minutes(5) });
 }
 
-export function serviceDashboard(scope: Construct, id: string, props: { name: string; functions: readonly ServiceFunction[] }): Dashboard {
-  const dashboard = new Dashboard(scope, id, { dashboardName: props.name, defaultInterval: Duration.days(7) });
+/** `dashboardName`: dashboards are global to the account, so it should name the region (the default is `name`). */
+export function serviceDashboard(scope: Construct, id: string, props: { name: string; dashboardName?: string; functions: readonly ServiceFunction[] }): Dashboard {
+  const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName ?? props.name, defaultInterval: Duration.days(7) });
   const fns = props.functions.map((f) => f.fn);
   dashboard.addWidgets(new TextWidget({ markdown: `# ${props.name}\nEnvelopes, sealing and failures (EMF metrics, namespace \`${NAMESPACE}\`), and the API functions.`, width: 24, height: 2 }));
   dashboard.addWidgets(

@@ -4,7 +4,7 @@
  * (service-function.ts). Resources are given by ARN: within a stack, tokens of its own resources; across stacks,
  * values read from the handoff parameters (handoff.ts).
  */
-import { Aws, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
 import type { DocumentAccess, DocumentPrefix } from '../stacks/access.ts';
@@ -71,13 +71,15 @@ export function grantStateMachine(fn: ServiceFunction, stateMachineArn: string):
   fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [stateMachineArn] }));
 }
 
-/** Sign on the seal key only (never GetPublicKey: the certificate carries it). */
-/** Signing with the seal key, and reading the CA-issued chain `npm run seal-cert -- import` may have stored. */
+/**
+ * Signing with the seal key and reading its public half (checked against the certificate before a seal), and reading
+ * the CA-issued chain `npm run seal-cert -- import` may have stored.
+ */
 export function grantSigningKey(fn: ServiceFunction, keyArn: string, certificateParameter: string | null): void {
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign'], resources: [keyArn] }));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [keyArn] }));
   if (certificateParameter) {
-    const { region, account } = Stack.of(fn);
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [`arn:aws:ssm:${region}:${account}:parameter${certificateParameter}`] }));
+    const parameterArn = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: certificateParameter.replace(/^\//, ''), arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));
   }
 }
 
@@ -96,7 +98,7 @@ export function grantSecrets(fn: ServiceFunction, secretArns: readonly string[],
 }
 
 /**
- * SES SendEmail from `senderEmail` to anyone. The resource is every identity because SES checks the recipients'
+ * SES SendEmail from `senderEmail` to anyone, and the account's quota to pace by. The resource is every identity because SES checks the recipients'
  * identities too while the account is in its sandbox (a grant on the sender's identity alone fails there); the
  * ses:FromAddress condition keeps the function to the one sender, whether the verified identity is the address or
  * its domain.
@@ -107,6 +109,9 @@ export function grantMail(fn: ServiceFunction, senderEmail: string): void {
     actions: ['ses:SendEmail'], resources: [identities], conditions: { StringEquals: { 'ses:FromAddress': senderEmail } },
   }));
   acknowledgeWildcard(fn.role, identities, 'SES checks the recipients\' identities as well as the sender\'s while the account is in the SES sandbox; the ses:FromAddress condition limits sending to the configured sender');
+  // The account's send rate, read once per container to pace sends (shared/adapters/aws/ses-mailer.ts): no resource ARN.
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+  acknowledgeWildcard(fn.role, '*', 'ses:GetAccount reads the account\'s sending quota and has no resource ARN');
 }
 
 /** SMS through SNS: Publish to a phone number has no resource ARN, so it is granted on `*`. */

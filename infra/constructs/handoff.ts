@@ -11,8 +11,14 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { RESOURCE_KEYS, type ResourceKey, type ServiceResources } from '../stacks/environment.ts';
 
-/** The resources functions use, and what only stacks need: the HTTP API the api stack adds its routes to. */
-export type HandoffKey = ResourceKey | 'apiId';
+/**
+ * The resources functions use, and what only stacks need: the HTTP API the api stack adds its routes to, the alarm
+ * topic its alarms notify, the seal key's id (which names the imported certificate chain's parameter).
+ */
+export type HandoffKey = ResourceKey | 'apiId' | 'alarmTopicArn' | 'sealKeyId';
+
+/** Every handoff key. */
+export const HANDOFF_KEYS: readonly HandoffKey[] = [...RESOURCE_KEYS, 'apiId', 'alarmTopicArn', 'sealKeyId'];
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

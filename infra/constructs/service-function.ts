@@ -21,6 +21,8 @@ export interface ServiceFunctionProps {
   logRetention: RetentionDays;
   memorySize?: number;
   timeout?: Duration;
+  /** Instances kept for this function alone (and its cap); none by default. */
+  reservedConcurrency?: number;
   /** Bundling beyond the defaults: files shipped beside it, adapters left out (bundling.ts). */
   bundle?: BundleOptions;
 }
@@ -63,6 +65,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(15),
+      ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       role: this.role,
       logGroup: this.logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps' },

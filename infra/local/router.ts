@@ -6,10 +6,12 @@ export interface BoundRoute {
   def: RouteDef;
   handler: ApiHandler;
   path: PathPattern;
+  /** The function's Lambda timeout, as CDK sets it (infra/stacks/access.ts). */
+  timeoutSeconds: number;
 }
 
-export function bindRoute(def: RouteDef, handler: ApiHandler): BoundRoute {
-  return { def, handler, path: pathPattern(def.method, def.path) };
+export function bindRoute(def: RouteDef, handler: ApiHandler, timeoutSeconds: number): BoundRoute {
+  return { def, handler, path: pathPattern(def.method, def.path), timeoutSeconds };
 }
 
 export function matchRoute(routes: readonly BoundRoute[], method: string, path: string): RouteMatch<BoundRoute> {

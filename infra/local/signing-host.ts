@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { BoundRoute } from './router.ts';
-import type { ApiHandler } from '#http/pipeline.ts';
 import type { DocsFile } from '../docs-site.ts';
+import type { Invocable } from './aws-limits.ts';
 import { apiListener } from './server.ts';
 
 const TYPES: Record<string, string> = {
@@ -40,7 +40,7 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse, 
  * The signing host (DESIGN 7): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
  * beside the pages (`docs`: its files by name), everything else is the web app.
  */
-export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => ApiHandler, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => Invocable, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
   const headers = { ...SECURITY_HEADERS, 'content-security-policy': signingHostCsp(documentsOrigin) };
   const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -13,17 +13,20 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
-import { OffsetClock, uuidV7Ids } from '#adapters/system.ts';
+import { uuidV7Ids, type OffsetClock } from '#adapters/system.ts';
 import { ensureApplication } from '#domain/use-cases/applications.ts';
+import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import type { ApiHandler } from '#http/pipeline.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
+import { functionTimeoutSeconds } from '../stacks/access.ts';
 import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
 import { buildOpenApi, inMemoryApiDescription } from '../openapi.ts';
 import { docsFiles } from '../docs-site.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
+import { invokeWithin } from './aws-limits.ts';
 import { devHandlers } from './dev-endpoints.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
 import { freePort } from './engines/free-port.ts';
@@ -38,6 +41,7 @@ import { lifecycleJob } from './lifecycle.ts';
 import { pageHandlers } from './pages.ts';
 import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
+import { savedClock } from './saved-state.ts';
 import { bindRoute, type BoundRoute } from './router.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
@@ -45,7 +49,7 @@ import { signingHostListener } from './signing-host.ts';
 import { loadStateMachine } from './workflow-runner.ts';
 
 export interface LocalStackOptions {
-  /** Persist everything under this directory (`npm start`); omitted: in memory, gone at stop (tests). */
+  /** Persist everything under this directory (`npm start`): data, keys, the service clock, queued jobs; omitted: in memory, gone at stop (tests). */
   dataDir?: string;
   /** API port; 0 picks a free one. */
   port?: number;
@@ -107,7 +111,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
-    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: 5 }]),
+    startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
@@ -193,7 +197,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
 
     // 3. Every function wired from its own environment.
-    const clock = new OffsetClock();
+    const clock = savedClock(dataDir);
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const localWorkflows = new LocalWorkflows();
     teardown.add(() => { localWorkflows.stop(); clock.stop(); return Promise.resolve(); });
@@ -217,20 +221,32 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const deps = await functionDeps(wiring);
     const depsOf = (handler: string) => deps.get(handler) ?? (() => { throw new Error(`${handler} is not in the manifest`); })();
-    const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler))));
-    const noRoute = (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler));
+    const bound: BoundRoute[] = routes.map((def) => bindRoute(def, (handlerFactory(def.handler) as (deps: Deps) => ApiHandler)(depsOf(def.handler)), functionTimeoutSeconds(def.handler)));
+    const noRoute = { handler: (handlerFactory(fallbackRoute.handler) as (deps: Deps) => ApiHandler)(depsOf(fallbackRoute.handler)), timeoutSeconds: functionTimeoutSeconds(fallbackRoute.handler) };
+
+    // An operator's view: every resource bound, calls not recorded (what AWS itself does, as the lifecycle rules).
+    const config = loadConfig({
+      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
+      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
+    });
+    const operator = buildDeps(config, { clients }, { clock });
 
     // 4. Background work: workflows, queue consumers, schedules.
     const busy = { tasks: 0 };
-    const hooks = { now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; } };
+    const hooks = {
+      now: () => clock.now(), until: (iso: string) => clock.until(iso), busy: (delta: 1 | -1) => { busy.tasks += delta; },
+      invoke: <T>(handler: string, work: () => Promise<T>) => invokeWithin(handler, functionTimeoutSeconds(handler), work),
+    };
     for (const def of workflows) localWorkflows.useRunner(def.name, await loadStateMachine(REPO_ROOT, def, depsOf, hooks));
     const pollers: Poller[] = [];
     const scheduled: Job[] = [];
     const lifecycleS3 = new S3Client(clients.s3 ?? {});
     for (const def of workers) {
-      const handler = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      const invoke = handlerFactory(def.handler)(depsOf(def.handler)) as (event: never) => Promise<unknown>;
+      // Held to the function's Lambda timeout: past it the batch, the run or the task fails as on AWS.
+      const handler = (event: never) => invokeWithin(def.handler, functionTimeoutSeconds(def.handler), () => invoke(event));
       if (def.trigger.kind === 'queue') pollers.push(startPoller(new SQSClient(clients.sqs ?? {}), resources.jobsQueueUrl, handler as SqsHandler));
-      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, handler as (e: S3Event) => Promise<unknown>));
+      else if (def.trigger.kind === 'objectRemoved') scheduled.push(lifecycleJob(lifecycleS3, resources.bucketName, operator.envelopes, handler as (e: S3Event) => Promise<unknown>));
       else scheduled.push(async () => { await (handler as () => Promise<unknown>)(); });
     }
     teardown.add(() => Promise.all(pollers.map((p) => p.stop())));
@@ -247,12 +263,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       }
     };
 
-    // 5. An operator's view, and the dev application.
-    const config = loadConfig({
-      TABLE_NAME: resources.tableName, BUCKET_NAME: resources.bucketName, JOBS_QUEUE_URL: resources.jobsQueueUrl, BASE_URL: urls.apiUrl, SIGNING_URL: urls.signingUrl,
-      JWT_SECRET: secrets.jwtSecret, LINK_SECRET: secrets.linkSecret, DATA_KEY: secrets.dataKey, LOCAL_MODE: '1',
-    });
-    const operator = buildDeps(config, { clients }, { clock });
+    // 5. The dev application.
     const devApp = await ensureApplication(operator, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });

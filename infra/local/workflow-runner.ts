@@ -25,6 +25,8 @@ export interface RunnerHooks {
   /** Resolves once the service clock reaches `iso` (Wait states are timed on the service clock locally). */
   until(iso: string): Promise<void>;
   busy(delta: 1 | -1): void;
+  /** Invokes a task's function as Lambda would (held to its timeout); by default, just calls it. */
+  invoke?: <T>(handler: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** A Wait state's duration in seconds, from whichever of its fields it uses. */
@@ -64,7 +66,8 @@ export async function loadStateMachine(root: string, def: WorkflowDef, depsOf: (
       const input = (parameters as { Payload?: JsonValue } | null)?.Payload ?? parameters;
       hooks.busy(1);
       try {
-        return { Payload: (await handler(input)) as JsonValue };
+        const invoke = hooks.invoke ?? (<T>(_: string, work: () => Promise<T>) => work());
+        return { Payload: (await invoke(task.handler, () => handler(input))) as JsonValue };
       } finally {
         hooks.busy(-1);
       }

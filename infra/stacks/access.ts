@@ -6,6 +6,7 @@
  * Plain data, no CDK type: the local runtime reads it too, to give each function the environment CDK gives it.
  */
 import type { Access } from '#http/access.ts';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS } from '#http/aws-limits.ts';
 import { servedBySigningHost } from '#http/signing-host-policy.ts';
 import { definitionOf, routes } from '../routes.ts';
 
@@ -19,4 +20,9 @@ export function accessOf(handler: string): Access {
   const access = definitionOf(handler).access;
   if (!behindSigningHost.has(handler)) return access;
   return { ...access, secrets: [...new Set([...(access.secrets ?? []), 'ORIGIN_VERIFY_SECRET' as const])] };
+}
+
+/** The Lambda timeout of `handler`'s function, as CDK sets it and the local runtime enforces it. */
+export function functionTimeoutSeconds(handler: string): number {
+  return accessOf(handler).timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS;
 }

@@ -18,7 +18,7 @@ import { handoffName, publish } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { SigningCertificate } from '../constructs/signing-certificate.ts';
 import { SECRET_RESOURCES } from './environment.ts';
-import type { ServiceSettings } from './settings.ts';
+import { sealChainParameter, type ServiceSettings } from './settings.ts';
 
 export interface DataStackProps extends StackProps {
   settings: ServiceSettings;
@@ -111,6 +111,7 @@ export class DataStack extends Stack {
       bucketArn: this.documentsBucket.bucketArn,
       encryptionKeyArn: this.dataKey.keyArn,
       sealKeyArn: this.signingKey.keyArn,
+      sealKeyId: this.signingKey.keyId,
       ...Object.fromEntries(Object.entries(this.secrets).map(([name, secret]) => [SECRET_RESOURCES[name as SecretName], secret.secretArn])),
     });
 
@@ -119,6 +120,10 @@ export class DataStack extends Stack {
     new CfnOutput(this, 'DocumentsBucketName', { value: this.documentsBucket.bucketName });
     new CfnOutput(this, 'SealKeyArn', { value: this.signingKey.keyArn });
     new CfnOutput(this, 'SealCertificateParameter', { value: handoffName(settings.prefix, 'sealCertificatePem') });
+    new CfnOutput(this, 'SealCertificateChainParameter', {
+      value: sealChainParameter(settings.prefix, this.signingKey.keyId),
+      description: 'SEAL_CERTIFICATE_PARAMETER for npm run seal-cert -- import (named after the seal key, so a new key never reads an old chain)',
+    });
   }
 
   private secret(id: string, description: string): Secret {

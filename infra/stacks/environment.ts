@@ -48,6 +48,8 @@ export interface FunctionSettings {
   sealCertificateParameter?: string | null;
   /** POWERTOOLS_LOG_LEVEL of every function (default INFO). */
   logLevel?: string;
+  /** The jobs consumer's maximum concurrency: a sender paces its emails to its share of the account's SES rate. */
+  jobsMaxConcurrency?: number;
 }
 
 /** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
@@ -91,7 +93,10 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     POWERTOOLS_LOG_LEVEL: settings.logLevel ?? 'INFO',
   };
   if (route) env.RATE_LIMITS = settings.rateLimits;
-  if (access.mail) env.MAIL_FROM = settings.senderEmail;
+  if (access.mail) {
+    env.MAIL_FROM = settings.senderEmail;
+    if (settings.jobsMaxConcurrency !== undefined) env.JOBS_MAX_CONCURRENCY = String(settings.jobsMaxConcurrency);
+  }
   if (access.sms && settings.smsSenderId) env.SMS_SENDER_ID = settings.smsSenderId;
   for (const workflow of access.starts ?? []) {
     if (workflow === 'seal') env.SEAL_STATE_MACHINE_ARN = resources.sealStateMachineArn;

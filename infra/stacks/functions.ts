@@ -15,12 +15,26 @@ import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';
 import { functionEnvironment, isRoute, SECRET_RESOURCES, unboundAdapters, type FunctionSettings, type ServiceResources } from './environment.ts';
+import type { ServiceSettings } from './settings.ts';
 
 /** What a manifest function may be bound to; each function gets only what its access row names. */
 export interface FunctionContext {
   resources: ServiceResources;
   settings: FunctionSettings;
   logRetention: RetentionDays;
+  /** Reserved concurrency by handler module, for the functions that have some (reservationsOf). */
+  reserved?: Readonly<Record<string, number>>;
+}
+
+/** The functions a deployment may reserve concurrency for (settings `reservedConcurrency`): the seal task and the sign route. */
+export const RESERVABLE = { seal: 'functions/workers/seal.ts', sign: 'functions/api/sign.ts' } as const;
+
+/** Reserved concurrency by handler module, from the settings (none unless configured). */
+export function reservationsOf(settings: Pick<ServiceSettings, 'reservedConcurrency'>): Record<string, number> {
+  return Object.fromEntries(Object.entries(RESERVABLE).flatMap(([key, handler]) => {
+    const count = settings.reservedConcurrency[key as keyof typeof RESERVABLE];
+    return count ? [[handler, count]] : [];
+  }));
 }
 
 /** `functions/api/oauth-token.ts` -> `OauthToken`. */
@@ -53,6 +67,7 @@ export function manifestFunction(scope: Construct, handler: string, description:
     logRetention: ctx.logRetention,
     ...(access.memorySize ? { memorySize: access.memorySize } : {}),
     ...(access.timeoutSeconds ? { timeout: Duration.seconds(access.timeoutSeconds) } : {}),
+    ...(ctx.reserved?.[handler] ? { reservedConcurrency: ctx.reserved[handler] } : {}),
     bundle: bundleOptionsOf(handler),
   });
   fn.addEnvironments(functionEnvironment(handler, resources, ctx.settings));

@@ -41,6 +41,17 @@ export interface ServiceSettings {
   padesLevel: string | null;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL): DEBUG, INFO, WARN or ERROR. */
   logLevel: LogLevel;
+  /**
+   * How many jobs-worker instances the jobs queue may run at once (the event source's maximum concurrency, 2 to 1000):
+   * a bulk send fans out through that queue, and without a cap it could take every instance the account has.
+   */
+  jobsMaxConcurrency: number;
+  /**
+   * Reserved concurrency for the functions that must always be able to run: the seal task and the sign route. Off by
+   * default: Lambda keeps 100 of the account's concurrency unreserved, so on a new account (whose limit may be 10)
+   * any reservation fails the deploy. Set it once the account's limit is known to be high enough.
+   */
+  reservedConcurrency: { seal: number | null; sign: number | null };
 }
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -64,6 +75,8 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   tsaAuthHeader: null,
   padesLevel: null,
   logLevel: 'INFO',
+  jobsMaxConcurrency: 10,
+  reservedConcurrency: { seal: null, sign: null },
 };
 
 const text = (node: Node, key: string): string | null => {
@@ -150,7 +163,31 @@ export function settingsFromContext(node: Node): ServiceSettings {
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),
     logLevel: logLevelOf(text(node, 'logLevel')),
+    jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
+    reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
   };
+}
+
+/** SQS event sources take a maximum concurrency from 2 to 1000. */
+function jobsMaxConcurrencyOf(value: string | null): number {
+  if (value === null) return DEFAULT_SETTINGS.jobsMaxConcurrency;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2 || n > 1000) throw new Error(`jobsMaxConcurrency must be a whole number from 2 to 1000 (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+function reservedConcurrencyOf(value: unknown): ServiceSettings['reservedConcurrency'] {
+  if (value === undefined || value === null) return DEFAULT_SETTINGS.reservedConcurrency;
+  const given = value as Record<string, unknown>;
+  const unknown = typeof value === 'object' ? Object.keys(given).filter((key) => key !== 'seal' && key !== 'sign') : ['(not an object)'];
+  const count = (key: 'seal' | 'sign') => {
+    const n = given[key];
+    if (n === undefined || n === null) return null;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new Error(`reservedConcurrency.${key} must be a whole number of at least 1 (got ${JSON.stringify(n)})`);
+    return n;
+  };
+  if (unknown.length > 0) throw new Error(`reservedConcurrency takes {"seal": n, "sign": n} (got ${JSON.stringify(value)})`);
+  return { seal: count('seal'), sign: count('sign') };
 }
 
 function logLevelOf(value: string | null): LogLevel {
@@ -160,10 +197,18 @@ function logLevelOf(value: string | null): LogLevel {
   return level;
 }
 
-/** The settings that reach the functions' environment (infra/stacks/environment.ts). */
-export const functionSettings = (settings: ServiceSettings): FunctionSettings => ({
+/**
+ * Where `npm run seal-cert -- import` stores a CA-issued chain for the seal key: named after the key, so a chain that
+ * outlived its key (the parameter is not the stacks' own, and `cdk destroy` then a deploy makes a new key) is never
+ * read for another key; the seal then uses the certificate issued at deploy for the new key.
+ */
+export const sealChainParameter = (prefix: string, sealKeyId: string) => `/${prefix}/seal-certificate-chain/${sealKeyId}`;
+
+/** The settings that reach the functions' environment (infra/stacks/environment.ts); the chain's parameter for the seal key `sealKeyId`. */
+export const functionSettings = (settings: ServiceSettings, sealKeyId?: string): FunctionSettings => ({
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
-  sealCertificateParameter: `/${settings.prefix}/seal-certificate-chain`,
+  sealCertificateParameter: sealKeyId === undefined ? null : sealChainParameter(settings.prefix, sealKeyId),
   logLevel: settings.logLevel,
+  jobsMaxConcurrency: settings.jobsMaxConcurrency,
 });

@@ -16,7 +16,7 @@ import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apig
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
-  AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime,
+  AllowedMethods, CachePolicy, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime,
   HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior,
   OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy,
   PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions,
@@ -87,11 +87,13 @@ export class WebStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED, // CloudFront standard logs are written with an ACL
+      // ACLs stay enabled: CloudFront's standard logs (off now) granted itself write on the bucket ACL of earlier
+      // deployments, and S3 refuses to disable ACLs on a bucket whose ACL grants another account.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledge(logs, 'S1', 'This is the access-log bucket of the signing host (its pages bucket and distribution); logging it into itself would loop');
+    acknowledge(logs, 'S1', 'This is the access-log bucket of the signing host\'s pages bucket; logging it into itself would loop');
     const site = new Bucket(this, 'Pages', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -102,7 +104,11 @@ export class WebStack extends Stack {
       removalPolicy: RemovalPolicy.DESTROY, // holds only the build; the deployment below empties it on delete
     });
 
+    // CloudFront policies and functions are global to the account: their names carry the stack and the region, so one
+    // account can deploy the service in two regions.
+    const globalName = (what: string) => `${this.stackName}-${what}-${Aws.REGION}`;
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Signing host security headers',
       securityHeadersBehavior: {
         // The same policy the local signing host sends (infra/local/signing-host.ts), with the documents bucket's origin:
@@ -126,6 +132,7 @@ export class WebStack extends Stack {
     });
     // The viewer's address (for the audit trail and per-IP limits) and what the API reads; never Host (API Gateway's own).
     const viewerAddressPolicy = new OriginRequestPolicy(this, 'SignerApiRequests', {
+      originRequestPolicyName: globalName('signer-api-requests'),
       comment: 'Signer API: viewer address, user agent and the request headers the API reads',
       headerBehavior: OriginRequestHeaderBehavior.allowList('CloudFront-Viewer-Address', 'User-Agent', 'Content-Type', 'Idempotency-Key', 'Accept', 'Origin', 'Referer'),
       queryStringBehavior: OriginRequestQueryStringBehavior.all(),
@@ -146,6 +153,7 @@ export class WebStack extends Stack {
     // Embedded signing pages (ADDITIONS A6) carry their own frame-ancestors (the application's embedOrigins): this
     // policy leaves the function's Content-Security-Policy as it is and sends no X-Frame-Options (it cannot name origins).
     const embedHeaders = new ResponseHeadersPolicy(this, 'EmbeddedPageHeaders', {
+      responseHeadersPolicyName: globalName('embedded-page-headers'),
       comment: 'Embedded signing page: the function sets frame-ancestors',
       securityHeadersBehavior: {
         contentTypeOptions: { override: true },
@@ -167,9 +175,11 @@ export class WebStack extends Stack {
       additionalBehaviors: { ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])), [`${EMBED_PAGE_PREFIX}*`]: embeddedPage },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
-      enableLogging: true,
-      logBucket: logs,
-      logFilePrefix: 'cloudfront/',
+      // No CloudFront access logs: every behaviour sees signing and download tokens in its paths (the pages at
+      // /sign/<token>, the API under /v1/signing/<token>/...), and standard logs cannot leave the path out per behaviour
+      // (field selection needs logging v2, configured from us-east-1 only). The API's access logs record the route, not
+      // the path; the pages bucket's access logs see /index.html, which the page-route function serves for any token.
+      enableLogging: false,
       ...(settings.signingDomain && settings.certificateArn
         ? {
           domainNames: [settings.signingDomain],
@@ -180,6 +190,11 @@ export class WebStack extends Stack {
     });
     if (!settings.signingDomain) {
       acknowledge(distribution, 'CFR4', 'No signingDomain configured: the default *.cloudfront.net certificate cannot be limited to TLS 1.2; with signingDomain and certificateArn the distribution requires TLSv1.2_2021');
+    }
+    acknowledge(distribution, 'CFR3', 'No CloudFront access logs: the signing and download links carry their token in the path on every behaviour; the API\'s access logs (route keys, not paths) and the pages bucket\'s access logs record the traffic without tokens');
+    // The origin access control is named by the origin; it is global too.
+    for (const oac of distribution.node.findAll().filter((c): c is CfnOriginAccessControl => c instanceof CfnOriginAccessControl)) {
+      oac.addPropertyOverride('OriginAccessControlConfig.Name', globalName('pages-oac'));
     }
     acknowledge(distribution, 'CFR1', 'Signers are wherever the sender\'s recipients are: no geographic restriction');
     acknowledge(distribution, 'CFR2', 'No WAF by default (a web ACL costs a monthly fee); the API is throttled at the gateway and per token in the functions. Attach one in front of the distribution as needed');

@@ -8,9 +8,11 @@ export const uuidV7Ids: Ids = { next: () => uuidv7() };
 
 /** The service clock locally: real time plus an offset that `POST /_local/clock` moves forward. */
 export class OffsetClock implements Clock {
-  private offsetMs = 0;
   private waiters: { at: number; wake: () => void; cancel: (error: Error) => void }[] = [];
   private stopped = false;
+
+  /** `offsetMs`: where a previous run left the clock; `moved` hears each new offset (to keep it for the next run). */
+  constructor(private offsetMs = 0, private readonly moved?: (offsetMs: number) => void) {}
 
   now(): Date {
     return new Date(Date.now() + this.offsetMs);
@@ -18,6 +20,7 @@ export class OffsetClock implements Clock {
 
   advance(seconds: number): Date {
     this.offsetMs += seconds * 1000;
+    this.moved?.(this.offsetMs);
     this.wakeDue();
     return this.now();
   }

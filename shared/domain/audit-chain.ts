@@ -14,6 +14,8 @@ export type AuditEventName =
   | 'signer.otp_requested'
   | 'signer.otp_verified'
   | 'signer.otp_failed'
+  | 'signer.otp_locked'
+  | 'signer.otp_unlocked'
   | 'signer.consented'
   | 'signer.signed'
   | 'signer.declined'

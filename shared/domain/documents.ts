@@ -2,8 +2,9 @@ import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, NotFound, ValidationError } from './errors.ts';
 import { fieldErrors } from './fields.ts';
-import { MAX_DOCUMENTS, MAX_TOTAL_DOCUMENT_BYTES, originals, type Document, type Envelope } from './model.ts';
+import { MAX_DOCUMENTS, MAX_TOTAL_DOCUMENT_BYTES, originals, type Document, type Envelope, type PageGeometry } from './model.ts';
 import type { JobOutboxItem } from './outbox.ts';
+import { storedKeys } from './pages.ts';
 import { assertNoErrors } from './placement.ts';
 
 const documentEvent = (event: AuditDraft['event'], document: Document, ctx: Ctx, extra: Record<string, unknown> = {}): AuditDraft => ({
@@ -25,17 +26,19 @@ export function named(document: Document, order: number, filename: string | null
 
 /**
  * One more original on a draft, after the others. Fields placed before any document existed (a JSON create) go on the
- * first one, and must fit it.
+ * first one, and must fit its `pages`.
  */
-export function addDocument(envelope: Envelope, document: Document, ctx: Ctx): EnvelopeChange {
+export function addDocument(envelope: Envelope, document: Document, pages: readonly PageGeometry[], ctx: Ctx): EnvelopeChange {
   requireDraft(envelope, 'add a document');
   const existing = originals(envelope);
   if (existing.length >= MAX_DOCUMENTS) throw new InvalidState(`An envelope holds at most ${String(MAX_DOCUMENTS)} documents`);
   assertDocumentLimits([...existing, document], 'body');
   const fields = envelope.fields.map((f) => (f.documentId === null ? { ...f, documentId: document.id } : f));
   const documents = [...envelope.documents, document];
-  assertNoErrors(fieldErrors(fields, { signers: envelope.signers, documents }, (i) => `fields[${String(i)}]`),
-    'Fields already placed on this envelope do not fit the uploaded document');
+  // Only the fields that move onto it are checked again: the others were checked against their own documents.
+  const moved = fields.map((f, i) => ({ f, i })).filter(({ i }) => envelope.fields[i]?.documentId === null);
+  const errors = fieldErrors(moved.map(({ f }) => f), { signers: envelope.signers, documents }, new Map([[document.id, pages]]), (j) => `fields[${String(moved[j]?.i ?? j)}]`);
+  assertNoErrors(errors, 'Fields already placed on this envelope do not fit the uploaded document');
   const first = originals({ documents })[0];
   const after = { ...envelope, documents, fields, documentHashOriginal: first?.sha256 ?? null };
   return changeOf(envelope, after, [documentEvent('document.uploaded', document, ctx, { order: document.order ?? null })], [], ctx);
@@ -54,7 +57,7 @@ export function removeDocument(envelope: Envelope, documentId: string, ctx: Ctx)
     ...envelope, documents: kept, fields: envelope.fields.filter((f) => f.documentId !== documentId), documentHashOriginal: kept[0]?.sha256 ?? null,
   };
   const removedFields = envelope.fields.length - after.fields.length;
-  const keys = [document.blobKey, ...(document.textIndexKey ? [document.textIndexKey] : [])];
+  const keys = storedKeys(document);
   const cleanup: JobOutboxItem = { kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'blobs.delete', envelopeId: envelope.id, keys } };
   return changeOf(envelope, after, [documentEvent('document.removed', document, ctx, { fieldsRemoved: removedFields })], [cleanup], ctx);
 }

@@ -12,7 +12,7 @@ import { assertNoErrors } from './placement.ts';
 import { assertDocumentLimits } from './documents.ts';
 import { fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
 import { noticeItems } from './notice-items.ts';
-import type { CarbonCopy, ReminderSettings } from './model.ts';
+import type { CarbonCopy, DocumentPages, ReminderSettings } from './model.ts';
 
 export { changeOf, requireDraft, type Ctx, type EnvelopeChange };
 
@@ -77,6 +77,8 @@ export interface NewEnvelopeInput {
   fields: (Omit<FieldInput, 'signerId' | 'documentId'> & { signerIndex: number; documentIndex?: number })[];
   /** The originals, in order (a multipart create); empty for a JSON create. */
   documents: Document[];
+  /** Their page geometry, by document id (fields on a document are checked against it). */
+  pages?: DocumentPages;
   reminders?: ReminderSettings | null;
   cc?: CarbonCopy[];
 }
@@ -93,7 +95,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
   const fields: Field[] = input.fields.map(({ signerIndex, documentIndex, ...f }) => ({
     ...normalised({ ...f, signerId: '', documentId: null }), id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: documents[documentIndex ?? 0]?.id ?? null,
   }));
-  assertNoErrors(fieldErrors(fields, { signers, documents }, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
+  assertNoErrors(fieldErrors(fields, { signers, documents }, input.pages ?? new Map(), (i) => `fields[${String(i)}]`), 'Some fields are invalid');
   const createdAt = ctx.now.toISOString();
   const envelope: Envelope = {
     id: input.id, appId: input.appId, tenantId: input.tenantId, status: 'draft',

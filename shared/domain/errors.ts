@@ -24,7 +24,7 @@ export const ERROR_REASONS = [
   'link_invalid', 'link_expired', 'link_replaced', 'link_not_yet_valid',
   'envelope_voided', 'envelope_expired', 'envelope_declined', 'envelope_completed', 'envelope_sealing',
   'already_signed', 'already_declined', 'otp_required', 'consent_required', 'consent_given',
-  'code_incorrect', 'code_expired', 'code_burnt', 'document_purged', 'token_invalid', 'token_expired', 'link_opened',
+  'code_incorrect', 'code_expired', 'code_burnt', 'otp_locked', 'document_purged', 'token_invalid', 'token_expired', 'link_opened',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -1,7 +1,8 @@
 import type { AuditDraft } from './audit-chain.ts';
 import { changeOf, requireDraft, type Ctx, type EnvelopeChange } from './change.ts';
 import { InvalidState, type FieldErrors } from './errors.ts';
-import { originals, type Envelope, type Field, type FieldType } from './model.ts';
+import { originals, type DocumentPages, type Envelope, type Field, type FieldType } from './model.ts';
+import { pagesOf } from './pages.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';
 
 /** A field before it has an id. */
@@ -34,8 +35,11 @@ export const normalised = (field: FieldInput): FieldInput => ({
 /** Fields the signer fills (DECISIONS 25 counts these): read-only ones are shown to them, not theirs to fill. */
 export const fillable = (field: Pick<Field, 'readOnly'>) => !field.readOnly;
 
-/** Checks fields against the signers, their documents and A3's value rules; `path(i)` names field i in the request. */
-export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, path: (i: number) => string): FieldErrors {
+/**
+ * Checks fields against the signers, their documents (`pages`: those of the documents they are on) and A3's value
+ * rules; `path(i)` names field i in the request.
+ */
+export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
   const documents = originals(envelope);
   const errors: FieldErrors = {};
   fields.forEach((field, i) => {
@@ -53,7 +57,7 @@ export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelo
       return;
     }
     Object.assign(errors, valueErrors(field, path(i)));
-    if (document) Object.assign(errors, placementErrors(field, document, path(i)));
+    if (document) Object.assign(errors, placementErrors(field, pagesOf(pages, document), path(i)));
     else if (field.w <= 0 || field.h <= 0) errors[`${path(i)}.${field.w <= 0 ? 'w' : 'h'}`] = ['must be greater than 0'];
   });
   return errors;
@@ -69,18 +73,22 @@ const fieldAdded = (field: Field, ctx: Ctx): AuditDraft => ({
   detail: { fieldId: field.id, signerId: field.signerId, documentId: field.documentId, type: field.type, page: field.page, label: field.label ?? null, readOnly: field.readOnly ?? false },
 });
 
+/** The document a new field goes on: the one it names, else the only one (with several, it must name one). */
+export function targetDocumentId(envelope: Pick<Envelope, 'documents'>, documentId: string | null): string | null {
+  const documents = originals(envelope);
+  return documentId ?? (documents.length === 1 ? documents[0]?.id ?? null : null);
+}
+
 /**
  * Adds fields to a draft in one change (an anchor may place several). With one document a field without
- * `documentId` goes on it; with several, each field must name its document.
+ * `documentId` goes on it; with several, each field must name its document. `pages`: those of the documents named.
  */
-export function addFields(envelope: Envelope, inputs: readonly FieldInput[], ctx: Ctx): { change: EnvelopeChange; fields: Field[] } {
+export function addFields(envelope: Envelope, inputs: readonly FieldInput[], pages: DocumentPages, ctx: Ctx): { change: EnvelopeChange; fields: Field[] } {
   requireDraft(envelope, 'add a field');
   if (envelope.fields.length + inputs.length > MAX_FIELDS) throw new InvalidState(`An envelope has at most ${String(MAX_FIELDS)} fields`);
-  const documents = originals(envelope);
-  const only = documents.length === 1 ? documents[0]?.id ?? null : null;
-  const fields = inputs.map((input): Field => ({ ...normalised(input), id: ctx.nextId(), documentId: input.documentId ?? only }));
+  const fields = inputs.map((input): Field => ({ ...normalised(input), id: ctx.nextId(), documentId: targetDocumentId(envelope, input.documentId) }));
   const single = inputs.length === 1;
-  assertNoErrors(single ? rebase(fieldErrors(fields, envelope, () => '')) : fieldErrors(fields, envelope, (i) => `fields[${String(i)}]`), 'The field is invalid');
+  assertNoErrors(single ? rebase(fieldErrors(fields, envelope, pages, () => '')) : fieldErrors(fields, envelope, pages, (i) => `fields[${String(i)}]`), 'The field is invalid');
   const after = { ...envelope, fields: [...envelope.fields, ...fields] };
   return { change: changeOf(envelope, after, fields.map((f) => fieldAdded(f, ctx)), [], ctx), fields };
 }

@@ -1,6 +1,6 @@
 /**
  * The A7 messages in the recipient's locale (ADDITIONS A7, A8): signing reminders (email and SMS), the notices of a
- * voided, declined or expired envelope, and the carbon-copy completion email. Each takes the recipient's locale last
+ * voided, declined or expired envelope or a locked signing link, and the carbon-copy completion email. Each takes the recipient's locale last
  * (`recipientLocale(envelope, signer)`); the words live in shared/i18n/<locale>.json.
  */
 import type { Locale } from '../i18n/locales.ts';
@@ -32,20 +32,23 @@ export function signingReminderSms(envelope: Envelope, url: string, locale: Loca
   return text(locale, 'reminder.sms', { title: titleOf(envelope, locale), url });
 }
 
-/** A notice: greeting, what happened, an optional quoted reason line, and that nothing more is needed. */
-function notice(locale: Locale, subject: MessageKey, lead: MessageKey, values: Values, reason: { key: MessageKey; value: string | null } | null): RenderedEmail {
+/** A notice: greeting, what happened, an optional quoted reason line, and that nothing more is needed (or what to do). */
+function notice(
+  locale: Locale, subject: MessageKey, lead: MessageKey, values: Values, reason: { key: MessageKey; value: string | null } | null,
+  closing: MessageKey = 'notice.nothingToDo',
+): RenderedEmail {
   const why = reason ? [reason.key, { ...values, reason: reason.value ?? '' }] as const : null;
   return {
     subject: text(locale, subject, values),
     text: [
       text(locale, 'greeting', values), '', text(locale, lead, values),
-      ...(why ? [text(locale, ...why)] : []), '', text(locale, 'notice.nothingToDo'), '',
+      ...(why ? [text(locale, ...why)] : []), '', text(locale, closing, values), '',
     ].join('\n'),
     html: [
       `<p>${html(locale, 'greeting', values)}</p>`,
       `<p>${html(locale, lead, values)}</p>`,
       why ? `<p>${html(locale, ...why)}</p>` : '',
-      `<p>${html(locale, 'notice.nothingToDo')}</p>`,
+      `<p>${html(locale, closing, values)}</p>`,
     ].join('\n'),
   };
 }
@@ -67,6 +70,12 @@ export function declinedNoticeEmail(envelope: Envelope, recipientName: string, d
 export function expiredNoticeEmail(envelope: Envelope, recipientName: string, locale: Locale): RenderedEmail {
   const values = { name: recipientName, title: titleOf(envelope, locale), date: formatDay(locale, envelope.expiresAt) };
   return notice(locale, 'notice.expired.subject', 'notice.expired.lead', values, null);
+}
+
+/** To the sender: a signer's link was locked after too many one-time codes, and a resend unlocks it. */
+export function otpLockedNoticeEmail(envelope: Envelope, recipientName: string, signer: { name: string; email: string }, locale: Locale): RenderedEmail {
+  const values = { name: recipientName, title: titleOf(envelope, locale), signer: signer.name, email: signer.email };
+  return notice(locale, 'notice.otpLocked.subject', 'notice.otpLocked.lead', values, null, 'notice.otpLocked.action');
 }
 
 /** The completion email to a carbon-copy recipient: the same copies and link, saying why they receive it. */

@@ -39,6 +39,8 @@ export interface Signer {
   /** When the signer asked for codes, within the last rate window. */
   otpRequests: string[];
   otpVerifiedAt: string | null;
+  /** Codes sent and wrong codes entered since the link was first sent (or last unlocked); absent: none yet. */
+  otpUsage?: OtpUsage | null;
   consentedAt: string | null;
   declineReason: string | null;
   /** The language of the signer's emails, SMS and signing page (ADDITIONS A8); absent on records from before it. */
@@ -83,6 +85,13 @@ export interface OtpState {
   channel: 'email' | 'sms';
 }
 
+/** The link's lifetime one-time-code budget as used so far; `lockedAt` once it ran out (until the sender resends). */
+export interface OtpUsage {
+  codesSent: number;
+  wrongTries: number;
+  lockedAt: string | null;
+}
+
 export interface Field {
   id: string;
   /** The original it sits on; null only while the envelope has no document (JSON create places fields before the upload). */
@@ -106,6 +115,8 @@ export interface Field {
 
 export interface PageBox { x: number; y: number; width: number; height: number }
 export interface PageGeometry { box: PageBox; rotate: 0 | 90 | 180 | 270 }
+/** Documents' page geometry by document id: read from beside each PDF when needed, never part of a record. */
+export type DocumentPages = ReadonlyMap<string, readonly PageGeometry[]>;
 
 export interface Document {
   id: string;
@@ -118,6 +129,8 @@ export interface Document {
   sourceDocumentId?: string | null;
   /** Where the text index for anchor placement is stored (JSON beside the PDF); originals only. */
   textIndexKey?: string | null;
+  /** Where its page geometry is stored (JSON beside the PDF: 10,000 pages would outgrow the record); originals only. */
+  pagesKey?: string | null;
   mimeType: 'application/pdf';
   sha256: string;
   pageCount: number;
@@ -127,7 +140,6 @@ export interface Document {
   retentionUntil: string | null;
   purgeStatus: 'active' | 'purged';
   purgedAt?: string | null;
-  pages: PageGeometry[];
 }
 
 export interface Envelope {

@@ -1,7 +1,7 @@
 /**
  * Notices when an envelope ends early (ADDITIONS A7): every signer who was invited (not embedded) and every carbon
  * copy is told it was voided (with the reason), declined (by whom, why) or expired. Queued in the outbox of the
- * change that ended it, so they go out exactly when it stands.
+ * change that ended it, so they go out exactly when it stands. The sender hears of a signer's locked link likewise.
  */
 import type { Ctx } from './change.ts';
 import type { Envelope } from './model.ts';
@@ -29,5 +29,26 @@ export function noticeItems(
   return [{
     kind: 'notify', template: 'notice', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(),
     notice, reason: detail.reason ?? null, declinedBy: detail.declinedBy?.name ?? null, recipients,
+  }];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The envelope's sender, where it has one to write to: `createdBy`, the caller's user identifier, when it is an email
+ * address (an envelope carries no other sender identity).
+ */
+export function senderOf(envelope: Envelope): { name: string; email: string } | null {
+  const createdBy = envelope.createdBy?.trim() ?? '';
+  return EMAIL.test(createdBy) ? { name: createdBy, email: createdBy } : null;
+}
+
+/** A notice to the sender about one signer (their link was locked), or none when the envelope names no sender address. */
+export function senderNoticeItems(envelope: Envelope, notice: 'otp_locked', signer: { name: string; email: string }, ctx: Ctx): NoticeOutboxItem[] {
+  const sender = senderOf(envelope);
+  if (!sender) return [];
+  return [{
+    kind: 'notify', template: 'notice', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(),
+    notice, reason: null, declinedBy: null, lockedSigner: { name: signer.name, email: signer.email }, recipients: [sender],
   }];
 }

@@ -75,9 +75,12 @@ export interface CompletionOutboxItem extends OutboxDelivery {
   linkIds: string[];
 }
 
-export type NoticeKind = 'voided' | 'declined' | 'expired';
+export type NoticeKind = 'voided' | 'declined' | 'expired' | 'otp_locked';
 
-/** Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; shrinks as each is sent. */
+/**
+ * Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; or that a signer's link
+ * was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
+ */
 export interface NoticeOutboxItem extends OutboxDelivery {
   kind: 'notify';
   id: string;
@@ -89,6 +92,8 @@ export interface NoticeOutboxItem extends OutboxDelivery {
   reason: string | null;
   /** Who declined. */
   declinedBy: string | null;
+  /** The signer whose link was locked (`otp_locked`). */
+  lockedSigner?: { name: string; email: string } | null;
   recipients: { name: string; email: string }[];
 }
 
@@ -104,6 +109,9 @@ export type Job =
   | { type: 'blobs.delete'; envelopeId: string; keys: string[] }
   /** One chunk of a bulk send's rows (ADDITIONS A5). */
   | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
+
+/** Deliveries of one jobs-queue message before the queue moves it to its dead-letter queue. */
+export const JOBS_MAX_RECEIVES = 5;
 
 export interface JobOutboxItem extends OutboxDelivery {
   kind: 'job';

@@ -1,5 +1,5 @@
 import { ValidationError, type FieldErrors } from './errors.ts';
-import type { Document, Field, PageBox, PageGeometry } from './model.ts';
+import type { Field, PageBox, PageGeometry } from './model.ts';
 
 /**
  * Field coordinates are measured on the page as a viewer shows it: its visible area (crop box), turned by
@@ -32,14 +32,14 @@ export function toPdfRect(field: Placement, page: PageGeometry): PageBox {
 
 const EPSILON = 1e-6;
 
-/** Problems with placing `field` on `document` (DECISIONS 25), keyed by `${path}.<attribute>`. */
-export function placementErrors(field: Omit<Field, 'id' | 'documentId' | 'signerId'>, document: Document, path: string): FieldErrors {
+/** Problems with placing `field` on a document of these pages (DECISIONS 25), keyed by `${path}.<attribute>`. */
+export function placementErrors(field: Omit<Field, 'id' | 'documentId' | 'signerId'>, pages: readonly PageGeometry[], path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
   if (field.w <= 0 || field.h <= 0) {
     return { [at(field.w <= 0 ? 'w' : 'h')]: ['must be greater than 0'] };
   }
-  const page = document.pages[field.page - 1];
-  if (!page) return { [at('page')]: [`must be between 1 and the document's page count (${String(document.pageCount)})`] };
+  const page = pages[field.page - 1];
+  if (!page) return { [at('page')]: [`must be between 1 and the document's page count (${String(pages.length)})`] };
   const shown = displayedSize(page);
   const inside = field.x >= -EPSILON && field.y >= -EPSILON && field.x + field.w <= shown.width + EPSILON && field.y + field.h <= shown.height + EPSILON;
   if (inside) return {};

@@ -7,6 +7,7 @@ import type { Envelope, Signer } from './model.ts';
 import { beginSealing } from './completion.ts';
 import type { EventOutboxItem, JobOutboxItem, WebhookEventName } from './outbox.ts';
 import type { Submission } from './submission.ts';
+import { lockOtp, otpLocked, otpUsageOf, OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from './otp-budget.ts';
 
 export const OTP_TTL_SECONDS = 600;
 export const OTP_MAX_FAILURES = 3;
@@ -31,7 +32,8 @@ export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otp
 /**
  * Who may take `step` (spec 3.3, 4.3, DECISIONS 12): a voided or expired envelope makes every link 401;
  * a signer who signed or declined has used the link (410, or 409 for sign and decline); a declined envelope
- * closes the other links (401); then OTP (where required) and consent gate the later steps (401).
+ * closes the other links (401); a link locked after too many wrong codes answers 401 for every step until the sender
+ * resends it; then OTP (where required) and consent gate the later steps (401).
  */
 export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep): void {
   if (envelope.status === 'voided') {
@@ -50,6 +52,7 @@ export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep
     throw new Unauthorized(`This signing link is no longer valid: the envelope is ${envelope.status}`, {}, envelope.status === 'declined' ? 'envelope_declined' : 'envelope_completed');
   }
   if (signer.status === 'pending') throw new Unauthorized('This signing link is not valid yet', {}, 'link_not_yet_valid');
+  if (otpLocked(signer)) throw new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked');
   const needsOtp = step === 'consent' || step === 'sign' || step === 'decline' || step === 'document';
   if (needsOtp && !otpCleared(signer)) throw new Unauthorized('Verify the one-time code first', {}, 'otp_required');
   if (step === 'sign' && signer.consentedAt === null) throw new Unauthorized('Give consent to sign electronically first', {}, 'consent_required');
@@ -87,9 +90,17 @@ export function markViewed(envelope: Envelope, signer: Signer, ctx: Ctx): Envelo
   return changeOf(envelope, after, [signerActor(signer, ctx, 'signer.viewed')], [signerEvent(after, 'signer.viewed', signer, ctx)], ctx);
 }
 
-/** Records a fresh code (hash only); more than 5 requests in 10 minutes is refused with a retry time. */
+export const OTP_LOCKED_MESSAGE = 'This signing link is locked after too many one-time code attempts; ask the sender to send you a new link';
+
+/**
+ * Records a fresh code (hash only); more than 5 requests in 10 minutes is refused with a retry time. A request past the
+ * link's lifetime codes budget stores no code and locks the link instead (the signer is locked in `after`).
+ */
 export function requestOtp(envelope: Envelope, signer: Signer, codeHash: string, channel: 'email' | 'sms', ctx: Ctx): EnvelopeChange {
   if (!requiresOtp(signer)) throw new InvalidState('This signer does not need a one-time code');
+  if (otpLocked(signer)) throw new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked');
+  const usage = otpUsageOf(signer);
+  if (usage.codesSent >= OTP_LIFETIME_CODES) return lockOtp(envelope, signer, usage, 'codes_sent', ctx);
   const windowStart = ctx.now.getTime() - OTP_REQUEST_WINDOW_SECONDS * 1000;
   const recent = signer.otpRequests.filter((t) => Date.parse(t) > windowStart);
   if (recent.length >= OTP_REQUEST_LIMIT) {
@@ -99,13 +110,17 @@ export function requestOtp(envelope: Envelope, signer: Signer, codeHash: string,
   const expiresAt = new Date(ctx.now.getTime() + OTP_TTL_SECONDS * 1000).toISOString();
   const after = updateSigner(envelope, signer.id, {
     otp: { codeHash, expiresAt, failures: 0, channel }, otpRequests: [...recent, ctx.now.toISOString()],
+    otpUsage: { ...usage, codesSent: usage.codesSent + 1 },
   });
   return changeOf(envelope, after, [signerActor(signer, ctx, 'signer.otp_requested', { channel, expiresAt })], [], ctx);
 }
 
-export type OtpOutcome = 'verified' | 'already_verified' | 'wrong' | 'burnt' | 'no_code';
+export type OtpOutcome = 'verified' | 'already_verified' | 'wrong' | 'burnt' | 'no_code' | 'locked';
 
-/** Checks a submitted code against the stored hash; the third failure burns the code and emits signer.otp_failed. */
+/**
+ * Checks a submitted code against the stored hash; the third failure burns the code and emits signer.otp_failed.
+ * Every wrong code counts against the link's lifetime budget; the one that spends it locks the link (`locked`).
+ */
 export function verifyOtp(envelope: Envelope, signer: Signer, matches: (codeHash: string) => boolean, ctx: Ctx): { change: EnvelopeChange | null; outcome: OtpOutcome } {
   if (!requiresOtp(signer)) throw new InvalidState('This signer does not need a one-time code');
   if (signer.otpVerifiedAt !== null) return { change: null, outcome: 'already_verified' };
@@ -115,14 +130,16 @@ export function verifyOtp(envelope: Envelope, signer: Signer, matches: (codeHash
     const after = updateSigner(envelope, signer.id, { otp: null, otpVerifiedAt: ctx.now.toISOString() });
     return { change: changeOf(envelope, after, [signerActor(signer, ctx, 'signer.otp_verified', { channel: otp.channel })], [], ctx), outcome: 'verified' };
   }
+  if (otpLocked(signer)) throw new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked');
   const failures = otp.failures + 1;
-  if (failures < OTP_MAX_FAILURES) {
-    const after = updateSigner(envelope, signer.id, { otp: { ...otp, failures } });
-    return { change: changeOf(envelope, after, [], [], ctx), outcome: 'wrong' };
-  }
-  const after = updateSigner(envelope, signer.id, { otp: null });
-  const drafts = [signerActor(signer, ctx, 'signer.otp_failed', { failures })];
-  return { change: changeOf(envelope, after, drafts, [signerEvent(after, 'signer.otp_failed', signer, ctx)], ctx), outcome: 'burnt' };
+  const used = otpUsageOf(signer);
+  const usage = { ...used, wrongTries: used.wrongTries + 1 };
+  const burnt = failures >= OTP_MAX_FAILURES;
+  const drafts = burnt ? [signerActor(signer, ctx, 'signer.otp_failed', { failures })] : [];
+  const events = burnt ? [signerEvent(envelope, 'signer.otp_failed', signer, ctx)] : [];
+  if (usage.wrongTries >= OTP_LIFETIME_WRONG_TRIES) return { change: lockOtp(envelope, signer, usage, 'wrong_codes', ctx, drafts, events), outcome: 'locked' };
+  const after = updateSigner(envelope, signer.id, { otp: burnt ? null : { ...otp, failures }, otpUsage: usage });
+  return { change: changeOf(envelope, after, drafts, events, ctx), outcome: burnt ? 'burnt' : 'wrong' };
 }
 
 export function giveConsent(envelope: Envelope, signer: Signer, ctx: Ctx): EnvelopeChange {

@@ -1,7 +1,8 @@
 import { createEnvelope as newEnvelope, type Ctx, type EnvelopeChange, type NewEnvelopeInput } from './envelope.ts';
 import { ValidationError, type FieldErrors } from './errors.ts';
 import { MAX_FIELDS, valueErrors } from './fields.ts';
-import type { AuthMethod, Document, FieldOrigin, FieldType } from './model.ts';
+import type { AuthMethod, Document, DocumentPages, FieldOrigin, FieldType } from './model.ts';
+import { pagesOf } from './pages.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';
 
 /**
@@ -55,8 +56,8 @@ export const MAX_TEMPLATE_DOCUMENTS = 10;
 
 export const templateDocumentKey = (templateId: string, documentId: string) => `templates/${templateId}/${documentId}.pdf`;
 
-/** Problems with template fields: their role, document, A3 value rules and placement; `path(i)` names field i. */
-export function templateFieldErrors(fields: readonly TemplateField[], template: Pick<Template, 'roles' | 'documents'>, path: (i: number) => string): FieldErrors {
+/** Problems with template fields: their role, document, A3 value rules and placement on `pages`; `path(i)` names field i. */
+export function templateFieldErrors(fields: readonly TemplateField[], template: Pick<Template, 'roles' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
   const errors: FieldErrors = {};
   fields.forEach((field, i) => {
     if (!template.roles.some((r) => r.role === field.role)) {
@@ -69,13 +70,13 @@ export function templateFieldErrors(fields: readonly TemplateField[], template: 
       return;
     }
     Object.assign(errors, valueErrors(field, path(i)));
-    Object.assign(errors, placementErrors(field, document, path(i)));
+    Object.assign(errors, placementErrors(field, pagesOf(pages, document), path(i)));
   });
   return errors;
 }
 
-/** Checks a template as a whole: unique roles, fields within limits and placed on its documents. */
-export function assertTemplate(template: Template): void {
+/** Checks a template as a whole: unique roles, fields within limits and placed on its documents (of these `pages`). */
+export function assertTemplate(template: Template, pages: DocumentPages): void {
   if (template.fields.length > MAX_FIELDS) throw ValidationError.at('fields', `at most ${String(MAX_FIELDS)} fields`);
   if (template.documents.length > MAX_TEMPLATE_DOCUMENTS) throw ValidationError.at('file', `at most ${String(MAX_TEMPLATE_DOCUMENTS)} documents`);
   const seen = new Set<string>();
@@ -85,7 +86,7 @@ export function assertTemplate(template: Template): void {
     seen.add(r.role);
   });
   assertNoErrors(errors, 'Role names must be unique');
-  assertNoErrors(templateFieldErrors(template.fields, template, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
+  assertNoErrors(templateFieldErrors(template.fields, template, pages, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
 }
 
 export interface Recipient {
@@ -142,6 +143,8 @@ export interface EnvelopeFromTemplate {
   retentionDays: number;
   /** The envelope's copies of the template's documents, in the template's order. */
   documents: Document[];
+  /** The copies' page geometry, by their ids. */
+  pages: DocumentPages;
 }
 
 /** The draft made from a template: signers from roles, fields bound to them, prefilled by label (pure). */
@@ -153,7 +156,7 @@ export function envelopeFromTemplate(template: Template, input: FromTemplateInpu
   const change = newEnvelope({
     id: envelope.id, appId: envelope.appId, tenantId: envelope.tenantId, subject: input.subject ?? template.subject, createdBy: null,
     expiresInDays: envelope.expiresInDays, retentionDays: envelope.retentionDays, fieldOrigin: template.fieldOrigin,
-    signers, fields, documents: envelope.documents,
+    signers, fields, documents: envelope.documents, pages: envelope.pages,
   }, ctx);
   return { ...change, after: { ...change.after, templateId: template.id } };
 }

@@ -44,6 +44,7 @@ export interface Access {
   /** Reads the API's OpenAPI description, generated at build time and shipped beside the bundle (openapi.json). */
   apiDescription?: boolean;
   memorySize?: number;
+  /** The Lambda timeout; DEFAULT_FUNCTION_TIMEOUT_SECONDS (aws-limits.ts) when absent. */
   timeoutSeconds?: number;
 }
 

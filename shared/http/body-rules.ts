@@ -1,12 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as v from 'valibot';
 import { PayloadTooLarge, ValidationError } from '#domain/errors.ts';
-import { MAX_TOTAL_DOCUMENT_BYTES } from '#domain/model.ts';
 import { parseBody, type BodyKind, type ParsedBody } from './body.ts';
 import { parseWith } from './validation.ts';
-
-/** Multipart framing around the documents (each at most 25 MB, together 100 MB) needs a little room above them. */
-const MAX_BODY_BYTES = MAX_TOTAL_DOCUMENT_BYTES + 1024 * 1024;
 
 /** How a route reads its body: which kinds it accepts, how a parsed body becomes its input, and how it is documented. */
 export interface BodyRule<B> {
@@ -32,20 +28,19 @@ export function jsonBody<S extends v.GenericSchema>(schema: S, options: { option
 }
 
 /**
- * On AWS a request body reaches a function only as a base64 string inside Lambda's 6 MB invocation payload (API
- * Gateway's own limit is 10 MB), so a body over about 4.4 MB fails before any code runs. What does arrive is held to
- * 4 MB, so the answer near that limit is one 413 that points to the presigned upload (ADDITIONS A1, DECISIONS 21).
+ * A request body reaches a function only as a base64 string inside Lambda's 6 MB invocation payload (API Gateway's own
+ * limit is 10 MB), so a body over about 4.4 MB fails before any code runs, on AWS and in the local runtime alike. What
+ * does arrive is held to 4 MB, so the answer near that limit is one 413 that points to the presigned upload.
  */
-export const AWS_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The body's bytes; `aws`: the deployed limit applies. */
-function rawBody(event: APIGatewayProxyEventV2, aws: boolean): Buffer {
+/** The body's bytes. */
+function rawBody(event: APIGatewayProxyEventV2): Buffer {
   if (!event.body) return Buffer.alloc(0);
   const raw = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (aws && raw.length > AWS_MAX_BODY_BYTES) {
+  if (raw.length > MAX_BODY_BYTES) {
     throw new PayloadTooLarge('The request body is larger than 4 MB, the most this deployment accepts in a request: upload larger PDFs (up to 25 MB) with POST /v1/envelopes/{id}/document/upload-url');
   }
-  if (raw.length > MAX_BODY_BYTES) throw new PayloadTooLarge('The request body is larger than the documents of an envelope may be (100 MB together, 25 MB each)');
   return raw;
 }
 
@@ -54,10 +49,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * The body as the route's rule reads it. A route that takes no input still answers what it is sent: `{}` and the
  * like pass, malformed JSON is a 400 (DECISIONS 7) and any other kind of body a 415, rather than being ignored.
- * `aws`: the function runs on AWS, whose request limit applies (the local server takes 25 MB documents directly).
  */
-export async function readBody<B>(event: APIGatewayProxyEventV2, rule: BodyRule<B> | undefined, aws = false): Promise<B> {
-  if (rule) return rule.read(await parseBody(rawBody(event, aws), event.headers['content-type'], rule.accepts));
-  if (BODY_METHODS.has(event.requestContext.http.method)) await parseBody(rawBody(event, aws), event.headers['content-type'], ['empty', 'json']);
+export async function readBody<B>(event: APIGatewayProxyEventV2, rule: BodyRule<B> | undefined): Promise<B> {
+  if (rule) return rule.read(await parseBody(rawBody(event), event.headers['content-type'], rule.accepts));
+  if (BODY_METHODS.has(event.requestContext.http.method)) await parseBody(rawBody(event), event.headers['content-type'], ['empty', 'json']);
   return undefined as B;
 }

@@ -1,5 +1,6 @@
 import { documentName, originals, type Document, type Envelope } from '#domain/model.ts';
 import type { Delivery } from '#domain/use-cases/documents.ts';
+import { MAX_INLINE_BODY_BYTES } from './aws-limits.ts';
 import { binary, type HttpResult } from './responses.ts';
 
 /**
@@ -34,7 +35,7 @@ export function pdfDelivery(delivery: Delivery, document: Document, filename: st
 /** The 302 every PDF download declares (ADDITIONS A1). */
 export const PDF_REDIRECT = {
   status: 302,
-  description: 'The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (default 5 MB): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition',
+  description: `The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default ${String(MAX_INLINE_BODY_BYTES)} bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): \`Location\` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition`,
   headers: {
     Location: { description: 'The presigned URL of the PDF', schema: { type: 'string', format: 'uri' } },
     'X-Document-Sha256': { description: 'SHA-256 of the PDF, lowercase hex', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },

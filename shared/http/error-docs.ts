@@ -1,8 +1,15 @@
+import { OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
+
 /** Error meanings several routes document the same way (each route's `errors` in its declaration). */
 export const CONCURRENT = 'Another request changed the envelope at the same time; retry';
-export const LINK_UNUSABLE = 'The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired';
+export const LINK_UNUSABLE =
+  'The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many ' +
+  `one-time codes (reason \`otp_locked\`: ${String(OTP_LIFETIME_WRONG_TRIES)} wrong codes or ${String(OTP_LIFETIME_CODES)} codes sent over its life; the sender's resend unlocks it)`;
 export const LINK_USED = 'The link has been used: the signer already signed or declined (a link is single-use)';
 export const LINK_BEFORE_OTP = `${LINK_UNUSABLE}; or the one-time code is not verified yet`;
+/** What a link locked after too many codes brings about (the otp routes' descriptions). */
+export const OTP_LOCK_EFFECTS = '401 with reason `otp_locked` on every signing route, audit event `signer.otp_locked`, and an email to the sender ' +
+  '(`createdBy`, when it is an email address) until the sender resends the link';
 export const NO_ENVELOPE = 'No such envelope for this application';
 export const PDF_HEADERS = {
   sha256: { description: 'SHA-256 of the PDF, lowercase hex', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },

@@ -170,7 +170,7 @@ function errors(exchanges: Exchanges, logger: PipelineDeps['logger']): Middlewar
   };
 }
 
-function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: boolean, aws: boolean): Middleware {
+function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: boolean): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
@@ -178,7 +178,7 @@ function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: 
       const { event } = request;
       const params = declaration.params ? parseWith(declaration.params, event.pathParameters ?? {}, 'path') : {};
       const query = declaration.query ? parseWith(declaration.query, event.queryStringParameters ?? {}, 'query') : {};
-      const body = readsInput ? await readBody(event, declaration.body, aws) : undefined;
+      const body = readsInput ? await readBody(event, declaration.body) : undefined;
       if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') annotateLog({ envelopeId: params.id });
       const meta = { ip: event.requestContext.http.sourceIp || null, userAgent: event.requestContext.http.userAgent || null };
       const { method, path } = event.requestContext.http;
@@ -208,7 +208,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
   const handled = chain
     .use(idempotent(exchanges, shared))
     .use(errors(exchanges, deps.logger))
-    .use(parse(exchanges, declaration as RouteDeclaration, readsInput, !deps.config.local))
+    .use(parse(exchanges, declaration as RouteDeclaration, readsInput))
     .handler(async (event) => {
       const state = exchangeOf(exchanges, event);
       return state.replay ?? impl(state.request as HttpRequest<P, Q, B, PrincipalOf<K>>);

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
-import { documentName, originals, type Document, type Envelope, type Field, type Signer } from '#domain/model.ts';
+import { documentName, originals, type Document, type DocumentPages, type Envelope, type Field, type Signer } from '#domain/model.ts';
+import { pagesOf } from '#domain/pages.ts';
 import type { Delivery, Webhook } from '#domain/webhooks.ts';
 import type { CompletedValue } from '#domain/use-cases/signing.ts';
 
@@ -120,8 +121,8 @@ export function completedFieldView({ field, signer, value, png }: CompletedValue
   };
 }
 
-/** The signing context (spec 2.7) with only this signer's fields, plus what the signing page needs. */
-export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }, completedFields: readonly CompletedFieldView[] = []) {
+/** The signing context (spec 2.7) with only this signer's fields, plus what the signing page needs (the originals' `pages`). */
+export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }, pages: DocumentPages, completedFields: readonly CompletedFieldView[] = []) {
   const documents = originals(envelope);
   const first = documents[0];
   return {
@@ -144,8 +145,8 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     message: envelope.message,
     expiresAt: envelope.expiresAt,
     signerStatus: signer.status,
-    document: first ? { id: first.id, pageCount: first.pageCount, pages: first.pages } : null,
-    documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: d.pages })),
+    document: first ? { id: first.id, pageCount: first.pageCount, pages: [...pagesOf(pages, first)] } : null,
+    documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: [...pagesOf(pages, d)] })),
     completedFields: [...completedFields],
   };
 }

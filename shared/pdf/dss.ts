@@ -4,7 +4,7 @@
  * response) as fetched now, so the signature can be validated after the certificates expire or their CA is gone.
  */
 import { X509Certificate } from 'node:crypto';
-import { PDFArray, PDFDict, PDFName, type PDFDocument } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFDocument, type PDFObject } from 'pdf-lib';
 import type { RevocationSource } from '#ports/services.ts';
 import { stream } from './text/embed.ts';
 
@@ -26,25 +26,53 @@ export class RevocationUnavailable extends Error {
 /** Subject = issuer and signed by its own key (checkIssued() would also want keyCertSign, which a self-signed seal lacks). */
 export const selfSigned = (cert: X509Certificate): boolean => cert.subject === cert.issuer && cert.verify(cert.publicKey);
 
-/** Every distinct certificate given, and the revocation data of each one that has an issuer among them. */
-export async function collectValidationMaterial(certificates: Uint8Array[], revocation: RevocationSource): Promise<ValidationMaterial> {
-  const unique = [...new Map(certificates.map((der) => [Buffer.from(der).toString('base64'), der])).values()];
-  const parsed = unique.map((der) => ({ der, cert: new X509Certificate(der) }));
-  const material: ValidationMaterial = { certificates: unique, crls: [], ocspResponses: [] };
-  await Promise.all(parsed.map(async ({ der, cert }) => {
-    if (selfSigned(cert)) return; // a trust anchor: no one revokes it
-    const issuer = parsed.find((candidate) => cert.checkIssued(candidate.cert) && cert.verify(candidate.cert.publicKey));
-    if (!issuer) throw new RevocationUnavailable(`The issuer of "${cert.subject.replace(/\n/g, ', ')}" is not in the chain, so its revocation cannot be checked`);
-    const data = await revocation.revocation(der, issuer.der);
-    if (data.crls.length + data.ocspResponses.length === 0) throw new RevocationUnavailable(`No CRL or OCSP response for "${cert.subject.replace(/\n/g, ', ')}"`);
-    material.crls.push(...data.crls);
-    material.ocspResponses.push(...data.ocspResponses);
-  }));
-  const distinct = (items: Uint8Array[]) => [...new Map(items.map((der) => [Buffer.from(der).toString('base64'), der])).values()];
-  return { certificates: material.certificates, crls: distinct(material.crls), ocspResponses: distinct(material.ocspResponses) };
+export interface CollectOptions {
+  /** Revocation data must be issued at or after this instant (the signature timestamp's time, plus the grace period). */
+  issuedAfter?: Date;
+  /** Certificates of earlier signatures in the document (any tool's): their revocation data is added where it can be had. */
+  earlier?: Uint8Array[];
 }
 
-/** Adds the material to the document's DSS (created, or extended when an earlier signer made one). */
+const key = (der: Uint8Array): string => Buffer.from(der).toString('base64');
+const distinct = (items: Uint8Array[]): Uint8Array[] => [...new Map(items.map((der) => [key(der), der])).values()];
+const named = (cert: X509Certificate): string => cert.subject.replace(/\n/g, ', ');
+
+/**
+ * Every distinct certificate given, and the revocation data of each one that has an issuer among them. Our own
+ * chain is strict (missing data fails); an earlier signature's certificate is best effort: an unparsable or
+ * self-signed one, one whose issuer is not at hand, or whose revocation data cannot be had adds nothing.
+ */
+export async function collectValidationMaterial(certificates: Uint8Array[], revocation: RevocationSource, options: CollectOptions = {}): Promise<ValidationMaterial> {
+  const ours = new Set(certificates.map(key));
+  const unique = distinct([...certificates, ...(options.earlier ?? [])]);
+  const parsed = unique.flatMap((der) => {
+    try {
+      return [{ der, cert: new X509Certificate(der), strict: ours.has(key(der)) }];
+    } catch (error) {
+      if (ours.has(key(der))) throw error;
+      return [];
+    }
+  });
+  const crls: Uint8Array[] = [];
+  const ocspResponses: Uint8Array[] = [];
+  const fetchOptions = options.issuedAfter ? { issuedAfter: options.issuedAfter } : {};
+  await Promise.all(parsed.map(async ({ der, cert, strict }) => {
+    if (selfSigned(cert)) return; // a trust anchor: no one revokes it
+    const issuer = parsed.find((candidate) => cert.checkIssued(candidate.cert) && cert.verify(candidate.cert.publicKey));
+    try {
+      if (!issuer) throw new RevocationUnavailable(`The issuer of "${named(cert)}" is not in the chain, so its revocation cannot be checked`);
+      const data = await revocation.revocation(der, issuer.der, fetchOptions);
+      if (data.crls.length + data.ocspResponses.length === 0) throw new RevocationUnavailable(`No CRL or OCSP response for "${named(cert)}"`);
+      crls.push(...data.crls);
+      ocspResponses.push(...data.ocspResponses);
+    } catch (error) {
+      if (strict) throw error;
+    }
+  }));
+  return { certificates: parsed.map(({ der }) => der), crls: distinct(crls), ocspResponses: distinct(ocspResponses) };
+}
+
+/** Adds the material to the document's DSS (created, or extended when an earlier signer made one); what it holds already is not added again. */
 export function addDss(doc: PDFDocument, material: ValidationMaterial): void {
   const { context } = doc;
   let dss = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
@@ -52,16 +80,29 @@ export function addDss(doc: PDFDocument, material: ValidationMaterial): void {
     dss = context.obj({ Type: 'DSS' });
     doc.catalog.set(PDFName.of('DSS'), context.register(dss));
   }
-  const add = (key: string, items: Uint8Array[]) => {
-    if (items.length === 0) return;
-    let array = dss.lookupMaybe(PDFName.of(key), PDFArray);
-    if (!array) dss.set(PDFName.of(key), (array = context.obj([])));
-    for (const item of items) array.push(context.register(stream(context, item)));
+  const add = (name: string, items: Uint8Array[]) => {
+    let array = dss.lookupMaybe(PDFName.of(name), PDFArray);
+    const held = new Set(array ? array.asArray().flatMap((item) => decoded(doc, item)).map(key) : []);
+    const fresh = distinct(items).filter((item) => !held.has(key(item)));
+    if (fresh.length === 0) return;
+    if (!array) dss.set(PDFName.of(name), (array = context.obj([])));
+    for (const item of fresh) array.push(context.register(stream(context, item)));
   };
   add('Certs', material.certificates);
   add('CRLs', material.crls);
   add('OCSPs', material.ocspResponses);
   declareEsic(doc);
+}
+
+/** A DSS entry's bytes with its filters undone (none when it is not a stream or a filter is unknown). */
+function decoded(doc: PDFDocument, item: PDFObject): Uint8Array[] {
+  const object = item instanceof PDFRef ? doc.context.lookup(item) : item;
+  if (!(object instanceof PDFRawStream)) return [];
+  try {
+    return [decodePDFRawStream(object).decode()];
+  } catch {
+    return [];
+  }
 }
 
 /** ETSI's PDF extension (ESIC, level 5): readers of PDF 1.7 learn the file uses DSS and document timestamps. */

@@ -25,6 +25,8 @@ export interface IssueOptions {
   key: SigningKey;
   /** Where relying parties fetch the issuer's CRL. */
   crlUrl?: string;
+  /** The issuer's OCSP responder (Authority Information Access). */
+  ocspUrl?: string;
   validFrom: Date;
   validDays: number;
 }
@@ -32,6 +34,7 @@ export interface IssueOptions {
 const EXT = {
   keyUsage: '2.5.29.15', basicConstraints: '2.5.29.19', subjectKeyIdentifier: '2.5.29.14', authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37', crlDistributionPoints: '2.5.29.31', crlNumber: '2.5.29.20', timeStamping: '1.3.6.1.5.5.7.3.8',
+  authorityInfoAccess: '1.3.6.1.5.5.7.1.1', ocsp: '1.3.6.1.5.5.7.48.1',
 } as const;
 
 /** keyUsage bits: digitalSignature (0), nonRepudiation (1), keyCertSign (5), cRLSign (6). */
@@ -80,6 +83,10 @@ function extensions(opts: IssueOptions, spki: pkijs.PublicKeyInfo, issuerSpki: p
   // RFC 3161 §2.3: a TSA's certificate has exactly this one extended key usage, marked critical.
   if (opts.profile === 'timestamping') list.push(extension(EXT.extKeyUsage, true, new pkijs.ExtKeyUsage({ keyPurposes: [EXT.timeStamping] }).toSchema()));
   if (opts.crlUrl) list.push(extension(EXT.crlDistributionPoints, false, crlDistributionPoints(opts.crlUrl)));
+  if (opts.ocspUrl) {
+    const ocsp = new pkijs.AccessDescription({ accessMethod: EXT.ocsp, accessLocation: new pkijs.GeneralName({ type: 6, value: opts.ocspUrl }) });
+    list.push(extension(EXT.authorityInfoAccess, false, new pkijs.InfoAccess({ accessDescriptions: [ocsp] }).toSchema()));
+  }
   return list;
 }
 

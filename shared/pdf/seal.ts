@@ -11,12 +11,13 @@ import { addAuditCertificate, type AuditCertificateInput, type PadesLevel } from
 import { buildCadesSignature } from './cms.ts';
 import { SealDrawing } from './draw/drawing.ts';
 import { addDss, collectValidationMaterial } from './dss.ts';
+import { earlierSignatureCertificates } from './earlier-signatures.ts';
 import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
 import { loadPdf } from './load.ts';
 import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
 import { assertFontFilesPresent } from './text/catalog.ts';
-import { tokenCertificates } from './tsp.ts';
+import { tokenCertificates, tstInfoOf } from './tsp.ts';
 
 export type { PadesLevel } from './certificate.ts';
 export const PADES_LEVELS: readonly PadesLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
@@ -26,6 +27,10 @@ export interface SealEvidence {
   level: PadesLevel;
   timestamps?: TimestampAuthority;
   revocation?: RevocationSource;
+  /** Revocation data must be issued this long after the signature timestamp (0 to 120; default 0); the seal waits that long before fetching it. */
+  revocationGraceSeconds?: number;
+  /** How the seal waits out the grace period (a test passes one that does not sleep). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface SealInput {
@@ -93,6 +98,7 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
   const { timestamps, revocation } = requiredServices(level, input.evidence);
   assertFontFilesPresent();
   const doc = await loadPdf(original);
+  const earlier = revocation ? earlierSignatureCertificates(doc) : [];
   const tracker = trackChanges(doc, original);
   const drawing = new SealDrawing(doc);
   const items = await flattenFields(doc, input.items, drawing);
@@ -113,7 +119,8 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
 
   if (revocation) {
     const certificates = [...chain, ...tokens.flatMap(tokenCertificates)];
-    addDss(doc, await collectValidationMaterial(certificates, revocation));
+    const issuedAfter = await revocationTime(tokens[0], input.evidence);
+    addDss(doc, await collectValidationMaterial(certificates, revocation, { issuedAfter, earlier }));
     append(file, doc, tracker);
   }
   if (level === 'B-LTA' && timestamps) {
@@ -122,6 +129,22 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
   }
   return { bytes: file.bytes(), pageCount: doc.getPageCount(), level, uncovered: { items, certificate } };
 }
+
+/**
+ * When the DSS's revocation data must be issued: at or after the signature timestamp's genTime plus the grace
+ * period, and the seal waits until then. Strict validators only accept revocation data issued after the
+ * best-signature-time; the grace gives a revocation made just before signing time to reach the CA's CRL or OCSP.
+ */
+async function revocationTime(token: Uint8Array | undefined, evidence: SealEvidence | undefined): Promise<Date | undefined> {
+  if (!token) return undefined;
+  const graceMs = (evidence?.revocationGraceSeconds ?? 0) * 1000;
+  const at = new Date(tstInfoOf(token).genTime.getTime() + graceMs);
+  const wait = Math.min(at.getTime() - Date.now(), graceMs); // never longer than the grace, whatever the TSA's clock says
+  if (wait > 0) await (evidence?.sleep ?? sleepFor)(wait);
+  return at;
+}
+
+const sleepFor = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function requiredServices(level: PadesLevel, evidence: SealEvidence | undefined): { timestamps?: TimestampAuthority; revocation?: RevocationSource } {
   const rank = PADES_LEVELS.indexOf(level);

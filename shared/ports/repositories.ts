@@ -7,7 +7,7 @@ import type { BlobStage } from '#domain/staging.ts';
 import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
 import type { Contact } from '#domain/contacts.ts';
 import type { Template } from '#domain/templates.ts';
-import type { BulkRowInput, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
+import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -146,12 +146,16 @@ export interface TemplateRepository {
 /** Bulk sends (ADDITIONS A5): the batch, its rows in chunks, and one result per row. */
 export interface BulkSendRepository {
   /** The batch and its chunks of rows, in one transaction. */
-  create(batch: BulkSend, chunks: readonly BulkRowInput[][]): Promise<void>;
+  create(batch: BulkSend, chunks: readonly BulkChunk[]): Promise<void>;
   get(appId: string, id: string): Promise<BulkSend | undefined>;
-  /** The rows of chunk `index` (0-based), or undefined when the batch has no such chunk. */
-  chunk(batchId: string, index: number): Promise<BulkRowInput[] | undefined>;
+  /** Chunk `index` (0-based) with its rows, or undefined when the batch has no such chunk. */
+  chunk(batchId: string, index: number): Promise<BulkChunk | undefined>;
   /** Every row's result so far, by row number. */
   results(batchId: string): Promise<BulkRowResult[]>;
   /** Records a row's result; with `ifAbsent`, only when the row has none yet (false then when it had one). */
   recordResult(batchId: string, result: BulkRowResult, ifAbsent: boolean): Promise<boolean>;
+  /** Unfinished batches whose check is due by `now`, for the bulk sweep. */
+  dueForCheck(now: Date, limit: number): Promise<BulkSend[]>;
+  /** The batch's next check; null once finished (out of the sweep). */
+  saveCheck(batchId: string, check: BulkCheck | null): Promise<void>;
 }

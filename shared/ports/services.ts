@@ -100,6 +100,8 @@ export interface DocumentSigner {
   certificateChain(): Promise<Uint8Array[]>;
   /** The signature over a SHA-256 digest computed by the caller. */
   signDigest(digest: Uint8Array): Promise<Uint8Array>;
+  /** The DER SubjectPublicKeyInfo of the key that signs, to check the signing certificate against (absent: unchecked). */
+  signingPublicKey?(): Promise<Uint8Array>;
 }
 
 /** Structured log lines: a message and fields (ids, counts, errors); never secrets or tokens. */
@@ -150,8 +152,11 @@ export interface RevocationData {
 
 /** Where revocation data comes from: the certificate's CRL distribution points or its OCSP responder. */
 export interface RevocationSource {
-  /** The current CRL or OCSP response for `certificate` (DER), issued by `issuer`. Throws RevocationUnavailable. */
-  revocation(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationData>;
+  /**
+   * The current CRL or OCSP response for `certificate` (DER), issued by `issuer`, and issued at or after
+   * `options.issuedAfter` when given (a CRL's thisUpdate, an OCSP response's producedAt). Throws RevocationUnavailable.
+   */
+  revocation(certificate: Uint8Array, issuer: Uint8Array, options?: { issuedAfter?: Date }): Promise<RevocationData>;
 }
 
 /** The API's OpenAPI description, as generated from the route declarations (infra/openapi.ts). */

@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
 import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
 import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
 import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
+import { sendEnvelope } from '#domain/envelope.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
+import { testCtx } from '#test/support/domain.ts';
+import { conflictingDynamo } from '#test/support/transaction-conflicts.ts';
 import { describeEnvelopeRepository } from './contract/envelope-repository.ts';
 import { describeEnvelopeSweeps } from './contract/envelope-sweeps.ts';
 import { at, jobItem, newDraft, plus, rewrite } from './contract/fixtures.ts';
@@ -37,6 +41,26 @@ describe('the in-memory repository against DynamoDB Local', () => {
       expect(await memory.dueForExpiry(now, limit)).toEqual(await dynamo.dueForExpiry(now, limit));
       expect(await memory.staleOutbox(now, limit)).toEqual(await dynamo.staleOutbox(now, limit));
     }
+    await tables.drop();
+  });
+});
+
+describe('counts under concurrent transactions, with the conflicts DynamoDB raises', () => {
+  it('keeps exact counts for 50 concurrent creates and sends in one tenant, each conflict retried, no retries run out', async () => {
+    const { db, conflicts } = conflictingDynamo();
+    const retried: number[] = [];
+    const table = await tables.create();
+    const envelopes = new DynamoEnvelopeRepository(db, table, { attempts: 10, onConflict: (attempt) => retried.push(attempt) });
+    const appId = randomUUID();
+    const drafts = Array.from({ length: 50 }, () => newDraft(appId, 'busy'));
+    expect((await Promise.allSettled(drafts.map((d) => envelopes.commit(d)))).filter((r) => r.status === 'rejected')).toEqual([]);
+    const sends = drafts.map((d) => ({ ...sendEnvelope(d.after, null, testCtx()).change, usage: { appId, period: '2026-01', limit: 50 } }));
+    expect((await Promise.allSettled(sends.map((s) => envelopes.commit(s)))).filter((r) => r.status === 'rejected')).toEqual([]);
+    const total = (status: 'sent' | 'draft' | null) => envelopes.list({ appId, tenantId: 'busy', status, page: 1, pageSize: 1 }).then((p) => p.total);
+    expect([await total(null), await total('sent'), await total('draft')]).toEqual([50, 50, 0]);
+    expect(await new DynamoUsageRepository(db, table).envelopesSent(appId, '2026-01')).toBe(50);
+    expect(retried.length).toBe(conflicts());
+    expect(Math.max(0, ...retried)).toBeLessThan(10);
     await tables.drop();
   });
 });

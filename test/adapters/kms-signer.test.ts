@@ -4,8 +4,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KmsDocumentSigner, issueKmsCertificate } from '../../shared/adapters/aws/kms-signer.ts';
 import { signPdf } from '../../shared/pdf/pades.ts';
+import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { SealKeyMismatch, assertSealKeyMatches } from '#domain/use-cases/seal-key.ts';
+import { toPem } from '#pdf/certificates.ts';
 import { makePdf } from '../support/pdfs.ts';
-import { lastSignature, opensslCmsVerify, opensslSignDigest, pdfsig, qpdfCheck } from '../pdf/signature-tools.ts';
+import { lastSignature, opensslCmsVerify, opensslSignDigest, pdfsig, qpdfCheck, tempDir } from '../pdf/signature-tools.ts';
 
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/seal';
 const kmsMock = mockClient(KMSClient);
@@ -88,5 +91,49 @@ describe('KmsDocumentSigner errors', () => {
     kmsMock.on(GetPublicKeyCommand).resolves({ KeySpec: 'RSA_2048', KeyUsage: 'ENCRYPT_DECRYPT', PublicKey: new Uint8Array(10) });
     await expect(issueKmsCertificate(kms, KEY_ID, 'Seal')).rejects.toThrow(/not a signing key/);
     expect(() => new KmsDocumentSigner(kms, KEY_ID, '')).toThrow(/no certificate/);
+  });
+});
+
+describe('the seal key check with KMS', () => {
+  const logged = () => {
+    const errors: { message: string; fields?: Record<string, unknown> }[] = [];
+    return { errors, logger: { info: () => undefined, warn: () => undefined, error: (message: string, fields?: Record<string, unknown>) => { errors.push({ message, fields }); } } };
+  };
+
+  it('passes a chain issued for the KMS key, asking KMS for the public key once', async () => {
+    fakeKmsKey('ec');
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
+    kmsMock.resetHistory();
+    const { errors, logger } = logged();
+    await assertSealKeyMatches({ documentSigner: signer, logger });
+    await assertSealKeyMatches({ documentSigner: signer, logger });
+    expect(errors).toEqual([]);
+    expect(kmsMock.commandCalls(GetPublicKeyCommand)).toHaveLength(1);
+  });
+
+  it('seals unchecked, with a warning, when the role may not read the public key', async () => {
+    fakeKmsKey('rsa');
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
+    kmsMock.on(GetPublicKeyCommand).rejects(Object.assign(new Error('not authorized to perform kms:GetPublicKey'), { name: 'AccessDeniedException' }));
+    const warnings: string[] = [];
+    await assertSealKeyMatches({ documentSigner: signer, logger: { ...logged().logger, warn: (message: string) => { warnings.push(message); } } });
+    expect(warnings).toEqual(['seal key not checked against its certificate: the public key is not readable']);
+  });
+
+  it('refuses an imported chain for another key, logged for the alarm, and asks KMS again after a failed read', async () => {
+    const key = fakeKmsKey('rsa');
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const other = await KeyFileSigner.open(tempDir());
+    const chainPem = (await other.certificateChain()).map((der) => toPem(der)).join('');
+    const signer = new KmsDocumentSigner(kms, KEY_ID, chainPem);
+    const { errors, logger } = logged();
+    kmsMock.on(GetPublicKeyCommand, { KeyId: KEY_ID }).rejectsOnce(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }))
+      .resolves({ KeyId: KEY_ID, KeySpec: key.spec, KeyUsage: 'SIGN_VERIFY', PublicKey: key.publicKey.export({ type: 'spki', format: 'der' }) });
+    await expect(assertSealKeyMatches({ documentSigner: signer, logger })).rejects.toThrow('throttled');
+    await expect(assertSealKeyMatches({ documentSigner: signer, logger })).rejects.toBeInstanceOf(SealKeyMismatch);
+    expect(errors).toEqual([{ message: 'seal certificate does not match the signing key', fields: expect.objectContaining({ alarm: true }) as unknown }]);
+    expect(kmsMock.commandCalls(SignCommand)).toHaveLength(0);
   });
 });

@@ -13,7 +13,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { buildWeb } from '../../web/build.ts';
 import { call, newApp } from '../support/api.ts';
-import { createMultipart, type EnvelopeBody, type Json } from '../support/envelopes.ts';
+import { createWithPdf, type EnvelopeBody, type Json } from '../support/envelopes.ts';
 import { tokenOf } from '../support/signing.ts';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'browser');
@@ -161,9 +161,9 @@ export async function contractPdf(options: { pages?: number; size?: [number, num
 
 export interface SentEnvelope { envelope: EnvelopeBody; links: string[]; tokens: string[] }
 
-/** Creates (multipart) and sends an envelope; answers the first group's signing links on the signing host. */
+/** Creates (multipart, or by presigned upload beyond a request's 4 MB) and sends an envelope; answers the first group's signing links on the signing host. */
 export async function sendEnvelope(bearer: string, data: Json, pdf: Uint8Array): Promise<SentEnvelope> {
-  const created = await createMultipart(bearer, data, pdf);
+  const created = await createWithPdf(bearer, data, pdf);
   if (created.status !== 201) throw new Error(`create: ${String(created.status)} ${JSON.stringify(created.body)}`);
   const sent = await call<EnvelopeBody>('POST', `/v1/envelopes/${created.body.id}/send`, { token: bearer, json: { message: 'Please sign by Friday. Thank you!' } });
   if (sent.status !== 200) throw new Error(`send: ${String(sent.status)} ${JSON.stringify(sent.body)}`);

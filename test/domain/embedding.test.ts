@@ -3,7 +3,7 @@ import { checkEmbedOrigins, EMBED_URL_SECONDS, issueEmbedTicket, openEmbedTicket
 import { mintEmbedToken, verifyEmbedToken } from '#domain/embed-tokens.ts';
 import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
 import { Gone, InvalidState, Unauthorized, ValidationError } from '#domain/errors.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -13,7 +13,7 @@ function sent() {
   const field = (signerIndex: number) => ({ signerIndex, type: 'signature' as const, page: 1, x: 72, y: 72, w: 200, h: 40, required: true, origin: 'bottom-left' as const });
   const draft = createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000ee', appId: 'app-1', tenantId: 'acme', subject: 'NDA', createdBy: null, expiresInDays: 10, fieldOrigin: 'bottom-left',
-    documents: [letterDocument()], signers: [signerInput('a@example.com', 1, { embedded: true }), signerInput('b@example.com', 2)], fields: [field(0), field(1)],
+    ...withPages(letterDocument()), signers: [signerInput('a@example.com', 1, { embedded: true }), signerInput('b@example.com', 2)], fields: [field(0), field(1)],
   }, testCtx(T0)).after;
   return sendEnvelope(draft, null, testCtx(T0)).change.after;
 }

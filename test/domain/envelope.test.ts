@@ -8,7 +8,7 @@ import {
 import { InvalidState, ValidationError } from '#domain/errors.ts';
 import type { Envelope } from '#domain/model.ts';
 import { placementErrors, toPdfRect } from '#domain/placement.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, letterPages, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const field = (signerIndex: number, extra: Partial<NewEnvelopeInput['fields'][number]> = {}) => ({
   signerIndex, type: 'signature' as const, page: 1, x: 72, y: 72, w: 200, h: 40, required: true, origin: 'bottom-left' as const, ...extra,
@@ -18,7 +18,7 @@ function draft(extra: Partial<NewEnvelopeInput> = {}): Envelope {
   return createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000aa', appId: 'app-1', tenantId: 'acme', subject: 'NDA', createdBy: null, expiresInDays: 7,
     fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com', 1), signerInput('b@example.com', 1), signerInput('c@example.com', 2)],
-    fields: [field(0), field(1), field(2)], documents: [letterDocument(2)], ...extra,
+    fields: [field(0), field(1), field(2)], ...withPages(letterDocument(2)), ...extra,
   }, testCtx()).after;
 }
 
@@ -36,7 +36,7 @@ describe('creating an envelope', () => {
   it('starts as a draft with its first audit event, an envelope.created outbox event and the deadline set', () => {
     const change = createEnvelope({
       id: '0190f5d2-0000-7000-8000-0000000000ab', appId: 'app-1', tenantId: 'acme', subject: null, createdBy: 'u1', expiresInDays: 10,
-      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], documents: [letterDocument()],
+      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], ...withPages(letterDocument()),
     }, testCtx());
     expect(change.after).toMatchObject({ status: 'draft', version: 1, expiresAt: '2026-01-11T00:00:00.000Z', auditHead: { seq: 1 } });
     expect(change.audit.map((e) => e.event)).toEqual(['envelope.created']);
@@ -56,8 +56,9 @@ describe('creating an envelope', () => {
   it('accepts fields before the document exists and checks them when it is uploaded', () => {
     const noDoc = draft({ documents: [], fields: [field(0, { page: 2 })] });
     expect(noDoc.fields[0]?.documentId).toBeNull();
-    expect(errorsOf(() => addDocument(noDoc, letterDocument(1), testCtx()))).toHaveProperty(['fields[0].page']);
-    const attached = addDocument(noDoc, letterDocument(2), testCtx()).after;
+    const [one, two] = [letterDocument(1), letterDocument(2)];
+    expect(errorsOf(() => addDocument(noDoc, one, letterPages(one).get(one.id) ?? [], testCtx()))).toHaveProperty(['fields[0].page']);
+    const attached = addDocument(noDoc, two, letterPages(two).get(two.id) ?? [], testCtx()).after;
     expect(attached.fields[0]?.documentId).toBe(attached.documents[0]?.id);
     expect(attached.documentHashOriginal).toBe('a'.repeat(64));
   });
@@ -87,18 +88,18 @@ describe('placement with either origin', () => {
   });
 
   it('checks a field on a rotated page against the shown size (landscape for 90 and 270)', () => {
-    const document = { ...letterDocument(1), pages: [letter(90)] };
+    const pages = [letter(90)];
     const base = { type: 'text' as const, page: 1, y: 10, w: 100, h: 20, required: true, origin: 'bottom-left' as const };
-    expect(placementErrors({ ...base, x: 692 }, document, '')).toEqual({});
-    expect(placementErrors({ ...base, x: 693 }, document, '')).toHaveProperty('x');
+    expect(placementErrors({ ...base, x: 692 }, pages, '')).toEqual({});
+    expect(placementErrors({ ...base, x: 693 }, pages, '')).toHaveProperty('x');
   });
 
   it('checks a top-left field against the page from the top', () => {
     const envelope = draft();
     const signerId = envelope.signers[0]?.id ?? '';
     const base = { signerId, documentId: null, type: 'text' as const, page: 1, x: 0, w: 100, h: 50, required: true, origin: 'top-left' as const };
-    expect(() => addFields(envelope, [{ ...base, y: 742 }], testCtx())).not.toThrow();
-    expect(errorsOf(() => addFields(envelope, [{ ...base, y: 743 }], testCtx()))).toHaveProperty(['x']);
+    expect(() => addFields(envelope, [{ ...base, y: 742 }], letterPages(...envelope.documents), testCtx())).not.toThrow();
+    expect(errorsOf(() => addFields(envelope, [{ ...base, y: 743 }], letterPages(...envelope.documents), testCtx()))).toHaveProperty(['x']);
   });
 });
 
@@ -150,10 +151,10 @@ describe('voiding and expiry', () => {
   it('keeps one valid chain across every transition', () => {
     const created = createEnvelope({
       id: '0190f5d2-0000-7000-8000-0000000000ac', appId: 'app-1', tenantId: 'acme', subject: null, createdBy: null, expiresInDays: 7,
-      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], documents: [letterDocument()],
+      fieldOrigin: 'bottom-left', signers: [signerInput('a@example.com')], fields: [field(0)], ...withPages(letterDocument()),
     }, testCtx());
     const signer = addSigner(created.after, signerInput('b@example.com', 2), testCtx());
-    const withField = addFields(signer.change.after, [{ signerId: signer.signer.id, documentId: null, type: 'date', page: 1, x: 1, y: 1, w: 50, h: 10, required: true, origin: 'bottom-left' }], testCtx());
+    const withField = addFields(signer.change.after, [{ signerId: signer.signer.id, documentId: null, type: 'date', page: 1, x: 1, y: 1, w: 50, h: 10, required: true, origin: 'bottom-left' }], letterPages(...created.after.documents), testCtx());
     const sent = sendEnvelope(withField.change.after, null, testCtx());
     const voided = voidEnvelope(sent.change.after, null, testCtx());
     const all = [created, signer.change, withField.change, sent.change, voided].flatMap((c) => c.audit);

@@ -13,7 +13,7 @@ import type { Envelope } from '#domain/model.ts';
 import { CATALOGUES } from '#shared/i18n/messages.ts';
 import { LOCALES, localeOf } from '#shared/i18n/locales.ts';
 import { literalsOf, placeholdersOf } from '#test/support/icu.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const DIR = join(process.cwd(), 'shared', 'i18n');
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
@@ -45,7 +45,7 @@ function envelopeIn(locale: 'de' | 'ja' | 'fr', tenantDefault?: 'pl'): Envelope 
   const created = createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000cc', appId: 'app', tenantId: 't', subject: 'Kaufvertrag', createdBy: null, expiresInDays: 7,
     fieldOrigin: 'bottom-left', locale: tenantDefault, signers: [signerInput('a@example.com', 1, { locale }), signerInput('b@example.com', 1)],
-    fields: [], documents: [letterDocument()],
+    fields: [], ...withPages(letterDocument()),
   }, testCtx(T0));
   return { ...created.after, message: 'Bitte bis Freitag' };
 }

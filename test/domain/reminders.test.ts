@@ -6,7 +6,7 @@ import type { NoticeOutboxItem, OutboxItem } from '#domain/outbox.ts';
 import { dueForReminder, manualReminderTargets, nextReminderAt, recordReminders, reminderDueAt } from '#domain/reminders.ts';
 import { decline } from '#domain/signing.ts';
 import { declinedNoticeEmail, signingReminderEmail, voidedNoticeEmail } from '#domain/localized-notices.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (days: number, seconds = 0) => new Date(T0.getTime() + days * 86_400_000 + seconds * 1000);
@@ -15,7 +15,7 @@ const field = (signerIndex: number) => ({ signerIndex, type: 'signature' as cons
 function sent(extra: Partial<NewEnvelopeInput> = {}): Envelope {
   const draft = createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000cc', appId: 'app-1', tenantId: 'acme', subject: 'Lease', createdBy: null, expiresInDays: 10,
-    fieldOrigin: 'bottom-left', documents: [letterDocument()], reminders: { firstAfterDays: 2, everyDays: 3 },
+    fieldOrigin: 'bottom-left', ...withPages(letterDocument()), reminders: { firstAfterDays: 2, everyDays: 3 },
     signers: [signerInput('a@example.com', 1), signerInput('e@example.com', 1, { embedded: true }), signerInput('c@example.com', 2)],
     fields: [field(0), field(1), field(2)], cc: [{ name: 'Carla', email: 'carla@example.com' }], ...extra,
   }, testCtx(T0)).after;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEnvelope, voidEnvelope } from '#domain/envelope.ts';
 import { purgeDocument } from '#domain/purge.ts';
 import { classFor, dueReminder, LIFECYCLE_RULES, RETENTION_DAYS } from '#domain/retention.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const DAY = 86_400_000;
 
@@ -37,7 +37,7 @@ describe('deletion reminders', () => {
 describe('the retention window', () => {
   const created = createEnvelope({
     id: '0190f5d2-0000-7000-8000-0000000000ee', appId: 'a', tenantId: 't', subject: null, createdBy: null, expiresInDays: 7, retentionDays: 90,
-    fieldOrigin: 'bottom-left', signers: [signerInput('r@example.com')], fields: [], documents: [letterDocument()],
+    fieldOrigin: 'bottom-left', signers: [signerInput('r@example.com')], fields: [], ...withPages(letterDocument()),
   }, testCtx(new Date('2026-01-01T00:00:00.000Z')));
 
   it('starts when the envelope ends: deletion date on every document and a tagging job', () => {

@@ -8,7 +8,7 @@ import {
   type SigningStep,
 } from '#domain/signing.ts';
 import type { Submission } from '#domain/submission.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const ENVELOPE_ID = '0190f5d2-0000-7000-8000-0000000000bb';
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -23,7 +23,7 @@ function sentWith(orders: readonly number[], authMethod: AuthMethod = 'email_otp
     fields: orders.map((_, i): NewEnvelopeInput['fields'][number] => ({
       signerIndex: i, type: 'signature', page: 1, x: 72, y: 72, w: 200, h: 40, required: true, origin: 'bottom-left',
     })),
-    documents: [letterDocument()],
+    ...withPages(letterDocument()),
   }, testCtx(T0));
   const sent = sendEnvelope(created.after, null, testCtx(T0)).change;
   return { envelope: sent.after, audit: [...created.audit, ...sent.audit] };

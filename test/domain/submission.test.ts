@@ -6,7 +6,7 @@ import { createEnvelope, type NewEnvelopeInput } from '#domain/envelope.ts';
 import { ValidationError } from '#domain/errors.ts';
 import type { Envelope, FieldType, Signer } from '#domain/model.ts';
 import { checkSubmission, MAX_IMAGE_BYTES, type CheckedValue, type SubmittedField } from '#domain/submission.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 import { PNG_1X1 } from '#test/support/pdfs.ts';
 
 const SIGNING_DATE = '2026-01-01';
@@ -32,7 +32,7 @@ function envelopeWith(layout: readonly FieldSpec[] = LAYOUT): Envelope {
     fields: layout.map(([signerIndex, type, required], i): NewEnvelopeInput['fields'][number] => ({
       signerIndex, type, required, page: 1, x: 10 + (i % 20), y: 10 + Math.floor(i / 20) * 2, w: 20, h: 2, origin: 'bottom-left',
     })),
-    documents: [letterDocument()],
+    ...withPages(letterDocument()),
   }, testCtx()).after;
 }
 

@@ -3,7 +3,7 @@ import { bulkEnvelopeId, bulkStatus, chunksOf, csvRows } from '#domain/bulk-send
 import { sendEnvelope } from '#domain/envelope.ts';
 import { ValidationError } from '#domain/errors.ts';
 import { assertTemplate, bindRoles, envelopeFromTemplate, prefillByLabel, type Template, type TemplateField } from '#domain/templates.ts';
-import { letterDocument, testCtx } from '#test/support/domain.ts';
+import { letterDocument, letterPages, testCtx, withPages } from '#test/support/domain.ts';
 
 const document = letterDocument(2);
 const field = (role: string, extra: Partial<TemplateField> = {}): TemplateField => ({
@@ -51,7 +51,7 @@ describe('role binding', () => {
 
   it('binds every field to the signer made from its role', () => {
     const change = envelopeFromTemplate(template, { recipients: { client, witness }, prefill: {}, subject: null }, {
-      id: '0190f5d2-0000-7000-8000-0000000000cc', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, documents: [{ ...document, id: crypto.randomUUID() }],
+      id: '0190f5d2-0000-7000-8000-0000000000cc', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, ...withPages({ ...document, id: crypto.randomUUID() }),
     }, testCtx());
     const { signers, fields, documents } = change.after;
     const emailOf = (signerId: string) => signers.find((s) => s.id === signerId)?.email;
@@ -64,7 +64,7 @@ describe('role binding', () => {
 describe('a draft made from a template', () => {
   it('keeps the template\'s message for a later send that gives none, and takes the one a send gives', () => {
     const change = envelopeFromTemplate({ ...template, fields: [field('client'), field('witness')] }, { recipients: { client, witness }, prefill: {}, subject: null }, {
-      id: '0190f5d2-0000-7000-8000-0000000000ff', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, documents: [document],
+      id: '0190f5d2-0000-7000-8000-0000000000ff', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, ...withPages(document),
     }, testCtx());
     const draft = { ...change.after, message: 'From the template' };
     expect(sendEnvelope(draft, null, testCtx()).change.after.message).toBe('From the template');
@@ -86,15 +86,15 @@ describe('prefill by label', () => {
   it('holds prefills to the field rules when the envelope is made (a checkbox takes true or false)', () => {
     const withBox = { ...template, fields: [...template.fields, field('client', { type: 'checkbox', y: 600, label: 'Agree' })] };
     expect(() => envelopeFromTemplate(withBox, { recipients: { client, witness }, prefill: { Agree: 'maybe' }, subject: null }, {
-      id: '0190f5d2-0000-7000-8000-0000000000dd', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, documents: [document],
+      id: '0190f5d2-0000-7000-8000-0000000000dd', appId: 'app', tenantId: 'acme', subject: null, expiresInDays: 7, retentionDays: 30, ...withPages(document),
     }, testCtx())).toThrow(ValidationError);
   });
 });
 
 describe('a template as a whole', () => {
   it('refuses duplicate roles and fields on no role or outside the page', () => {
-    expect(Object.keys(errorsOf(() => { assertTemplate({ ...template, roles: [...template.roles, template.roles[0]!] }); }))).toEqual(['roles[2].role']);
-    expect(Object.keys(errorsOf(() => { assertTemplate({ ...template, fields: [field('nobody'), field('client', { page: 3 })] }); }))).toEqual(['fields[0].role', 'fields[1].page']);
+    expect(Object.keys(errorsOf(() => { assertTemplate({ ...template, roles: [...template.roles, template.roles[0]!] }, letterPages(document)); }))).toEqual(['roles[2].role']);
+    expect(Object.keys(errorsOf(() => { assertTemplate({ ...template, fields: [field('nobody'), field('client', { page: 3 })] }, letterPages(document)); }))).toEqual(['fields[0].role', 'fields[1].page']);
   });
 });
 
@@ -103,7 +103,7 @@ describe('CSV rows', () => {
     const csv = 'client.name,client.email,witness.phone,"prefill.Company, Inc.",subject\r\n'
       + '"Silva, Ana",ana@example.com,,"ACME, ""Inc.""",Hello\r\n'
       + 'Ben,ben@example.com,+14155550100,"two\nlines",\r\n';
-    expect(csvRows(`\uFEFF${csv}`)).toEqual([
+    expect(csvRows(`\uFEFF${csv}`).rows).toEqual([
       { recipients: { client: { name: 'Silva, Ana', email: 'ana@example.com' } }, prefill: { 'Company, Inc.': 'ACME, "Inc."' }, subject: 'Hello' },
       { recipients: { client: { name: 'Ben', email: 'ben@example.com' }, witness: { phone: '+14155550100' } }, prefill: { 'Company, Inc.': 'two\nlines' } },
     ]);
@@ -126,7 +126,7 @@ describe('bulk rows', () => {
   });
 
   it('are chunked in order, and the status follows the counts', () => {
-    expect(chunksOf(Array.from({ length: 45 }, (_, i) => i)).map((c) => c.length)).toEqual([20, 20, 5]);
+    expect(chunksOf(Array.from({ length: 45 }, (_, i) => ({ i }))).map((c) => [c.first, c.rows.length])).toEqual([[1, 20], [21, 20], [41, 5]]);
     expect([bulkStatus(3, 0, 0), bulkStatus(3, 1, 0), bulkStatus(3, 3, 0), bulkStatus(3, 2, 1)]).toEqual(['queued', 'running', 'completed', 'completed_with_errors']);
   });
 });

@@ -1,9 +1,15 @@
 /**
  * Bulk send (ADDITIONS A5) over HTTP on the local stack: 100 JSON rows and a CSV batch with one bad row, made and
  * sent in the background through the jobs queue; counts, invitations, the bad row's error, the batch's envelopes;
- * a redelivered job makes no second envelope; the quota fails rows alone; another application sees nothing.
+ * a redelivered job makes no second envelope; the quota fails rows alone; another application sees nothing; batches
+ * past their bounds are refused up front with the row; a batch whose jobs were never queued completes after the sweep.
  */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoBulkSendRepository } from '#adapters/aws/dynamo-bulk-send-repository.ts';
+import { BULK_CHECK_MINUTES, chunksOf, MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES } from '#domain/bulk-send.ts';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, newApp, outboxFor } from '#test/support/api.ts';
 import { makePdf } from '#test/support/pdfs.ts';
@@ -119,4 +125,58 @@ describe('bulk send', () => {
     expect((await call('GET', `/v1/bulk-sends/${accepted.body.id}/envelopes`, { token: other })).status).toBe(404);
     expect((await call('POST', `/v1/templates/${templateId}/bulk-send`, { token: other, json: { rows: [{}] } })).status).toBe(404);
   }, 120_000);
+
+  it('refuses a batch past its bounds up front, naming the limit and the row: a 1 MB value, 10,000 unknown columns, a prefill column no field has', async () => {
+    const csv = (text: string) => call<{ error: string; message: string; errors: Record<string, string[]> }>('POST', `/v1/templates/${templateId}/bulk-send`, {
+      token, raw: { bytes: new TextEncoder().encode(text), contentType: 'text/csv' },
+    });
+    const before = await envelopeTotal();
+    const huge = await csv(`signer.name,signer.email,"prefill.Company, Inc."\nA,${address('big', 1)},x\nB,${address('big', 2)},${'y'.repeat(1024 * 1024)}`);
+    expect(huge.status).toBe(400);
+    expect(huge.body.errors).toEqual({ 'row 2': [`is longer than ${String(MAX_BULK_ROW_BYTES)} bytes: at most ${String(MAX_BULK_ROW_BYTES)} bytes per row`] });
+    const cell = await csv(`signer.name,"prefill.Company, Inc."\nA,x\nB,x\nC,${'z'.repeat(MAX_BULK_FIELD_BYTES + 1)}`);
+    expect(cell.status).toBe(400);
+    expect(cell.body.errors).toEqual({ 'row 3': [`column "prefill.Company, Inc." is ${String(MAX_BULK_FIELD_BYTES + 1)} bytes: at most ${String(MAX_BULK_FIELD_BYTES)} bytes per value`] });
+    const json = await call<{ errors: Record<string, string[]> }>('POST', `/v1/templates/${templateId}/bulk-send`, {
+      token, json: { rows: [{ recipients: { signer: { name: 'A', email: address('big', 3) } }, prefill: { 'Company, Inc.': 'y'.repeat(1024 * 1024) } }] },
+    });
+    expect(json.status).toBe(400);
+    expect(Object.keys(json.body.errors)).toEqual(['row 1']);
+    const labels = Array.from({ length: 10_000 }, (_, i) => `prefill.L${String(i)}`);
+    const wide = await csv(`signer.name,${labels.join(',')}\nA,${labels.map(() => 'v').join(',')}`);
+    expect(wide.status).toBe(400);
+    expect(Object.keys(wide.body.errors)).toEqual(['header']);
+    const columns = Array.from({ length: MAX_BULK_COLUMNS + 1 }, (_, i) => `p.${String(i)}.name`);
+    expect((await csv(`${columns.join(',')}\n${columns.map(() => '').join(',')}`)).body.errors).toEqual({ header: [`has ${String(MAX_BULK_COLUMNS + 1)} columns: at most ${String(MAX_BULK_COLUMNS)}`] });
+    const unknown = await csv(`signer.name,signer.email,prefill.Nope\nA,${address('big', 4)},v`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual({ header: ['column "prefill.Nope" is not the label of a field of this template'] });
+    await settle();
+    expect(await envelopeTotal()).toBe(before);
+  }, 120_000);
+
+  it('completes a batch whose jobs were never queued (the API stopped right after storing it) once the sweep runs, each row once', async () => {
+    // What a crash right after the commit leaves: the batch and its chunks stored, with their first check, no job queued.
+    const clock = await call<{ now: string }>('POST', '/_local/clock', { json: { advanceSeconds: 0, runJobs: false } });
+    const now = new Date(clock.body.now);
+    const rows = Array.from({ length: 30 }, (_, i) => ({ recipients: { signer: { name: `Lost ${String(i + 1)}`, email: address('lost', i + 1) } } }));
+    const chunks = chunksOf(rows);
+    const id = randomUUID();
+    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+    await new DynamoBulkSendRepository(db, inject('localResources').tableName).create({
+      id, appId, templateId, tenantId, total: rows.length, chunks: chunks.length, createdAt: now.toISOString(),
+      check: { at: new Date(now.getTime() + BULK_CHECK_MINUTES * 60_000).toISOString(), seen: 0, redrives: 0 },
+    }, chunks);
+    const before = await envelopeTotal();
+
+    await settle(60);
+    expect((await call<BulkBody>('GET', `/v1/bulk-sends/${id}`, { token })).body).toMatchObject({ status: 'queued', total: 30, sent: 0, failed: 0 });
+    await settle(BULK_CHECK_MINUTES * 60);
+    const done = await finished(id);
+    expect(done).toMatchObject({ status: 'completed', total: 30, sent: 30, failed: 0, errors: [] });
+    expect(await envelopeTotal()).toBe(before + 30);
+    for (const i of [1, 20, 21, 30]) expect((await outboxFor(address('lost', i))).filter((m) => m.subject?.includes('Please sign the NDA'))).toHaveLength(1);
+    await settle(BULK_CHECK_MINUTES * 60); // the sweep's next look finds it finished and leaves it
+    expect(await envelopeTotal()).toBe(before + 30);
+  }, 180_000);
 });

@@ -64,12 +64,12 @@ describe('POST /v1/envelopes, Variant A (multipart)', () => {
     });
   }
 
-  it('answers 413 for a file over 25 MB', async () => {
+  it('answers 413 for a file over 25 MB: API Gateway refuses the request (over its 10 MB) before the function sees it', async () => {
     const big = new Uint8Array(25 * 1024 * 1024 + 10);
     big.set(Buffer.from('%PDF-1.7\n'));
     const res = await createMultipart(token, valid, big);
     expect(res.status).toBe(413);
-    expectErrorShape(res.body, 'payload_too_large', 413);
+    expect(Buffer.from(res.bytes).toString('utf8')).toBe('HTTP content length exceeded 10485760 bytes.');
   });
 
   it('answers 400 when the file part is missing or the data part is not JSON', async () => {

@@ -4,12 +4,13 @@
  * does), completes the upload, the envelope is signed and sealed, and every download of it answers 302 to a presigned
  * GET that names the file. Small PDFs are still answered directly.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
 import { apiUrl, call, expectErrorShape, newApp, outboxFor } from '#test/support/api.ts';
-import { readyDraft, sigField, type EnvelopeBody } from '#test/support/envelopes.ts';
-import { addImagePage } from '#test/support/pdfs.ts';
+import { postFile, readyDraft, sigField, uploadByUrl, type EnvelopeBody, type UploadUrl } from '#test/support/envelopes.ts';
+import { addImagePage, makePdf } from '#test/support/pdfs.ts';
 import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
 import { pdfsig, qpdfCheck, tempPdf } from '#test/support/validators.ts';
 
@@ -29,16 +30,6 @@ beforeAll(async () => {
 const MB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const unique = (name: string) => `${name}.${String(Date.now())}.${String(Math.random()).slice(2, 8)}@example.com`;
-
-interface UploadUrl { uploadId: string; method: string; url: string; fields: Record<string, string>; maxBytes: number; expiresAt: string }
-
-/** What a client does with an upload URL: a multipart POST, every field first, the file last. */
-async function postFile(upload: UploadUrl, file: Uint8Array): Promise<Response> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
-  form.append('file', new Blob([file], { type: 'application/pdf' }), 'upload.pdf');
-  return fetch(upload.url, { method: 'POST', body: form });
-}
 
 /** A GET that does not follow a redirect, with the bearer token or none (link routes). */
 const unfollowed = (path: string, bearer?: string) => fetch(`${apiUrl()}${path}`, { redirect: 'manual', headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
@@ -147,7 +138,7 @@ describe('a 24 MB PDF through a presigned upload, signing, sealing and presigned
     expect((await call<EnvelopeBody>('GET', `/v1/envelopes/${id}`, { token })).body.documents).toEqual([]);
   }, 60_000);
 
-  it('still answers a small PDF directly, inline for the signer', async () => {
+  it('still answers a small PDF directly, as an attachment for the signer too', async () => {
     const draft = await readyDraft(token, 'large');
     const direct = await unfollowed(`/v1/envelopes/${draft.id}/document`, token);
     expect(direct.status).toBe(200);
@@ -159,5 +150,44 @@ describe('a 24 MB PDF through a presigned upload, signing, sealing and presigned
     const rendered = await unfollowed(`/v1/signing/${link}/document`);
     expect(rendered.status).toBe(200);
     expect(rendered.headers.get('content-disposition')).toMatch(/^attachment;/);
+  }, 60_000);
+
+  it('answers a 4.6 MB original by 302 and a 4.4 MB one inline: no answer carries more than a Lambda response can', async () => {
+    const sized = (target: number) => makePdf({ pages: 1, edit: (doc) => { void doc.attach(randomBytes(target - 4000), 'data.bin', { mimeType: 'application/octet-stream' }); } });
+    const [over, under] = await Promise.all([sized(Math.round(4.6 * MB)), sized(Math.round(4.4 * MB))]);
+    expect(over.byteLength).toBeGreaterThan(MAX_INLINE_BODY_BYTES);
+    expect(under.byteLength).toBeLessThanOrEqual(MAX_INLINE_BODY_BYTES);
+    for (const [pdf, inline] of [[over, false], [under, true]] as const) {
+      const created = await call<EnvelopeBody>('POST', '/v1/envelopes', { token, json: { tenantId: 'large', subject: 'Near the limit', signers: [{ name: 'Ana', email: unique('near'), authMethod: 'none' }], fields: [sigField(0)] } });
+      expect((await uploadByUrl(token, created.body.id, pdf, 'Near.pdf')).status).toBe(201);
+      const answers = [await unfollowed(`/v1/envelopes/${created.body.id}/document`, token)];
+      const sent = await call<EnvelopeBody>('POST', `/v1/envelopes/${created.body.id}/send`, { token });
+      const link = tokenOf(sent.body.signers[0]?.signingUrl);
+      await passGates(link, null);
+      answers.push(await unfollowed(`/v1/signing/${link}/document`));
+      for (const answer of answers) {
+        if (inline) {
+          expect(answer.status).toBe(200);
+          expect(sha256(new Uint8Array(await answer.arrayBuffer()))).toBe(sha256(pdf));
+        } else {
+          expect(sha256(await followPresigned(answer, /filename=/))).toBe(sha256(pdf));
+        }
+      }
+    }
+  }, 120_000);
+
+  it('refuses a body over API Gateway\'s 10 MB as it does, one whose event is over Lambda\'s 6 MB as Lambda does, and one over 4 MB itself', async () => {
+    const draft = await call<EnvelopeBody>('POST', '/v1/envelopes', { token, json: { tenantId: 'large', subject: 'Bodies', signers: [{ name: 'Ben', email: unique('bodies') }] } });
+    const raw = (bytes: number) => call('POST', `/v1/envelopes/${draft.body.id}/document`, { token, raw: { bytes: new Uint8Array(bytes).fill(37), contentType: 'application/pdf' } });
+    const gateway = await raw(10 * MB + 1);
+    expect(gateway.status).toBe(413);
+    expect(Buffer.from(gateway.bytes).toString('utf8')).toBe('HTTP content length exceeded 10485760 bytes.');
+    const lambda = await raw(5 * MB);
+    expect(lambda.status).toBe(413);
+    expect(lambda.body).toEqual({ message: 'Request Too Long' });
+    const service = await raw(4 * MB + 1);
+    expect(service.status).toBe(413);
+    expectErrorShape(service.body, 'payload_too_large', 413);
+    expect((await call<EnvelopeBody>('GET', `/v1/envelopes/${draft.body.id}`, { token })).body.documents).toEqual([]);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { definition } from '#functions/workers/jobs.ts';
 
 const { createHandler } = definition;
 import { memoryDeps } from '#test/support/memory-deps.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 let deps: Awaited<ReturnType<typeof memoryDeps>>;
 beforeAll(async () => { deps = await memoryDeps(); });
@@ -18,7 +18,7 @@ async function waitingForGroupTwo(): Promise<string> {
     id: deps.ids.next(), appId: 'app', tenantId: 't', subject: 'Jobs', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left',
     signers: [signerInput('one@example.com', 1), signerInput('two@example.com', 2)],
     fields: [0, 1].map((signerIndex) => ({ signerIndex, type: 'date' as const, page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' as const })),
-    documents: [letterDocument()],
+    ...withPages(letterDocument()),
   }, ctx);
   await deps.envelopes.commit(created);
   const sent = sendEnvelope(created.after, null, ctx).change;

@@ -1,6 +1,6 @@
 /**
  * Large files (ADDITIONS A1) on in-memory ports: the presigned upload's stage and checks, racing completes, the sweep
- * of uploads never completed, downloads by size, and the 4 MB body limit of a deployed function.
+ * of uploads never completed, downloads by size, and the 4 MB body limit of a function (deployed or local).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ describe('request bodies on AWS', () => {
     body: Buffer.alloc(bytes, 37).toString('base64'), isBase64Encoded: true,
   });
 
-  it('answers a body over 4 MB with 413 pointing to upload-url when deployed, not locally', async () => {
+  it('answers a body over 4 MB with 413 pointing to upload-url, deployed and locally alike; 4 MB itself is read', async () => {
     const { createApplication, issueToken } = await import('#domain/use-cases/applications.ts');
     for (const local of [false, true]) {
       const base = await memoryDeps();
@@ -130,13 +130,10 @@ describe('request bodies on AWS', () => {
       const draft = await createEnvelope(deps, app.appId, parseWith(CreateEnvelopeRequest, { tenantId: 'acme', subject: 'Body', signers: [{ name: 'Ana', email: 'ana@example.com' }] }), [], META);
       const handler = rawUpload.createHandler(deps);
       const answer = await handler(event(4 * 1024 * 1024 + 1, draft.id, token), {} as Context);
-      const body = JSON.parse(answer.body ?? '{}') as { error: string; message: string };
-      if (local) {
-        expect(answer.statusCode).toBe(400); // read, and refused as not a PDF
-      } else {
-        expect(answer.statusCode).toBe(413);
-        expect(body).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('/document/upload-url') as unknown });
-      }
+      expect(answer.statusCode).toBe(413);
+      expect(JSON.parse(answer.body ?? '{}')).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('/document/upload-url') as unknown });
+      const read = await handler(event(4 * 1024 * 1024, draft.id, token), {} as Context);
+      expect(read.statusCode).toBe(400); // read, and refused as not a PDF
     }
   });
 });

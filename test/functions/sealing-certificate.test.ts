@@ -25,16 +25,18 @@ async function signedEnvelope(): Promise<string> {
   const ctx = testCtx(new Date());
   const id = deps.ids.next();
   const documents = [];
+  const pages = new Map<string, Awaited<ReturnType<typeof checkOriginal>>['pages']>();
   for (const order of [1, 2]) {
-    const { document, blobs } = await checkOriginal({ bytes: await makePdf({ pages: order }), filename: `Part ${String(order)}.pdf` }, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order }, 'file');
+    const { document, blobs, pages: geometry } = await checkOriginal({ bytes: await makePdf({ pages: order }), filename: `Part ${String(order)}.pdf` }, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order }, 'file');
     for (const blob of blobs) await deps.blobs.put(blob.key, blob.bytes, blob.contentType);
     documents.push(document);
+    pages.set(document.id, geometry);
   }
   const created = createEnvelope({
     id, appId: 'crm-app', tenantId: 't', subject: 'Evidence', createdBy: 'Anna Sender', expiresInDays: 5, fieldOrigin: 'bottom-left',
     signers: [signerInput('ada@example.com', 1, { name: 'Ada', authMethod: 'sms_otp', phone: PHONE }), signerInput('bo@example.com', 1, { name: 'Bo', authMethod: 'none' })],
     fields: [0, 1].map((signerIndex) => ({ signerIndex, type: 'signature' as const, page: 1, x: 50, y: 50 + signerIndex * 60, w: 200, h: 40, required: true, origin: 'bottom-left' as const })),
-    documents, cc: [{ name: 'Carl Copy', email: 'carl@example.com' }],
+    documents, pages, cc: [{ name: 'Carl Copy', email: 'carl@example.com' }],
   }, ctx);
   await commit(created);
   await commit(sendEnvelope(created.after, null, at('198.51.100.1', 'crm-client/1.0')).change);

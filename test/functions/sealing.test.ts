@@ -1,4 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { SealKeyMismatch } from '#domain/use-cases/seal-key.ts';
+import { tempDir } from '#test/pdf/signature-tools.ts';
 import { MemoryMetrics } from '#adapters/emf-metrics.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { createEnvelope } from '#domain/envelope.ts';
@@ -90,5 +94,23 @@ describe('local workflow executions', () => {
     expect(runs).toHaveLength(1);
     await workflows.startSealing('e1', 2); // the sweep's next round
     expect(runs).toEqual([{ envelopeId: 'e1', round: 1 }, { envelopeId: 'e1', round: 2 }]);
+  });
+});
+
+describe('the seal key check', () => {
+  it('seals nothing with a certificate for another key: the mismatch is logged for the alarm and fails the step', async () => {
+    const id = await fullySigned(deps);
+    const other = await KeyFileSigner.open(tempDir());
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const errors: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger = { ...deps.logger, error: (message: string, fields?: Record<string, unknown>) => { errors.push({ message, fields }); } };
+    const mismatched = { ...deps, logger, documentSigner: new KeyFileSigner(privateKey, await other.certificateChain()) };
+    await expect(sealStep(mismatched, id)).rejects.toBeInstanceOf(SealKeyMismatch);
+    await expect(sealStep(mismatched, id)).rejects.toBeInstanceOf(SealKeyMismatch);
+    expect(errors).toEqual([1, 2].map(() => ({ message: 'seal certificate does not match the signing key', fields: expect.objectContaining({ alarm: true, certificateKeySha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }) as unknown })));
+    expect(await deps.envelopes.abandonedStages(new Date('2100-01-01T00:00:00Z'), 1000)).not.toContainEqual(expect.objectContaining({ envelopeId: id }));
+    expect((await deps.envelopes.find(id))?.status).toBe('in_progress');
+    const sealed = await sealStep(deps, id);
+    expect(sealed.files).toHaveLength(1);
   });
 });

@@ -5,6 +5,8 @@
  * the sweep and a lifecycle rule clear staged uploads never completed; the seal task is sized for a 25 MB PDF.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { API_INTEGRATION_TIMEOUT_SECONDS, MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
+import { functionTimeoutSeconds } from '#infra/stacks/access.ts';
 import { resolverFor, resourcesOfType, synthesize, type Json, type Synthesized, type SynthesizedFunction, manifestFunctions } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
@@ -79,5 +81,17 @@ describe('CDK app: presigned uploads and downloads (ADDITIONS A1)', () => {
     const f = fn('seal-envelope: Seal');
     expect(f.props.MemorySize).toBeGreaterThanOrEqual(2048);
     expect(f.props.Timeout).toBeGreaterThanOrEqual(300);
+  });
+
+  it('the limits the local runtime enforces are those deployed: each function\'s timeout, the integrations\' 29 s, the inline PDF limit', () => {
+    for (const f of functions) {
+      expect(f.props.Timeout, f.description).toBe(functionTimeoutSeconds(f.handler));
+      if (/^[A-Z]+ \//.test(f.description)) expect(f.props.Timeout, f.description).toBeLessThanOrEqual(API_INTEGRATION_TIMEOUT_SECONDS);
+      const inline = f.env.DIRECT_DOWNLOAD_MAX_BYTES;
+      if (inline !== undefined) expect(Number(inline), f.description).toBeLessThanOrEqual(MAX_INLINE_BODY_BYTES);
+    }
+    const integrations = Object.values(synthesized.templates).flatMap((template) => resourcesOfType(template, 'AWS::ApiGatewayV2::Integration'));
+    expect(integrations.length).toBeGreaterThan(40);
+    for (const [id, integration] of integrations) expect(integration.Properties.TimeoutInMillis, id).toBe(API_INTEGRATION_TIMEOUT_SECONDS * 1000);
   });
 });

@@ -13,12 +13,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
 import { LIFECYCLE_RULES } from '#domain/retention.ts';
 import { REPO_ROOT } from '#infra/constructs/bundling.ts';
-import { handoffName } from '#infra/constructs/handoff.ts';
-import { RESOURCE_KEYS } from '#infra/stacks/environment.ts';
+import { HANDOFF_KEYS, handoffName } from '#infra/constructs/handoff.ts';
 import { bucketNameProblems, DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
 import { SIGNING_PATHS, WebStack } from '#infra/stacks/web-stack.ts';
 import { workers, workflows } from '#infra/routes.ts';
-import { manifestFunctions, newApp, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Synthesized } from '#test/support/templates.ts';
+import { allTemplates, manifestFunctions, newApp, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Synthesized } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
 beforeAll(() => { synthesized = synthesize(); });
@@ -28,8 +27,8 @@ const templateOf = (name: keyof Synthesized['templates']) => synthesized.templat
 
 describe('CDK app: stacks hand values to each other through SSM, read at every deploy', () => {
   it('no template exports, imports or reads another stack\'s outputs', () => {
-    for (const name of ['data', 'web', 'workflows', 'api'] as const) {
-      const json = templateOf(name).toJSON() as { Outputs?: Record<string, Json> };
+    for (const [name, template] of allTemplates(synthesized)) {
+      const json = template.toJSON() as { Outputs?: Record<string, Json> };
       expect(text(json), name).not.toMatch(/Fn::ImportValue|Fn::GetStackOutput/);
       for (const [id, output] of Object.entries(json.Outputs ?? {})) expect(output.Export, `${name}.${id}`).toBeUndefined();
     }
@@ -37,16 +36,16 @@ describe('CDK app: stacks hand values to each other through SSM, read at every d
 
   it('each shared value is written once, by its producer, and read by consumers as an SSM-typed parameter', () => {
     const written = new Map<string, string>();
-    for (const name of ['data', 'web', 'workflows', 'api'] as const) {
-      for (const [, parameter] of resourcesOfType(templateOf(name), 'AWS::SSM::Parameter')) {
+    for (const [name, template] of allTemplates(synthesized)) {
+      for (const [, parameter] of resourcesOfType(template, 'AWS::SSM::Parameter')) {
         const key = String(parameter.Properties.Name);
         expect(written.has(key), key).toBe(false);
         written.set(key, name);
       }
     }
-    for (const key of [...RESOURCE_KEYS, 'apiId' as const]) expect(written.get(handoffName('Esign', key)), key).toBeDefined();
-    for (const name of ['web', 'workflows', 'api'] as const) {
-      const parameters = Object.values((templateOf(name).toJSON() as { Parameters?: Record<string, { Type: string; Default?: string }> }).Parameters ?? {});
+    for (const key of HANDOFF_KEYS) expect(written.get(handoffName('Esign', key)), key).toBeDefined();
+    for (const [name, template] of allTemplates(synthesized).filter(([name]) => name !== 'data')) {
+      const parameters = Object.values((template.toJSON() as { Parameters?: Record<string, { Type: string; Default?: string }> }).Parameters ?? {});
       const reads = parameters.filter((p) => p.Type === 'AWS::SSM::Parameter::Value<String>');
       expect(reads.length, name).toBeGreaterThan(0);
       for (const read of reads) expect(written.get(String(read.Default)), `${name} reads ${String(read.Default)}`).not.toBe(name);
@@ -139,7 +138,8 @@ describe('CDK app: observability', () => {
     const body = text(dashboards[0]?.[1].Properties.DashboardBody);
     for (const metric of ['AuditEvents', 'SealDuration', 'WebhookDeliveryFailures', 'OutboxDeadLetters']) expect(body).toContain(metric);
     for (const event of ['envelope.sent', 'envelope.completed', 'signer.reminded']) expect(body).toContain(event);
-    expect(text(synthesize({ ...TEST_SETTINGS, logLevel: 'DEBUG' }).templates.api.toJSON())).toContain('"POWERTOOLS_LOG_LEVEL":"DEBUG"');
+    const debug = synthesize({ ...TEST_SETTINGS, logLevel: 'DEBUG' });
+    for (const template of Object.values(debug.nested)) expect(text(template.toJSON())).toContain('"POWERTOOLS_LOG_LEVEL":"DEBUG"');
   });
 });
 

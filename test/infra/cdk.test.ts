@@ -15,7 +15,7 @@ import { functionEnvironment, IN_SECRETS_MANAGER, manifestHandlers, RESOURCE_KEY
 import { functionSettings } from '#infra/stacks/settings.ts';
 import { functionModules, routes, workers, workflows } from '#infra/routes.ts';
 import {
-  manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction,
+  functionTemplates, manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction,
 } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
@@ -42,8 +42,9 @@ const resolvedEnv = (f: SynthesizedFunction) => Object.fromEntries(Object.entrie
 describe('CDK app: the manifest, exactly', () => {
   it('has one function and one route per route row, the $default route\'s function, and no other function or route', () => {
     const { templates } = synthesized;
-    const fns = resourcesOfType(templates.api, 'AWS::Lambda::Function');
+    const fns = functionTemplates(synthesized, 'api').flatMap((template) => resourcesOfType(template, 'AWS::Lambda::Function'));
     expect(fns).toHaveLength(routes.length + 1);
+    expect(resourcesOfType(templates.api, 'AWS::Lambda::Function')).toEqual([]);
     const routeKeys = resourcesOfType(templates.api, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     expect(routeKeys.sort()).toEqual([...routes.map((r) => `${r.method} ${r.path}`), '$default'].sort());
     expect(resourcesOfType(templates.web, 'AWS::ApiGatewayV2::Route')).toEqual([]);
@@ -69,7 +70,7 @@ describe('CDK app: the manifest, exactly', () => {
   it('gives each function exactly the environment the local runtime gives it (infra/stacks/environment.ts), and nothing else', () => {
     const named = Object.fromEntries(RESOURCE_KEYS.map((key) => [key, `{{${key}}}`])) as ServiceResources;
     for (const f of functions) {
-      expect(resolvedEnv(f), f.description).toEqual({ NODE_OPTIONS: '--enable-source-maps', ...functionEnvironment(f.handler, named, functionSettings(TEST_SETTINGS)) });
+      expect(resolvedEnv(f), f.description).toEqual({ NODE_OPTIONS: '--enable-source-maps', ...functionEnvironment(f.handler, named, functionSettings(TEST_SETTINGS, '{{sealKeyId}}')) });
     }
   });
 
@@ -130,6 +131,7 @@ describe('CDK app: least privilege', () => {
   it('the seal task signs with the seal key only, reads original/ and signatures/, writes sealed/ (and its stage record in the table), deletes nothing', () => {
     const f = fn('seal-envelope: Seal');
     expect(allows(f, 'kms:Sign').flatMap((s) => resourcesOf(f, s))).toEqual(['{{sealKeyArn}}']);
+    expect(allows(f, 'kms:GetPublicKey').flatMap((s) => resourcesOf(f, s))).toEqual(['{{sealKeyArn}}']);
     const objects = (action: string) => allows(f, action).flatMap((s) => resourcesOf(f, s));
     expect(objects('s3:GetObject').sort()).toEqual(['{{bucketArn}}/original/*', '{{bucketArn}}/signatures/*']);
     expect(objects('s3:PutObject')).toEqual(['{{bucketArn}}/sealed/*']);
@@ -187,8 +189,8 @@ describe('CDK app: least privilege', () => {
   });
 
   it('grants no action wildcard, and `*` resources only for SMS publishing, workflow log delivery and X-Ray', () => {
-    for (const name of ['api', 'workflows'] as const) {
-      for (const [id, policy] of resourcesOfType(synthesized.templates[name], 'AWS::IAM::Policy')) {
+    for (const template of [...functionTemplates(synthesized, 'api'), synthesized.templates.workflows]) {
+      for (const [id, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
         for (const statement of (policy.Properties.PolicyDocument as Json).Statement as Statement[]) {
           if (statement.Effect !== 'Allow') continue;
           for (const action of [statement.Action].flat()) expect(action, id).not.toContain('*');
@@ -201,7 +203,9 @@ describe('CDK app: least privilege', () => {
   });
 
   it('functions read their secrets at run time: no secret value or reference in a template, and only the secrets their rows bind', () => {
-    for (const name of ['api', 'workflows'] as const) expect(text(synthesized.templates[name].toJSON())).not.toContain('resolve:secretsmanager');
+    for (const template of [synthesized.templates.api, ...functionTemplates(synthesized, 'api'), synthesized.templates.workflows]) {
+      expect(text(template.toJSON())).not.toContain('resolve:secretsmanager');
+    }
     for (const f of functions) {
       const bound = SECRET_NAMES.filter((secret) => f.env[secretArnVariable(secret)] !== undefined);
       expect([...bound].sort(), f.description).toEqual([...(accessOf(f.handler).secrets ?? [])].sort());

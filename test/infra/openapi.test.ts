@@ -263,8 +263,8 @@ describe('response schemas match what the views return', () => {
   const document: Document = {
     id: id(4), kind: 'original', mimeType: 'application/pdf', sha256: 'ab'.repeat(32), pageCount: 2, sizeBytes: 1234,
     blobKey: 'blob', createdAt: now, retentionUntil: '2026-02-01', purgeStatus: 'active',
-    pages: [{ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 }, { box: { x: 0, y: 0, width: 792, height: 612 }, rotate: 90 }],
   };
+  const pages = new Map([[document.id, [{ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 as const }, { box: { x: 0, y: 0, width: 792, height: 612 }, rotate: 90 as const }]]]);
   const chained = appendToChain(id(1), genesis(id(1)), [{ event: 'envelope.created', actor: 'system', ip: '127.0.0.1', userAgent: 'test', detail: { n: 1 } }], { timestamp: now, nextId: () => id(5) });
   const [auditEntry] = chained.entries;
   if (!auditEntry) throw new Error('appendToChain returned no entry');
@@ -286,9 +286,9 @@ describe('response schemas match what the views return', () => {
   const smsSigner: Signer = { ...signer, authMethod: 'sms_otp', phone: '+14155550100', status: 'viewed', viewedAt: now, otpVerifiedAt: now, consentedAt: now };
   const noOtpSigner: Signer = { ...signer, authMethod: 'none' };
   const signingContexts: [string, Record<string, unknown>][] = [
-    ['email OTP, document uploaded', signingContextView(envelope, signer, CONSENT_DISCLOSURE)],
-    ['SMS OTP verified, consented, no document', signingContextView({ ...envelope, signers: [smsSigner], documents: [], message: 'Please sign' }, smsSigner, CONSENT_DISCLOSURE)],
-    ['no OTP', signingContextView({ ...envelope, signers: [noOtpSigner] }, noOtpSigner, CONSENT_DISCLOSURE)],
+    ['email OTP, document uploaded', signingContextView(envelope, signer, CONSENT_DISCLOSURE, pages)],
+    ['SMS OTP verified, consented, no document', signingContextView({ ...envelope, signers: [smsSigner], documents: [], message: 'Please sign' }, smsSigner, CONSENT_DISCLOSURE, pages)],
+    ['no OTP', signingContextView({ ...envelope, signers: [noOtpSigner] }, noOtpSigner, CONSENT_DISCLOSURE, pages)],
   ];
   cases.push(...signingContexts.map(([name, body]): (typeof cases)[number] => [`signing context (${name})`, res.SigningContextResponse, body]));
 

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { invokeWithin } from '#infra/local/aws-limits.ts';
 import { loadStateMachine } from '#infra/local/workflow-runner.ts';
 import type { Deps } from '#shared/deps.ts';
 import { calls } from '#test/fixtures/workflows/attempt-counter.ts';
+import { invocations } from '#test/fixtures/workflows/never-answers.ts';
+import { failures } from '#test/fixtures/workflows/record-failure.ts';
 
 afterEach(() => { vi.useRealTimers(); });
 
@@ -36,5 +39,32 @@ describe('the local workflow runner', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(2);
     expect(settled).toBe('succeeded');
+  });
+
+  it('fails a task whose function runs past its timeout as Lambda does: retried as the state machine says, then caught', async () => {
+    const timeouts: number[] = [];
+    const lines: string[] = [];
+    const hooks = {
+      now: () => new Date(), until: () => Promise.resolve(), busy: () => undefined,
+      // Each timer fires at once: the test does not wait out 300 s.
+      invoke: <T>(handler: string, work: () => Promise<T>) => invokeWithin(handler, 300, work, {
+        timer: (ms) => { timeouts.push(ms); return Promise.resolve(); }, log: (message) => { lines.push(message); },
+      }),
+    };
+    const def = {
+      name: 'seal-envelope', definition: 'infra/workflows/seal-envelope.asl.json',
+      tasks: {
+        Seal: { variable: 'SealFunctionArn', handler: 'test/fixtures/workflows/never-answers.ts' },
+        Finalize: { variable: 'FinalizeFunctionArn', handler: 'test/fixtures/workflows/attempt-counter.ts' },
+        RecordFailure: { variable: 'SealFailedFunctionArn', handler: 'test/fixtures/workflows/record-failure.ts' },
+      },
+    };
+    const run = await loadStateMachine(process.cwd(), def, () => ({}) as Deps, hooks, 1);
+    const error = await run({ envelopeId: 'env', round: 1 }).then(() => null, (e: unknown) => e);
+    expect(String(error)).toContain('This round of sealing failed'); // the SealRoundFailed state's cause
+    expect(invocations).toHaveLength(6); // the first attempt and the Seal state's five retries
+    expect(timeouts.slice(0, 6)).toEqual(Array(6).fill(300_000));
+    expect(lines[0]).toBe('test/fixtures/workflows/never-answers.ts ran past its Lambda timeout of 300 s');
+    expect(failures).toEqual([{ envelopeId: 'env', round: 1, error: { Error: 'Sandbox.Timedout', Cause: 'Task timed out after 300.00 seconds' } }]);
   });
 });

@@ -147,3 +147,13 @@ export function mutoolVerify(pdf: Uint8Array): string {
 export function mutoolShow(pdf: Uint8Array, path: string): string {
   return run('mutool', ['show', tempFile(pdf, 'shown.pdf'), path]).output;
 }
+
+/** `openssl verify -crl_check_all -attime` of a certificate (DER) against `caPem`, with every CRL (DER) given, as at `at`. */
+export function opensslVerifyAt(certificate: Uint8Array, crls: Uint8Array[], caPem: string, at: Date): { ok: boolean; output: string } {
+  const dir = tempDir();
+  const crlPem = Buffer.concat(crls.map((crl) => run('openssl', ['crl', '-inform', 'DER'], crl).stdout));
+  const certPem = run('openssl', ['x509', '-inform', 'DER'], certificate).stdout;
+  const args = ['verify', '-crl_check_all', '-attime', String(Math.floor(at.getTime() / 1000)), '-CAfile', tempFile(caPem, 'ca.pem', dir), '-CRLfile', tempFile(crlPem, 'crls.pem', dir)];
+  const result = run('openssl', [...args, tempFile(certPem, 'cert.pem', dir)]);
+  return { ok: result.status === 0 && /: OK\s*$/.test(result.output.trim()), output: result.output };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx, SignerInput } from '#domain/envelope.ts';
-import type { Document } from '#domain/model.ts';
+import type { Document, PageGeometry } from '#domain/model.ts';
 
 let counter = 0;
 
@@ -13,11 +13,18 @@ export const signerInput = (email: string, routingOrder = 1, extra: Partial<Sign
   name: email.split('@')[0] ?? email, email, phone: null, routingOrder, authMethod: 'email_otp', ...extra,
 });
 
-/** A US Letter document record with `pages` pages. */
+/** A US Letter document record with `pages` pages (their geometry: letterPages). */
 export function letterDocument(pages = 1): Document {
   return {
     id: randomUUID(), kind: 'original', mimeType: 'application/pdf', sha256: 'a'.repeat(64), pageCount: pages, sizeBytes: 1000,
-    blobKey: 'original/x/y.pdf', createdAt: '2026-01-01T00:00:00.000Z', retentionUntil: null, purgeStatus: 'active',
-    pages: Array.from({ length: pages }, () => ({ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 as const })),
+    blobKey: 'original/x/y.pdf', pagesKey: 'original/x/y.pages.json', createdAt: '2026-01-01T00:00:00.000Z', retentionUntil: null, purgeStatus: 'active',
   };
 }
+
+/** The pages of US Letter documents, `pageCount` each, by document id. */
+export function letterPages(...documents: Document[]): Map<string, PageGeometry[]> {
+  return new Map(documents.map((d) => [d.id, Array.from({ length: d.pageCount }, () => ({ box: { x: 0, y: 0, width: 612, height: 792 }, rotate: 0 as const }))]));
+}
+
+/** `documents` with their pages, for a new envelope's input. */
+export const withPages = (...documents: Document[]) => ({ documents, pages: letterPages(...documents) });

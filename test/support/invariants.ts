@@ -42,13 +42,29 @@ export async function consentedEnvelope(deps: Deps, appId: string, groups: numbe
   const request = parseWith(CreateEnvelopeRequest, {
     tenantId: 'races', subject: 'Race',
     signers: groups.map((routingOrder, i) => ({ name: `S${String(i)}`, email: `s${String(i)}@example.com`, routingOrder, authMethod: 'none' })),
-    fields: groups.map((_, i) => ({ signerIndex: i, type: 'signature', page: 1, x: 72, y: 72 + i * 50, w: 180, h: 40 })),
+    // Two columns of twelve fit a page: up to 24 signers.
+    fields: groups.map((_, i) => ({ signerIndex: i, type: 'signature', page: 1, x: 72 + Math.floor(i / 12) * 250, y: 72 + (i % 12) * 50, w: 180, h: 40 })),
   });
   const created = await createEnvelope(deps, appId, request, [{ bytes: await makePdf({ pages: 1 }), filename: 'race.pdf' }], META);
   const { signingUrls } = await sendEnvelopeNow(deps, appId, created.id, null, META);
   const tokens = created.signers.map((s) => signingUrls.get(s.id)?.split('/').at(-1) ?? '');
-  await Promise.all(tokens.filter(Boolean).map((token) => consentToSign(deps, token, META)));
+  await Promise.all(tokens.filter(Boolean).map((token) => retried(() => consentToSign(deps, token, META))));
   return { id: created.id, tokens, fields: created.signers.map((s) => created.fields.find((f) => f.signerId === s.id)?.id ?? '') };
+}
+
+/**
+ * A request made as a client told to retry makes it: a 409 without a reason (the envelope changed under every attempt
+ * the service made) is sent again, up to `attempts` times; any other answer stands.
+ */
+export async function retried<T>(request: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      const e = error as { code?: string; reason?: string | null };
+      if (e.code !== 'conflict' || e.reason || attempt >= attempts) throw error;
+    }
+  }
 }
 
 /** Settles a promise into what the HTTP layer would answer: its status and error code/reason. */
@@ -104,12 +120,13 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
   const [audit, submissions] = await Promise.all([deps.envelopes.auditLog(envelopeId), deps.envelopes.submissions(envelopeId)]);
   expect(verifyChain(envelopeId, audit)).toEqual({ valid: true, head: envelope.auditHead });
 
-  // Every stored file by its key, with the hash its record commits to (a text index has none of its own).
+  // Every stored file by its key, with the hash its record commits to (a text index and page geometry have none of their own).
   const named = new Map<string, string | null>();
   for (const d of envelope.documents) {
     if (d.purgeStatus !== 'active') continue;
     named.set(d.blobKey, d.sha256);
     if (d.textIndexKey) named.set(d.textIndexKey, null);
+    if (d.pagesKey) named.set(d.pagesKey, null);
   }
   for (const s of submissions) for (const v of s.values) if (v.kind === 'image') named.set(v.blobKey, v.sha256);
   expect(await storedKeys(deps.config.bucketName, envelopeId)).toEqual([...named.keys()].sort());

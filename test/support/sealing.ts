@@ -9,11 +9,12 @@ import { makePdf } from './pdfs.ts';
 export async function fullySigned(deps: Deps): Promise<string> {
   const ctx = testCtx(new Date());
   const id = deps.ids.next();
-  const { document, blobs } = await checkOriginal({ bytes: await makePdf({ pages: 1 }), filename: null }, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: 1 }, 'file');
+  const { document, blobs, pages } = await checkOriginal({ bytes: await makePdf({ pages: 1 }), filename: null }, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: 1 }, 'file');
   for (const blob of blobs) await deps.blobs.put(blob.key, blob.bytes, blob.contentType);
   const created = createEnvelope({
     id, appId: 'app', tenantId: 't', subject: 'Seal me', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left', signers: [signerInput('s@example.com', 1)],
     fields: [{ signerIndex: 0, type: 'text', page: 1, x: 50, y: 50, w: 200, h: 20, required: true, origin: 'bottom-left' }], documents: [document],
+    pages: new Map([[document.id, pages]]),
   }, ctx);
   await deps.envelopes.commit(created);
   const sent = sendEnvelope(created.after, null, ctx).change;

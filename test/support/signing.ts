@@ -59,3 +59,23 @@ export function valuesFor(context: ContextBody): FieldValue[] {
     return [];
   });
 }
+
+/**
+ * Up to `count` wrong one-time codes for a link, 3 per code and 5 codes per 10 minutes: the service clock moves past
+ * each full rate window (clock tests only). Stops at the first answer that is not a wrong code, and returns it.
+ */
+export async function guessWrongCodes(token: string, address: string, count: number): Promise<{ wrong: number; refused: ApiResponse | null }> {
+  let wrong = 0;
+  for (let codes = 1; wrong < count; codes++) {
+    expect((await signing('POST', token, '/otp/request')).status).toBe(200);
+    const right = await latestCode(address);
+    const guess = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
+    for (let tries = 0; tries < 3 && wrong < count; tries++) {
+      const verify = await signing('POST', token, '/otp/verify', { code: guess });
+      wrong++;
+      if (verify.status !== 400) return { wrong, refused: verify };
+    }
+    if (codes % 5 === 0) await settle(601, false);
+  }
+  return { wrong, refused: null };
+}

@@ -10,9 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { handoffName, type HandoffKey } from '#infra/constructs/handoff.ts';
+import { HANDOFF_KEYS, handoffName, type HandoffKey } from '#infra/constructs/handoff.ts';
 import { REPO_ROOT } from '#infra/constructs/bundling.ts';
-import { RESOURCE_KEYS } from '#infra/stacks/environment.ts';
 import { createService, type Service } from '#infra/stacks/service.ts';
 import { DEFAULT_SETTINGS, type ServiceSettings } from '#infra/stacks/settings.ts';
 import { fallbackRoute, routes, workers, workflows } from '#infra/routes.ts';
@@ -33,6 +32,8 @@ export interface Synthesized {
   app: App;
   service: Service;
   templates: Record<keyof Service, Template>;
+  /** The api stack's nested stacks (its route functions, one per route tag), by their id. */
+  nested: Record<string, Template>;
 }
 
 export function synthesize(settings: ServiceSettings = TEST_SETTINGS): Synthesized {
@@ -40,7 +41,18 @@ export function synthesize(settings: ServiceSettings = TEST_SETTINGS): Synthesiz
   const service = createService(app, settings);
   const templates = {} as Record<keyof Service, Template>;
   for (const name of ['data', 'web', 'workflows', 'api'] as const) templates[name] = Template.fromStack(service[name]);
-  return { app, service, templates };
+  const nested = Object.fromEntries(Object.values(service.api.groups).map((group) => [group.node.id, Template.fromStack(group)]));
+  return { app, service, templates, nested };
+}
+
+/** Every template of the app, the nested stacks' included, by name (`api/RoutesEnvelopes` for a nested one). */
+export function allTemplates(synthesized: Synthesized): [string, Template][] {
+  return [...Object.entries(synthesized.templates), ...Object.entries(synthesized.nested).map(([id, t]) => [`api/${id}`, t] as [string, Template])];
+}
+
+/** The templates that hold a stack's manifest functions: the api stack's are in its nested stacks. */
+export function functionTemplates(synthesized: Synthesized, stack: 'api' | 'workflows'): Template[] {
+  return stack === 'api' ? Object.values(synthesized.nested) : [synthesized.templates.workflows];
 }
 
 export const resourcesOfType = (template: Template, type: string) =>
@@ -77,10 +89,10 @@ export function manifestFunctions(synthesized: Synthesized): SynthesizedFunction
     ...workflows.flatMap((wf) => Object.entries(wf.tasks).map(([state, task]) => ({ handler: task.handler, description: `${wf.name}: ${state}`, stack: 'workflows' as const }))),
   ];
   return described.map(({ handler, description, stack }) => {
-    const template = synthesized.templates[stack];
-    const found = resourcesOfType(template, 'AWS::Lambda::Function').filter(([, r]) => r.Properties.Description === description);
+    const found = functionTemplates(synthesized, stack).flatMap((template) => resourcesOfType(template, 'AWS::Lambda::Function')
+      .filter(([, r]) => r.Properties.Description === description).map(([id, r]) => ({ template, id, r })));
     if (found.length !== 1) throw new Error(`${description}: ${String(found.length)} functions in the ${stack} stack`);
-    const [logicalId, resource] = found[0]!;
+    const { template, id: logicalId, r: resource } = found[0]!;
     const env = ((resource.Properties.Environment as Json).Variables as Record<string, unknown>);
     const statements = statementsOf(template, resource.Properties);
     return { handler, description, template, logicalId, props: resource.Properties, env, statements: statements.filter((st) => !isTracing(st)), tracing: statements.filter(isTracing) };
@@ -100,7 +112,7 @@ export const unresolved = (what: string) => `«${what}»`;
  */
 export function resolverFor(template: Template, values: (key: HandoffKey) => string, pseudo: Pseudo = TEST_PSEUDO): (expression: unknown) => string {
   const json = template.toJSON() as { Parameters?: Record<string, { Type: string; Default?: string }>; Resources: Record<string, Resource> };
-  const keys = [...RESOURCE_KEYS, 'apiId' as const];
+  const keys = HANDOFF_KEYS;
   const keyOfName = (name: unknown) => keys.find((key) => typeof name === 'string' && name.endsWith(handoffName('', key).slice(1)));
   const parameters = new Map(Object.entries(json.Parameters ?? {}).flatMap(([id, p]) => {
     const key = p.Type.startsWith('AWS::SSM::Parameter::Value') ? keyOfName(p.Default) : undefined;

@@ -16,7 +16,6 @@ import { manifestFunctions, resolverFor, synthesize, TEST_SETTINGS, type Synthes
  * deletion-reminders: its daily sweep is started by the scheduler; the retention tests drive it through the clock.
  */
 const NOT_TRACED: Record<string, string> = {
-  'functions/workers/object-removed.ts': 'runs when the local lifecycle deletes a retained object; the retention test that drives it is skipped in the full suite (see test/clock/retention.test.ts); cdk.test.ts pins its grants',
   'functions/workers/seal-failed.ts': 'runs only when a seal round fails; shared/domain/use-cases/faults.invariants.test.ts drives it through the same ASL, and cdk.test.ts pins its grants',
 };
 

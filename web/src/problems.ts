@@ -7,7 +7,7 @@ import type { ErrorReason } from './api-types.ts';
 
 /** A signing link that cannot be used, or a request that got no useful answer: each has a screen of its own. */
 export type LinkProblem =
-  | 'expired' | 'voided' | 'signed' | 'declined' | 'replaced' | 'not_yet' | 'closed' | 'invalid' | 'network' | 'unavailable';
+  | 'expired' | 'voided' | 'signed' | 'declined' | 'replaced' | 'locked' | 'not_yet' | 'closed' | 'invalid' | 'network' | 'unavailable';
 
 /**
  * Where a signing error leads: a screen of its own; back through the gates (the context is read again, so another
@@ -35,6 +35,8 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   code_incorrect: { to: 'inline' },
   code_expired: { to: 'inline' },
   code_burnt: { to: 'inline' },
+  // Too many codes on this link: only the sender's new link helps, and it brings the signer back here
+  otp_locked: { to: 'screen', problem: 'locked' },
   // Not answered on signing links; by status below if they ever are
   document_purged: { to: 'screen', problem: 'unavailable' },
   token_invalid: { to: 'screen', problem: 'invalid' },

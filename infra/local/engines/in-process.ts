@@ -51,6 +51,10 @@ export function inProcessAnswers(services: InProcessServices): Partial<Record<Aw
       return services.sns.outbox.send({ to, text: input.Message ?? '' }).then(() => ({ MessageId: services.sns.outbox.messages.at(-1)?.id }));
     },
     kms: (command, input: SignCommandInput) => {
+      // The seal step reads the key's public half to check its certificate against it.
+      if (command === 'GetPublicKeyCommand' && input.KeyId === services.kms.keyArn) {
+        return Promise.resolve({ KeyId: input.KeyId, KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY', PublicKey: services.kms.signer.publicKey() });
+      }
       if (command !== 'SignCommand') return undefined;
       if (input.KeyId !== services.kms.keyArn || input.MessageType !== 'DIGEST' || !input.Message) {
         return Promise.reject(new NotFoundException({ message: `Local KMS signs digests with ${services.kms.keyArn} only`, $metadata }));

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { createWriteStream, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import { dirname, posix, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -134,7 +134,7 @@ function loadS3rver(): S3rverConstructor {
     store.putObject = async function putObject(this: FilesystemStore, object: S3rverObject) {
       const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
       await mkdir(dirname(objectPath), { recursive: true });
-      const md5 = createHash('md5');
+      const md5 = crypto.createHash('md5');
       let size = 0;
       const count = new Transform({ transform(chunk: Buffer, _encoding, done) { md5.update(chunk); size += chunk.length; done(null, chunk); } });
       await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(objectPath));
@@ -154,7 +154,38 @@ function loadS3rver(): S3rverConstructor {
         throw error;
       }
     };
+    withoutDes(require);
     patched = true;
   }
   return require('s3rver') as S3rverConstructor;
+}
+
+/**
+ * s3rver seals ListObjectsV2 continuation tokens with DES, which OpenSSL 3 (Node 18+) refuses: every truncated listing
+ * (more keys than MaxKeys, or 1,000) failed with InternalError. Its bucket controller is loaded here with a `crypto`
+ * whose DES is AES-128-CBC over the same key and IV, doubled to AES's sizes; a token that does not decrypt reads as
+ * garbage, which s3rver refuses as S3 does (InvalidArgument), rather than failing the request.
+ */
+function withoutDes(require: NodeJS.Require): void {
+  const controller = require.resolve('s3rver/lib/controllers/bucket');
+  const twice = (bytes: crypto.BinaryLike) => { const b = Buffer.from(bytes as Uint8Array); return Buffer.concat([b, b]); };
+  const aes = Object.assign(Object.create(crypto) as typeof crypto, {
+    createCipheriv: (algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike) =>
+      (algorithm === 'des' ? crypto.createCipheriv('aes-128-cbc', twice(key as Uint8Array), twice(iv)) : crypto.createCipheriv(algorithm, key, iv)),
+    createDecipheriv: (algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike) => {
+      if (algorithm !== 'des') return crypto.createDecipheriv(algorithm, key, iv);
+      const decipher = crypto.createDecipheriv('aes-128-cbc', twice(key as Uint8Array), twice(iv));
+      return { update: (data: Buffer) => decipher.update(data), final: () => { try { return decipher.final(); } catch { return Buffer.alloc(0); } } };
+    },
+  });
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the requiring module as `this`
+  const load = Module.prototype.require;
+  Module.prototype.require = function requireFor(this: Module, id: string): unknown {
+    return this.filename === controller && id === 'crypto' ? aes : (load.call(this, id) as unknown);
+  } as typeof load;
+  try {
+    require(controller);
+  } finally {
+    Module.prototype.require = load;
+  }
 }

@@ -1,38 +1,49 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BulkRowInput, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BULK_CHUNK_ROWS, type BulkCheck, type BulkChunk, type BulkRowInput, type BulkRowResult, type BulkSend } from '#domain/bulk-send.ts';
 import type { BulkSendRepository } from '#ports/repositories.ts';
+import { INDEX_SHARDS } from './table-schema.ts';
 
 type Item = Record<string, unknown>;
 
 /**
  * Bulk sends in the one table (DESIGN 3), all under `BULK#<id>`: `BULK` the batch, `IN#<chunk>` its rows in chunks
- * (each far below 400 KB), `ROW#<row>` one result per row (written once the row's envelope exists, or it failed).
+ * (the rows as one JSON string of at most BULK_CHUNK_BYTES, far below 400 KB whatever the rows hold), `ROW#<row>` one
+ * result per row (written once the row's envelope exists, or it failed). While unfinished, the batch is on GSI3
+ * (`BULKCHECK#<shard>`, by its next check) for the bulk sweep.
  */
 const pk = (id: string) => `BULK#${id}`;
 const pad = (n: number) => String(n).padStart(6, '0');
+const shardOf = (id: string) => parseInt(id.replace(/-/g, '').slice(-4), 16) % INDEX_SHARDS;
+const checkIndex = (id: string, check: BulkCheck | null) => (check ? { GSI3PK: `BULKCHECK#${String(shardOf(id))}`, GSI3SK: `${check.at}#${id}` } : {});
+
+function batchOf(item: Item): BulkSend {
+  const { id, appId, templateId, tenantId, total, chunks, createdAt, check } = item as unknown as BulkSend;
+  return { id, appId, templateId, tenantId, total, chunks, createdAt, check: check ?? null };
+}
 
 export class DynamoBulkSendRepository implements BulkSendRepository {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
 
-  async create(batch: BulkSend, chunks: readonly BulkRowInput[][]): Promise<void> {
+  async create(batch: BulkSend, chunks: readonly BulkChunk[]): Promise<void> {
     await this.db.send(new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: this.table, Item: { ...batch, PK: pk(batch.id), SK: 'BULK', itemType: 'bulkSend' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ...chunks.map((rows, i) => ({ Put: { TableName: this.table, Item: { PK: pk(batch.id), SK: `IN#${pad(i)}`, itemType: 'bulkRows', rows } } })),
+        { Put: { TableName: this.table, Item: { ...batch, PK: pk(batch.id), SK: 'BULK', itemType: 'bulkSend', ...checkIndex(batch.id, batch.check) }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ...chunks.map((chunk, i) => ({ Put: { TableName: this.table, Item: { PK: pk(batch.id), SK: `IN#${pad(i)}`, itemType: 'bulkRows', first: chunk.first, rowsJson: JSON.stringify(chunk.rows) } } })),
       ],
     }));
   }
 
   async get(appId: string, id: string): Promise<BulkSend | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { PK: pk(id), SK: 'BULK' }, ConsistentRead: true }));
-    if (Item?.appId !== appId) return undefined;
-    const { id: batchId, templateId, tenantId, total, chunks, createdAt } = Item as unknown as BulkSend;
-    return { id: batchId, appId, templateId, tenantId, total, chunks, createdAt };
+    return Item?.appId === appId ? batchOf(Item) : undefined;
   }
 
-  async chunk(batchId: string, index: number): Promise<BulkRowInput[] | undefined> {
+  async chunk(batchId: string, index: number): Promise<BulkChunk | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { PK: pk(batchId), SK: `IN#${pad(index)}` }, ConsistentRead: true }));
-    return Item ? (Item.rows as BulkRowInput[]) : undefined;
+    if (!Item) return undefined;
+    // Chunks stored before rows were kept as JSON held 20 rows each, as a list.
+    const rows = typeof Item.rowsJson === 'string' ? JSON.parse(Item.rowsJson) as BulkRowInput[] : Item.rows as BulkRowInput[];
+    return { first: typeof Item.first === 'number' ? Item.first : index * BULK_CHUNK_ROWS + 1, rows };
   }
 
   async results(batchId: string): Promise<BulkRowResult[]> {
@@ -64,5 +75,28 @@ export class DynamoBulkSendRepository implements BulkSendRepository {
       if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
+  }
+
+  /** Unfinished batches whose check is due by `now`, across GSI3's shards. */
+  async dueForCheck(now: Date, limit: number): Promise<BulkSend[]> {
+    const pages = await Promise.all(Array.from({ length: INDEX_SHARDS }, (_, shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: 'GSI3', Limit: limit,
+      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK <= :until',
+      ExpressionAttributeValues: { ':pk': `BULKCHECK#${String(shard)}`, ':until': `${now.toISOString()}#~` },
+    }))));
+    const keys = pages.flatMap((page) => (page.Items ?? []).map((item): { PK: unknown; SK: unknown } => ({ PK: item.PK, SK: item.SK }))).slice(0, limit);
+    const items = await Promise.all(keys.map((key) => this.db.send(new GetCommand({ TableName: this.table, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))));
+    return items.flatMap(({ Item }) => (Item?.check ? [batchOf(Item)] : []));
+  }
+
+  async saveCheck(batchId: string, check: BulkCheck | null): Promise<void> {
+    const index = checkIndex(batchId, check);
+    await this.db.send(new UpdateCommand({
+      TableName: this.table, Key: { PK: pk(batchId), SK: 'BULK' }, ConditionExpression: 'attribute_exists(PK)',
+      ...(check
+        ? { UpdateExpression: 'SET #check = :check, GSI3PK = :gpk, GSI3SK = :gsk', ExpressionAttributeValues: { ':check': check, ':gpk': index.GSI3PK, ':gsk': index.GSI3SK } }
+        : { UpdateExpression: 'SET #check = :check REMOVE GSI3PK, GSI3SK', ExpressionAttributeValues: { ':check': null } }),
+      ExpressionAttributeNames: { '#check': 'check' },
+    }));
   }
 }

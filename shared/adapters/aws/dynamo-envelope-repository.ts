@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand,
   type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput,
@@ -5,14 +6,14 @@ import {
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
 import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
-import { DEFAULT_TENANT, type Envelope, type EnvelopeStatus } from '#domain/model.ts';
+import { DEFAULT_TENANT, type Envelope } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import { nextReminderAt } from '#domain/reminders.ts';
 import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
-import { usageIncrementItem } from './dynamo-usage-repository.ts';
+import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /**
@@ -24,7 +25,8 @@ import { INDEX_SHARDS } from './table-schema.ts';
  * - `SK = OUT#<id>`: an outbox item until dispatched; GSI3 finds it when due again (`OUTBOX#<shard>`).
  * - `SK = SUB#<signerId>`: one signer's submitted values.
  * Beside them: `STAGE#<id>` items name blobs written before the commit that will name them (GSI3 `STAGED#<shard>`),
- * and `APP#<appId> / TENANT#<tenantId>` keeps the tenant's counters for the list's `total`.
+ * and `COUNTS#<appId>#<tenantId> / SHARD#<nn>` keep the tenant's counts for the list's `total` (dynamo-counters.ts; the
+ * tenant item `APP#<appId> / TENANT#<tenantId>` holds the counts written before they were sharded).
  */
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -97,30 +99,8 @@ function stageItem(stage: BlobStage): Item {
   return { ...stage, ...stageKey(stage.id), itemType: 'stage', GSI3PK: `STAGED#${String(shardOf(stage.id))}`, GSI3SK: `${stage.createdAt}#${stage.id}` };
 }
 
-/** Keeps the per-tenant counts (the list's `total`) in step with creations and status changes. */
-function counterUpdate(table: string, change: EnvelopeChange): TransactItem | undefined {
-  const { before, after } = change;
-  if (before?.status === after.status) return undefined;
-  const counts: Partial<Record<EnvelopeStatus | 'total', number>> = { [after.status]: 1 };
-  if (before) counts[before.status] = -1;
-  else counts.total = 1;
-  const entries = Object.entries(counts);
-  return {
-    Update: {
-      TableName: table,
-      Key: tenantKey(after.appId, after.tenantId),
-      UpdateExpression: `SET appId = :app, tenantId = :tenant, itemType = :type ADD ${entries.map((_, i) => `#c${String(i)} :c${String(i)}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#c${String(i)}`, `count_${k}`])),
-      ExpressionAttributeValues: {
-        ':app': after.appId, ':tenant': after.tenantId, ':type': 'tenant',
-        ...Object.fromEntries(entries.map(([, n], i) => [`:c${String(i)}`, n])),
-      },
-    },
-  };
-}
-
 /** The items of one change, each tagged with why it may cancel the transaction. */
-function transactionOf(table: string, change: EnvelopeChange): { items: TransactItem[]; roles: ('version' | 'usage' | 'stage' | 'other')[] } {
+function transactionOf(table: string, change: EnvelopeChange, usageAt: number): { items: TransactItem[]; roles: ('version' | 'usage' | 'stage' | 'other')[] } {
   const { before, after } = change;
   const items: TransactItem[] = [];
   const roles: ('version' | 'usage' | 'stage' | 'other')[] = [];
@@ -137,14 +117,27 @@ function transactionOf(table: string, change: EnvelopeChange): { items: Transact
   for (const item of change.outbox) add({ Put: { TableName: table, Item: outboxItem(item) } });
   if (change.submission) add({ Put: { TableName: table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } });
   for (const id of change.releases ?? []) add({ Delete: { TableName: table, Key: stageKey(id), ConditionExpression: 'attribute_exists(PK)' } }, 'stage');
-  const counter = counterUpdate(table, change);
-  if (counter) add(counter);
-  if (change.usage) add(usageIncrementItem(table, change.usage), 'usage');
+  const counts = tenantCountsItem(table, change, randomShard());
+  if (counts) add(counts);
+  if (change.usage) add(usageIncrementItem(table, change.usage, usageAt), 'usage');
   return { items, roles };
 }
 
+/** How often a commit cancelled only by concurrent transactions on its items is sent again, and who hears of it. */
+export interface CommitRetry {
+  attempts: number;
+  onConflict?: (attempt: number) => void;
+}
+
+/** True when no item failed its condition: the transaction only met another one in flight, and may simply run again. */
+function conflictOnly(error: unknown): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const codes = (error.CancellationReasons ?? []).map((r) => r.Code);
+  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+}
+
 export class DynamoEnvelopeRepository implements EnvelopeRepository {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string, private readonly retry: CommitRetry = { attempts: 10 }) {}
 
   async get(appId: string, id: string): Promise<Envelope | undefined> {
     const envelope = await this.find(id);
@@ -206,21 +199,39 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return (await this.sweepIndex('GSI4', 'SEAL', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }
 
+  /**
+   * One transaction; sent again (counter shards picked afresh) while it only met concurrent transactions, and while
+   * the usage shard it picked was full and another has room (each such turn saw one more shard fill up, so they end).
+   * Nothing of a cancelled transaction was written.
+   */
   async commit(change: EnvelopeChange): Promise<void> {
-    const { items, roles } = transactionOf(this.table, change);
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      const failed = cancelledBy(error, roles);
-      // A lost version race is retried first: the winner may have sent the envelope already.
-      if (failed.has('version') || !failed.size) {
+    let usageShards = change.usage ? [usageShard(change.usage)] : [0];
+    for (let conflicts = 0; ;) {
+      const { items, roles } = transactionOf(this.table, change, usageShards[randomShard(usageShards.length)] ?? 0);
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        const failed = cancelledBy(error, roles);
+        if (conflictOnly(error) && ++conflicts < this.retry.attempts) {
+          this.retry.onConflict?.(conflicts);
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 10 * 2 ** conflicts))); // full jitter
+          continue;
+        }
+        // A lost version race is retried first: the winner may have sent the envelope already.
+        if (failed.has('version') || !failed.size) {
+          if (lostRace(error)) throw new ConcurrentModification(change.after.id);
+          throw error;
+        }
+        if (failed.has('usage') && change.usage?.limit != null) {
+          usageShards = await openUsageShards(this.db, this.table, { ...change.usage, limit: change.usage.limit });
+          if (usageShards.length > 0) continue;
+          throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
+        }
+        if (failed.has('stage')) throw new StageExpired(change.releases ?? []);
         if (lostRace(error)) throw new ConcurrentModification(change.after.id);
         throw error;
       }
-      if (failed.has('usage')) throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
-      if (failed.has('stage')) throw new StageExpired(change.releases ?? []);
-      if (lostRace(error)) throw new ConcurrentModification(change.after.id);
-      throw error;
     }
   }
 
@@ -294,10 +305,14 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return (page.Items ?? []).map((item): Item => ({ PK: item.PK, SK: item.SK }));
   }
 
+  /** The sum of the tenant's count shards, plus what the tenant item counted before the counts were sharded. */
   private async total(query: EnvelopeListQuery): Promise<number> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true }));
-    const count: unknown = Item?.[`count_${query.status ?? 'total'}`];
-    return typeof count === 'number' ? count : 0;
+    const [sharded, { Item }] = await Promise.all([
+      tenantCount(this.db, this.table, query.appId, query.tenantId, query.status),
+      this.db.send(new GetCommand({ TableName: this.table, Key: tenantKey(query.appId, query.tenantId), ConsistentRead: true })),
+    ]);
+    const before: unknown = Item?.[`count_${query.status ?? 'total'}`];
+    return sharded + (typeof before === 'number' ? before : 0);
   }
 
   private async batchGet(keys: Item[]): Promise<Envelope[]> {

@@ -19,6 +19,7 @@ const KMS_ALGORITHM: Record<SignatureAlgorithm, SigningAlgorithmSpec> = {
 export class KmsDocumentSigner implements DocumentSigner {
   readonly algorithm: SignatureAlgorithm;
   private readonly chain: Uint8Array[];
+  private publicKey: Promise<Uint8Array> | undefined;
 
   /** `certificateChainPem`: the key's certificate first, then any CA certificates. */
   constructor(
@@ -34,6 +35,16 @@ export class KmsDocumentSigner implements DocumentSigner {
 
   certificateChain(): Promise<Uint8Array[]> {
     return Promise.resolve(this.chain);
+  }
+
+  /** The key's public half as KMS holds it, asked once per container. */
+  signingPublicKey(): Promise<Uint8Array> {
+    this.publicKey ??= this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })).then((key) => {
+      if (!key.PublicKey) throw new Error(`KMS returned no public key for ${this.keyId}`);
+      return key.PublicKey;
+    });
+    this.publicKey.catch(() => { this.publicKey = undefined; });
+    return this.publicKey;
   }
 
   /** KMS signs the digest as given (MessageType DIGEST): the same bytes as RAW over the message. */

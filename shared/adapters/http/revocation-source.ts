@@ -19,23 +19,36 @@ export class HttpRevocationSource implements RevocationSource {
 
   constructor(private readonly timeoutMs = 10_000) {}
 
-  async revocation(certificate: Uint8Array, issuer: Uint8Array): Promise<RevocationData> {
+  async revocation(certificate: Uint8Array, issuer: Uint8Array, options: { issuedAfter?: Date } = {}): Promise<RevocationData> {
+    const { issuedAfter } = options;
+    let stale: Date | undefined;
     for (const url of crlUrls(certificate)) {
-      const crl = await this.crl(url);
-      if (crl) return { crls: [crl], ocspResponses: [] };
+      let crl = await this.crl(url);
+      // a cached CRL older than the signature is no evidence of the status at signing: ask the CA for its newest
+      if (crl && issuedAfter && thisUpdate(crl) < issuedAfter) crl = await this.crl(url, true);
+      if (!crl) continue;
+      if (!issuedAfter || thisUpdate(crl) >= issuedAfter) return { crls: [crl], ocspResponses: [] };
+      stale = thisUpdate(crl);
     }
     const responder = ocspUrl(certificate);
-    if (!responder) throw new RevocationUnavailable('The certificate names no reachable CRL and no OCSP responder');
+    if (!responder) {
+      if (stale && issuedAfter) throw new RevocationUnavailable(`The CA's newest CRL (issued ${stale.toISOString()}) predates the signature (revocation data must be issued at or after ${issuedAfter.toISOString()}), and the certificate names no OCSP responder`);
+      throw new RevocationUnavailable('The certificate names no reachable CRL and no OCSP responder');
+    }
     const request = await ocspRequest(certificate, issuer);
     const response = await this.fetch(responder, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: request });
     const parsed = pkijs.OCSPResponse.fromBER(response);
     if (parsed.responseStatus.valueBlock.valueDec !== 0) throw new RevocationUnavailable(`The OCSP responder ${responder} answered status ${String(parsed.responseStatus.valueBlock.valueDec)}`);
+    const producedAt = producedAtOf(parsed);
+    if (issuedAfter && (!producedAt || producedAt < issuedAfter)) {
+      throw new RevocationUnavailable(`The OCSP responder ${responder} answered with a response produced ${producedAt?.toISOString() ?? 'at no stated time'}, before the signature (${issuedAfter.toISOString()})`);
+    }
     return { crls: [], ocspResponses: [response] };
   }
 
-  private crl(url: string): Promise<Uint8Array | undefined> {
+  private crl(url: string, fresh = false): Promise<Uint8Array | undefined> {
     const cached = this.crls.get(url);
-    if (cached && Date.now() - cached.at < CRL_CACHE_MS) return cached.crl;
+    if (!fresh && cached && Date.now() - cached.at < CRL_CACHE_MS) return cached.crl;
     const crl = this.fetch(url, { method: 'GET' }).then((bytes) => (parses(() => pkijs.CertificateRevocationList.fromBER(bytes)) ? bytes : undefined), () => undefined);
     this.crls.set(url, { at: Date.now(), crl });
     void crl.then((bytes) => { if (!bytes) this.crls.delete(url); }); // a failure is not remembered
@@ -51,6 +64,18 @@ export class HttpRevocationSource implements RevocationSource {
     }
     if (!response.ok) throw new RevocationUnavailable(`${url} answered HTTP ${String(response.status)}`);
     return new Uint8Array(await response.arrayBuffer());
+  }
+}
+
+const thisUpdate = (crl: Uint8Array): Date => pkijs.CertificateRevocationList.fromBER(crl).thisUpdate.value;
+
+function producedAtOf(response: pkijs.OCSPResponse): Date | undefined {
+  const bytes = response.responseBytes?.response.valueBlock.valueHexView;
+  if (!bytes) return undefined;
+  try {
+    return pkijs.BasicOCSPResponse.fromBER(bytes).tbsResponseData.producedAt;
+  } catch {
+    return undefined;
   }
 }
 

@@ -53,6 +53,10 @@ export class KeyFileSigner implements DocumentSigner {
     return createPublicKey(this.key).export({ type: 'spki', format: 'der' });
   }
 
+  signingPublicKey(): Promise<Uint8Array> {
+    return Promise.resolve(this.publicKey());
+  }
+
   certificateChain(): Promise<Uint8Array[]> {
     return Promise.resolve(this.chain);
   }

@@ -1,12 +1,12 @@
-import type { BulkRowInput, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
+import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
 import type { BulkSendRepository } from '#ports/repositories.ts';
 import { copy } from './table.ts';
 
 /** Bulk sends in memory, with the DynamoDB adapter's semantics. */
 export class MemoryBulkSendRepository implements BulkSendRepository {
-  private readonly batches = new Map<string, { batch: BulkSend; chunks: BulkRowInput[][]; results: Map<number, BulkRowResult> }>();
+  private readonly batches = new Map<string, { batch: BulkSend; chunks: BulkChunk[]; results: Map<number, BulkRowResult> }>();
 
-  create(batch: BulkSend, chunks: readonly BulkRowInput[][]): Promise<void> {
+  create(batch: BulkSend, chunks: readonly BulkChunk[]): Promise<void> {
     if (this.batches.has(batch.id)) return Promise.reject(new Error(`bulk send ${batch.id} exists`));
     this.batches.set(batch.id, { batch: copy(batch), chunks: copy([...chunks]), results: new Map() });
     return Promise.resolve();
@@ -17,9 +17,9 @@ export class MemoryBulkSendRepository implements BulkSendRepository {
     return Promise.resolve(found?.batch.appId === appId ? copy(found.batch) : undefined);
   }
 
-  chunk(batchId: string, index: number): Promise<BulkRowInput[] | undefined> {
-    const rows = this.batches.get(batchId)?.chunks[index];
-    return Promise.resolve(rows ? copy(rows) : undefined);
+  chunk(batchId: string, index: number): Promise<BulkChunk | undefined> {
+    const chunk = this.batches.get(batchId)?.chunks[index];
+    return Promise.resolve(chunk ? copy(chunk) : undefined);
   }
 
   results(batchId: string): Promise<BulkRowResult[]> {
@@ -33,5 +33,17 @@ export class MemoryBulkSendRepository implements BulkSendRepository {
     if (ifAbsent && batch.results.has(result.row)) return Promise.resolve(false);
     batch.results.set(result.row, copy(result));
     return Promise.resolve(true);
+  }
+
+  dueForCheck(now: Date, limit: number): Promise<BulkSend[]> {
+    const due = [...this.batches.values()].map((b) => b.batch).filter((b) => b.check && b.check.at <= now.toISOString());
+    return Promise.resolve(due.sort((a, b) => (a.check?.at ?? '').localeCompare(b.check?.at ?? '')).slice(0, limit).map(copy));
+  }
+
+  saveCheck(batchId: string, check: BulkCheck | null): Promise<void> {
+    const found = this.batches.get(batchId);
+    if (!found) return Promise.reject(new Error(`no bulk send ${batchId}`));
+    found.batch = { ...found.batch, check: copy(check) };
+    return Promise.resolve();
   }
 }

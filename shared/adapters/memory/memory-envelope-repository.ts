@@ -8,7 +8,7 @@ import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { MemoryUsageRepository } from './memory-usage-repository.ts';
-import { byKey, copy, indexEntry, sweep, type IndexEntry } from './table.ts';
+import { byKey, copy, indexEntry, oversized, sweep, type IndexEntry } from './table.ts';
 
 /** DynamoDB's TransactWriteItems limit: a change beyond it fails there, so it fails here too. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -181,6 +181,8 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     const items = 1 + change.audit.length + change.outbox.length + (change.submission ? 1 : 0) + (change.releases?.length ?? 0)
       + (before?.status === after.status ? 0 : 1) + (change.usage ? 1 : 0);
     if (items > MAX_TRANSACTION_ITEMS) return new Error(`a transaction holds at most ${String(MAX_TRANSACTION_ITEMS)} items; this change needs ${String(items)}`);
+    const tooBig = oversized(after);
+    if (tooBig) return tooBig;
     if (before ? stored?.version !== before.version : stored) return new ConcurrentModification(after.id);
     if (change.usage && !this.usage.allows(change.usage)) {
       return new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');

@@ -1,9 +1,9 @@
 import { ConcurrentModification } from '#domain/errors.ts';
 import type { Template } from '#domain/templates.ts';
 import type { TemplateListQuery, TemplateRepository } from '#ports/repositories.ts';
-import { byKey, copy } from './table.ts';
+import { byKey, copy, oversized } from './table.ts';
 
-/** Templates in memory, with the DynamoDB adapter's semantics (newest first by createdAt, then id). */
+/** Templates in memory, with the DynamoDB adapter's semantics (newest first by createdAt, then id; an item holds at most 400 KB). */
 export class MemoryTemplateRepository implements TemplateRepository {
   private readonly templates = new Map<string, Template>();
 
@@ -13,12 +13,16 @@ export class MemoryTemplateRepository implements TemplateRepository {
   }
 
   create(template: Template): Promise<void> {
+    const tooBig = oversized(template);
+    if (tooBig) return Promise.reject(tooBig);
     if (this.templates.has(template.id)) return Promise.reject(new ConcurrentModification(template.id));
     this.templates.set(template.id, copy(template));
     return Promise.resolve();
   }
 
   save(template: Template): Promise<void> {
+    const tooBig = oversized(template);
+    if (tooBig) return Promise.reject(tooBig);
     if (this.templates.get(template.id)?.version !== template.version - 1) return Promise.reject(new ConcurrentModification(template.id));
     this.templates.set(template.id, copy(template));
     return Promise.resolve();

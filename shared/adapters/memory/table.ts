@@ -3,6 +3,15 @@ import { INDEX_SHARDS } from '#adapters/aws/table-schema.ts';
 /** A deep copy in and out: no caller holds a stored record, as with a database. */
 export const copy = <T>(value: T): T => structuredClone(value);
 
+/** DynamoDB's item size limit: a record over it fails there, so it fails here too. */
+export const MAX_ITEM_BYTES = 400 * 1024;
+
+/** A record too big for one DynamoDB item (measured as its JSON, about what DynamoDB counts), as DynamoDB words it; else undefined. */
+export function oversized(record: unknown): Error | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(record));
+  return bytes > MAX_ITEM_BYTES ? new Error(`Item size has exceeded the maximum allowed size (${String(bytes)} bytes)`) : undefined;
+}
+
 /**
  * The Dynamo adapters' sparse sweep indexes, read the same way: an entry lives in partition `<prefix>#<shard>` under
  * a sort key `<iso time>#<id>`; a sweep reads each shard up to `<until>#~` in sort-key order, shard after shard,

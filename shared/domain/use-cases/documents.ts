@@ -57,9 +57,9 @@ export type Delivery = { bytes: Uint8Array; url?: undefined } | { url: string; b
 export type Disposition = (envelope: Envelope, document: Document) => string;
 
 /**
- * A PDF over `directDownloadMaxBytes` is not carried in the response (on AWS a Lambda answer holds about 4.5 MB after
- * base64): a presigned GET, valid 5 minutes, whose response names the file as the direct answer would. A smaller one
- * is read; 410 when its blob is gone.
+ * A PDF over `directDownloadMaxBytes` is not carried in the response (a Lambda response holds at most about 4.45 MB of
+ * PDF once base64-encoded, and the configuration refuses a larger setting): a presigned GET, valid 5 minutes, whose
+ * response names the file as the direct answer would. A smaller one is read; 410 when its blob is gone.
  */
 export async function deliverDocument(deps: DeliveryDeps, envelope: Envelope, document: Document, disposition: Disposition): Promise<Delivery> {
   if (document.sizeBytes <= deps.config.directDownloadMaxBytes) return { bytes: await documentBytes(deps, document) };

@@ -21,7 +21,7 @@ import { sweepStalledSeals } from './sealing.ts';
 import { signDocument } from './signing.ts';
 import { withNewLinks } from './routing.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 import { consentedEnvelope, expectInvariants, pngOf, type TestDeps } from '#test/support/invariants.ts';
 
 const META = { ip: '198.51.100.4', userAgent: 'fault' };
@@ -163,7 +163,7 @@ describe('a crash', () => {
     const created = newEnvelope({
       id: deps.ids.next(), appId: 'app', tenantId: 't', subject: 'Crash', createdBy: null, expiresInDays: 5, fieldOrigin: 'bottom-left',
       signers: [signerInput('crash@example.com')],
-      fields: [{ signerIndex: 0, type: 'date', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }], documents: [letterDocument()],
+      fields: [{ signerIndex: 0, type: 'date', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }], ...withPages(letterDocument()),
     }, ctx);
     const sent = sendEnvelope(created.after, null, ctx);
     const linked = await withNewLinks(deps, { ...sent.change, before: null, audit: [...created.audit, ...sent.change.audit], outbox: [...created.outbox, ...sent.change.outbox] }, sent.invited, ctx);

@@ -1,13 +1,15 @@
 import type { ApplicationRepository } from '#ports/repositories.ts';
 import { sendEnvelope, type EnvelopeChange } from '../envelope.ts';
 import { InvalidState, ValidationError } from '../errors.ts';
-import type { Document, Envelope, RequestMeta } from '../model.ts';
+import type { Document, Envelope, PageGeometry, RequestMeta } from '../model.ts';
+import { storedKeys } from '../pages.ts';
 import { originalKey } from '../staging.ts';
 import { envelopeFromTemplate, type FromTemplateInput, type Template } from '../templates.ts';
 import { envelopeQuota, usagePeriod } from '../usage.ts';
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { commitChange, contextOf } from './context.ts';
 import type { EnvelopeDeps } from './envelopes.ts';
+import { pagesKeyOf, parsePages } from './pages.ts';
 import { withNewLinks } from './routing.ts';
 import { readTemplate, type TemplateDeps } from './templates.ts';
 
@@ -23,11 +25,12 @@ export interface FromTemplateRequest extends FromTemplateInput {
   send: boolean;
 }
 
-/** The template's stored bytes by key (a bulk send reads them once per job, not once per row). */
+/** The template's stored bytes by key: PDFs, text indexes and pages (a bulk send reads them once per job, not once per row). */
 export type TemplateSources = Map<string, Uint8Array>;
 
 export async function templateSources(deps: Pick<EnvelopeDeps, 'blobs'>, template: Template): Promise<TemplateSources> {
-  const keys = template.documents.flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
+  if (template.documents.some((d) => !d.pagesKey)) throw new InvalidState('The template\'s documents were stored without their page geometry: upload them again');
+  const keys = template.documents.flatMap(storedKeys);
   const sources: TemplateSources = new Map();
   await Promise.all(keys.map(async (key) => {
     const bytes = await deps.blobs.get(key);
@@ -57,11 +60,20 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
   const copies = new Map<string, Document>(template.documents.map((d) => {
     const documentId = deps.ids.next();
     const blobKey = originalKey(id, documentId);
-    return [d.id, { ...d, id: documentId, blobKey, textIndexKey: d.textIndexKey ? blobKey.replace(/\.pdf$/, '.text.json') : null, createdAt: ctx.now.toISOString() }];
+    return [d.id, {
+      ...d, id: documentId, blobKey, textIndexKey: d.textIndexKey ? blobKey.replace(/\.pdf$/, '.text.json') : null,
+      pagesKey: d.pagesKey ? pagesKeyOf(blobKey) : null, createdAt: ctx.now.toISOString(),
+    }];
+  }));
+  const sources = options.sources ?? await templateSources(deps, template);
+  const pages = new Map(template.documents.flatMap((d): [string, PageGeometry[]][] => {
+    const copy = copies.get(d.id);
+    const stored = d.pagesKey ? sources.get(d.pagesKey) : undefined;
+    return copy && stored ? [[copy.id, parsePages(stored)]] : [];
   }));
   const draft = envelopeFromTemplate(template, request, {
     id, appId, tenantId, subject: request.subject, expiresInDays: template.expiresInDays ?? tenant.defaultExpiresInDays,
-    retentionDays: tenant.retentionDays, documents: [...copies.values()],
+    retentionDays: tenant.retentionDays, documents: [...copies.values()], pages,
   }, ctx);
   const message = request.message ?? template.message;
   const after: Envelope = { ...draft.after, message, cc: request.cc, reminders: request.reminders, bulkSend: options.bulkSend ?? null };
@@ -78,13 +90,13 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
     };
     signingUrls = linked.urls;
   }
-  const sources = options.sources ?? await templateSources(deps, template);
   const blobs = template.documents.flatMap((d): BlobToStage[] => {
     const copy = copies.get(d.id);
     if (!copy) return [];
     const pdf = { key: copy.blobKey, bytes: sources.get(d.blobKey) ?? new Uint8Array(), contentType: 'application/pdf' };
     const index = d.textIndexKey && copy.textIndexKey ? [{ key: copy.textIndexKey, bytes: sources.get(d.textIndexKey) ?? new Uint8Array(), contentType: 'application/json' }] : [];
-    return [pdf, ...index];
+    const pages = d.pagesKey && copy.pagesKey ? [{ key: copy.pagesKey, bytes: sources.get(d.pagesKey) ?? new Uint8Array(), contentType: 'application/json' }] : [];
+    return [pdf, ...index, ...pages];
   });
   const committed = change;
   await withStagedBlobs(deps, id, () => blobs, (stage) => commitChange(deps, { ...committed, releases: [stage.id] }));

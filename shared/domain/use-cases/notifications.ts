@@ -1,7 +1,7 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from '../messages.ts';
-import { declinedNoticeEmail, expiredNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from '../localized-notices.ts';
+import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from '../localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from '../outbox.ts';
 import type { EnvelopeRepository } from '#ports/repositories.ts';
@@ -96,14 +96,15 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
   await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
 }
 
-/** Notices that the envelope ended early (ADDITIONS A7), one per recipient: the jobs worker's `notice.send`. */
+/** Notices that the envelope ended early (ADDITIONS A7) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
 export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
     // A signer reads it in their language; a carbon copy in the envelope's.
     const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
     const rendered = item.notice === 'voided' ? voidedNoticeEmail(envelope, name, item.reason, locale)
       : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason, locale)
-        : expiredNoticeEmail(envelope, name, locale);
+        : item.notice === 'otp_locked' ? otpLockedNoticeEmail(envelope, name, item.lockedSigner ?? { name: 'A signer', email: '' }, locale)
+          : expiredNoticeEmail(envelope, name, locale);
     await deps.mailer.send({ to: email, ...rendered });
   });
 }

@@ -1,3 +1,5 @@
+import type { Envelope } from '../model.ts';
+import { storedKeys } from '../pages.ts';
 import { purgeDocument, recordReminders } from '../purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from '../retention.ts';
 import { envelopeOfKey } from '../staging.ts';
@@ -10,12 +12,21 @@ export async function tagRetention(deps: RetentionDeps, envelopeId: string): Pro
   const envelope = await deps.envelopes.find(envelopeId);
   if (!envelope?.deletionAt) return 0;
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
-  const submissions = await deps.envelopes.submissions(envelopeId);
-  const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
-  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
-  const keys = [...stored, ...images];
+  const keys = await retainedKeys(deps.envelopes, envelope);
   for (const key of keys) await deps.blobs.retain(key, tag);
   return keys.length;
+}
+
+/**
+ * The blobs of an envelope that carry its retention tag: signature images first, then each stored document with its
+ * text index and page geometry. Tagged in this order, they expire in it too, so a document is never gone while an image is left.
+ */
+export async function retainedKeys(envelopes: Pick<RetentionDeps['envelopes'], 'submissions'>, envelope: Envelope): Promise<string[]> {
+  const submissions = await envelopes.submissions(envelope.id);
+  const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
+  // a document's PDF last: its removal is what marks the document purged
+  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [...storedKeys(d).filter((key) => key !== d.blobKey), d.blobKey]);
+  return [...images, ...stored];
 }
 
 /** An object was deleted (the lifecycle rule, on AWS an S3 event): its document is marked purged in the chain. */

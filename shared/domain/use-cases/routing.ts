@@ -3,6 +3,7 @@ import { changeOf, linkClaimsFor, withInvitations, type Ctx, type EnvelopeChange
 import { InvalidState, NotFound } from '../errors.ts';
 import { parseId } from '../ids.ts';
 import type { Envelope, RequestMeta, Signer } from '../model.ts';
+import { unlockOtp } from '../otp-budget.ts';
 import { advanceRouting } from '../signing.ts';
 import { mutateEnvelope, transactById } from './context.ts';
 import type { SigningDeps } from './signing.ts';
@@ -30,7 +31,10 @@ export async function runRoutingAdvance(deps: SigningDeps, envelopeId: string, r
   return done?.change ? 'invited' : 'nothing_to_do';
 }
 
-/** Re-issues a live signer's link (DECISIONS 13): the previous link stops working at once. */
+/**
+ * Re-issues a live signer's link: the previous link stops working at once. A link locked after too many one-time
+ * codes is unlocked with a fresh budget (`signer.otp_unlocked`); an unlocked link's budget carries over.
+ */
 export async function resendLink(deps: SigningDeps, appId: string, rawId: string, rawSignerId: string, meta: RequestMeta) {
   const signerId = parseId('sgn', rawSignerId);
   const { result } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope: Envelope, ctx) => {
@@ -40,7 +44,8 @@ export async function resendLink(deps: SigningDeps, appId: string, rawId: string
     if (signer.status !== 'sent' && signer.status !== 'viewed') {
       throw new InvalidState(signer.status === 'pending' ? 'This signer has not been invited yet: their routing group comes later' : `Cannot resend: the signer has ${signer.status}`);
     }
-    const base = changeOf(envelope, envelope, [{
+    const unlocked = unlockOtp(envelope, signer, ctx);
+    const base = changeOf(envelope, unlocked.envelope, [...unlocked.drafts, {
       event: 'signer.invited', actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail: { signerId: signer.id, email: signer.email, resent: true },
     }], [], ctx);
     const linked = await withNewLinks(deps, base, [signer], ctx);

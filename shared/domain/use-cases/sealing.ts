@@ -3,7 +3,7 @@ import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
 import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
-import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field } from '../model.ts';
+import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
 import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
@@ -13,7 +13,9 @@ import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
 import { certificateFacts } from './certificate-input.ts';
+import { assertSealKeyMatches } from './seal-key.ts';
 import { transactById, type CoreDeps } from './context.ts';
+import { readPages } from './pages.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
 export class EnvelopeNotReady extends Error {
@@ -53,14 +55,14 @@ async function committedBlob(deps: SealingDeps, key: string, sha256: string): Pr
   return bytes;
 }
 
-/** What is drawn on one original: the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
-async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, submissions: Submission[]): Promise<FlattenItem[]> {
+/** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
+async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
   const first = originalDocument(envelope)?.id;
   const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
   const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
   const readOnly = envelope.fields.filter((f) => f.readOnly).map((field) => ({ field, value: readOnlyValue(field) }));
   return Promise.all([...submitted, ...readOnly].flatMap(({ field, value }): Promise<FlattenItem>[] => {
-    const page = field && onDocument(field) ? original.pages[field.page - 1] : undefined;
+    const page = field && onDocument(field) ? pages[field.page - 1] : undefined;
     if (!field || !page || !value) return [];
     return [itemValue(deps, value).then((v) => ({ page: field.page, rect: toPdfRect(field, page), rotate: page.rotate, value: v }))];
   }));
@@ -91,12 +93,13 @@ export type SealStepResult = SealedFiles & { envelopeId: string };
  * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
 export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
+  await assertSealKeyMatches(deps);
   const started = performance.now();
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const documents = originals(envelope);
   if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
-  const [submissions, audit] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId)]);
+  const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
   const certificate = await certificateFacts({
@@ -107,7 +110,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
   for (const original of documents) {
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {
-      items: await flattenItems(deps, envelope, original, submissions), certificate: certificate(original),
+      items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificate(original),
       signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];

@@ -4,16 +4,18 @@ import type { Config } from '../../config.ts';
 import type { Ctx } from '../envelope.ts';
 import { Gone, SignedAndComplete, Unauthorized, ValidationError } from '../errors.ts';
 import { otpEmail, otpSms, recipientLocale } from '../messages.ts';
-import type { Envelope, Field, RequestMeta, Signer } from '../model.ts';
+import { originals, type Envelope, type Field, type RequestMeta, type Signer } from '../model.ts';
 import {
-  assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_MAX_FAILURES, OTP_TTL_SECONDS,
-  type SigningStep,
+  assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_LOCKED_MESSAGE, OTP_MAX_FAILURES,
+  OTP_TTL_SECONDS, type SigningStep,
 } from '../signing.ts';
+import { otpLocked } from '../otp-budget.ts';
 import { signatureKey } from '../staging.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from '../submission.ts';
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { transact, type CoreDeps, type Decision, type Transacted } from './context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from './documents.ts';
+import { readPages } from './pages.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -82,7 +84,8 @@ export async function readSigningContext(deps: SigningDeps, token: string, meta:
   const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
     ({ change: markViewed(e, signer, ctx), result: signer.id }));
   const signer = signerOf(envelope, signerId);
-  return { envelope, signer, completed: await completedValues(deps, envelope, signer) };
+  const [completed, pages] = await Promise.all([completedValues(deps, envelope, signer), readPages(deps, originals(envelope))]);
+  return { envelope, signer, completed, pages };
 }
 
 const otpHash = (secret: string, signerId: string, code: string) => createHmac('sha256', secret).update(`${signerId}.${code}`).digest('hex');
@@ -94,14 +97,22 @@ export function maskEmail(email: string): string {
 
 export const maskPhone = (phone: string) => `${phone.slice(0, 2)}${'*'.repeat(Math.max(3, phone.length - 5))}${phone.slice(-3)}`;
 
-/** A fresh 6-digit code, stored as a keyed hash, then sent by email (or SMS for sms_otp with a phone). */
+/** The lock was committed (audit entry, the sender's notice): the request that spent the budget is refused like the next. */
+const lockedError = () => new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked');
+
+/**
+ * A fresh 6-digit code, stored as a keyed hash, then sent by email (or SMS for sms_otp with a phone); a request past
+ * the link's lifetime budget locks the link instead.
+ */
 export async function requestCode(deps: SigningDeps, token: string, meta: RequestMeta) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const { result } = await withLink(deps, token, meta, 'otp', ({ envelope, signer }, ctx) => {
     const channel = signer.authMethod === 'sms_otp' && signer.phone ? 'sms' as const : 'email' as const;
-    return { change: requestOtp(envelope, signer, otpHash(deps.config.linkSecret, signer.id, code), channel, ctx), result: { envelope, signer, channel } };
+    const change = requestOtp(envelope, signer, otpHash(deps.config.linkSecret, signer.id, code), channel, ctx);
+    return { change, result: { envelope, signer, channel, locked: otpLocked(signerOf(change.after, signer.id)) } };
   });
-  const { envelope, signer, channel } = result;
+  const { envelope, signer, channel, locked } = result;
+  if (locked) throw lockedError();
   if (channel === 'sms' && signer.phone) await deps.sms.send({ to: signer.phone, text: otpSms(code, recipientLocale(envelope, signer), OTP_TTL_SECONDS / 60) });
   else await deps.mailer.send({ to: signer.email, ...otpEmail(envelope, signer, code, OTP_TTL_SECONDS / 60) });
   return {
@@ -117,6 +128,7 @@ export async function verifyCode(deps: SigningDeps, token: string, code: string,
     return { change: verdict.change, result: verdict.outcome };
   });
   if (outcome === 'verified' || outcome === 'already_verified') return { verified: true };
+  if (outcome === 'locked') throw lockedError();
   if (outcome === 'no_code') throw ValidationError.at('code', 'has expired or was never requested; request a new code', 'code_expired');
   if (outcome === 'burnt') throw ValidationError.at('code', `is incorrect; after ${String(OTP_MAX_FAILURES)} wrong attempts the code is void, request a new one`, 'code_burnt');
   throw ValidationError.at('code', 'is incorrect', 'code_incorrect');

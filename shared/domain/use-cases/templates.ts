@@ -1,14 +1,15 @@
-import type { TextIndex } from '#pdf/anchors.ts';
 import type { TemplateListQuery, TemplateRepository, TenantRepository } from '#ports/repositories.ts';
 import { ConcurrentModification, Conflict, NotFound, ValidationError } from '../errors.ts';
 import { parseId } from '../ids.ts';
 import type { FieldPlacement, UploadInput } from '../inputs.ts';
 import type { AuthMethod, Document, FieldOrigin } from '../model.ts';
+import { storedKeys } from '../pages.ts';
 import { assertDocumentLimits } from '../documents.ts';
 import { assertNoErrors } from '../placement.ts';
 import { assertTemplate, MAX_TEMPLATE_DOCUMENTS, templateDocumentKey, templateFieldErrors, type Template, type TemplateField } from '../templates.ts';
 import type { CoreDeps } from './context.ts';
-import { textIndexOf, placementsOf } from './placement.ts';
+import { pagesKeyOf, readPages } from './pages.ts';
+import { textIndexOf, placementsOf, type PlacementTarget } from './placement.ts';
 import { checkOriginal, type CheckedOriginal } from './uploads.ts';
 
 export interface TemplateDeps extends CoreDeps {
@@ -29,13 +30,15 @@ export interface CreateTemplateInput {
 
 export type AddTemplateFieldInput = FieldPlacement & { role: string; documentId: string | null };
 
-/** A checked upload stored under the template's own keys (`templates/<id>/<doc>.pdf` and its text index). */
+/** A checked upload stored under the template's own keys (`templates/<id>/<doc>.pdf`, its text index and pages). */
 async function checkTemplateDocument(upload: UploadInput, templateId: string, documentId: string, now: Date, order: number, path: string): Promise<CheckedOriginal> {
   const checked = await checkOriginal(upload, { envelopeId: templateId, documentId, now, order }, path);
   const blobKey = templateDocumentKey(templateId, documentId);
   const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
-  const rename = (key: string) => (key === checked.document.blobKey ? blobKey : textIndexKey);
-  return { ...checked, document: { ...checked.document, blobKey, textIndexKey }, blobs: checked.blobs.map((b) => ({ ...b, key: rename(b.key) })) };
+  const pagesKey = pagesKeyOf(blobKey);
+  const renamed = new Map([[checked.document.blobKey, blobKey], [checked.document.textIndexKey, textIndexKey], [checked.document.pagesKey, pagesKey]]);
+  const rename = (key: string) => renamed.get(key) ?? key;
+  return { ...checked, document: { ...checked.document, blobKey, textIndexKey, pagesKey }, blobs: checked.blobs.map((b) => ({ ...b, key: rename(b.key) })) };
 }
 
 /** The template's blobs are written before its record; a record refused deletes them (templates are few and small). */
@@ -50,11 +53,11 @@ async function storeThen(deps: Pick<CoreDeps, 'blobs' | 'logger'>, checked: read
   }
 }
 
-function placedFields(fields: readonly (FieldPlacement & { role: string })[], documents: readonly { document: Document; index: TextIndex | undefined }[], at: (i: number) => number, fieldOrigin: FieldOrigin, ids: () => string, path: (i: number) => string): TemplateField[] {
+function placedFields(fields: readonly (FieldPlacement & { role: string })[], documents: readonly PlacementTarget[], at: (i: number) => number, fieldOrigin: FieldOrigin, ids: () => string, path: (i: number) => string): TemplateField[] {
   return fields.flatMap((field, i) => {
     const target = documents[at(i)];
     if (!target) throw ValidationError.at(`${path(i)}.documentIndex`, `does not name a document of this template (it has ${String(documents.length)})`);
-    return placementsOf(field, target.document, target.index, path(i)).map((p) => ({
+    return placementsOf(field, target, path(i)).map((p) => ({
       id: ids(), role: field.role, documentId: target.document.id, type: p.type, page: p.page ?? 1, x: p.x ?? 0, y: p.y ?? 0, w: p.w, h: p.h,
       required: p.readOnly ? false : p.required, origin: p.origin ?? fieldOrigin, label: p.label ?? null, value: p.value ?? null, readOnly: p.readOnly ?? false,
     }));
@@ -77,7 +80,7 @@ export async function createTemplate(deps: TemplateDeps, appId: string, input: C
     id, appId, tenantId: input.tenantId, name: input.name, subject: input.subject, message: input.message, expiresInDays: input.expiresInDays,
     fieldOrigin, roles: input.roles, fields, documents: checked.map((c) => c.document), createdAt: now.toISOString(), version: 1,
   };
-  assertTemplate(template);
+  assertTemplate(template, new Map(checked.map((c) => [c.document.id, c.pages])));
   await storeThen(deps, checked, () => deps.templates.create(template));
   return template;
 }
@@ -97,7 +100,7 @@ export function listTemplates(deps: Pick<TemplateDeps, 'templates'>, query: Temp
 export async function deleteTemplate(deps: Pick<TemplateDeps, 'templates' | 'blobs' | 'logger'>, appId: string, rawId: string): Promise<void> {
   const template = await readTemplate(deps, appId, rawId);
   if (!(await deps.templates.delete(appId, template.id))) throw new NotFound('Template not found');
-  const keys = template.documents.flatMap((d) => [d.blobKey, ...(d.textIndexKey ? [d.textIndexKey] : [])]);
+  const keys = template.documents.flatMap(storedKeys);
   await Promise.all(keys.map((key) => deps.blobs.delete(key))).catch((error: unknown) => {
     deps.logger.warn('template documents not deleted', { templateId: template.id, error: (error as Error).message });
   });
@@ -135,9 +138,9 @@ export async function addTemplateFields(deps: TemplateDeps, appId: string, rawId
     const reason = template.documents.length === 0 ? 'the template has no document: upload one first' : input.documentId === null ? 'is required: name the document the field is on' : 'is not a document of this template';
     throw ValidationError.at('documentId', reason);
   }
-  const index = input.anchor ? await textIndexOf(deps, document) : undefined;
-  const fields = placedFields([input], [{ document, index }], () => 0, template.fieldOrigin, () => deps.ids.next(), () => '');
-  assertNoErrors(Object.fromEntries(Object.entries(templateFieldErrors(fields, template, () => '')).map(([k, val]) => [k.replace(/^\./, ''), val])), 'The field is invalid');
+  const [pages, index] = await Promise.all([readPages(deps, [document]), input.anchor ? textIndexOf(deps, document) : undefined]);
+  const fields = placedFields([input], [{ document, pages: pages.get(document.id) ?? [], index }], () => 0, template.fieldOrigin, () => deps.ids.next(), () => '');
+  assertNoErrors(Object.fromEntries(Object.entries(templateFieldErrors(fields, template, pages, () => '')).map(([k, val]) => [k.replace(/^\./, ''), val])), 'The field is invalid');
   if (fields.length === 0) return [];
   await saveNext(deps, template, { ...template, fields: [...template.fields, ...fields] });
   return fields;

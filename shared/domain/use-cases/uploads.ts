@@ -4,11 +4,12 @@ import { addDocument, assertDocumentLimits, named } from '../documents.ts';
 import { createEnvelope as newEnvelope, requireDraft, type NewEnvelopeInput } from '../envelope.ts';
 import { PayloadTooLarge, ValidationError, type FieldErrors } from '../errors.ts';
 import type { CreateEnvelopeInput, UploadInput } from '../inputs.ts';
-import { MAX_UPLOAD_BYTES, originals, type Document, type Envelope, type RequestMeta, type TenantSettings } from '../model.ts';
+import { MAX_UPLOAD_BYTES, originals, type Document, type Envelope, type PageGeometry, type RequestMeta, type TenantSettings } from '../model.ts';
 import { originalKey } from '../staging.ts';
 import { withStagedBlobs, type BlobToStage } from './blobs.ts';
 import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from './context.ts';
 import type { EnvelopeDeps } from './envelopes.ts';
+import { pagesBlob, pagesKeyOf } from './pages.ts';
 import { placementsOf } from './placement.ts';
 
 /**
@@ -16,11 +17,12 @@ import { placementsOf } from './placement.ts';
  * PDF and index its text, so only their functions bundle pdf-lib and pdf.js.
  */
 
-/** A checked upload: the document record to commit, the blobs to stage for it (the PDF and its text index), and the index. */
+/** A checked upload: the document record to commit, the blobs to stage for it (the PDF, its text index and pages), its index and pages. */
 export interface CheckedOriginal {
   document: Document;
   blobs: BlobToStage[];
   index: TextIndex;
+  pages: PageGeometry[];
 }
 
 /**
@@ -36,14 +38,16 @@ export async function checkOriginal(upload: UploadInput, ids: { envelopeId: stri
   const { info } = inspection;
   const blobKey = originalKey(ids.envelopeId, ids.documentId);
   const textIndexKey = blobKey.replace(/\.pdf$/, '.text.json');
+  const pagesKey = pagesKeyOf(blobKey);
   const index = await extractTextIndex(bytes);
   const document = named({
     id: ids.documentId, kind: 'original', mimeType: 'application/pdf', sha256: info.sha256, pageCount: info.pageCount,
-    sizeBytes: info.sizeBytes, blobKey, textIndexKey, createdAt: ids.now.toISOString(), retentionUntil: null, purgeStatus: 'active',
-    pages: info.pages.map((p) => ({ box: p.box, rotate: p.rotate })),
+    sizeBytes: info.sizeBytes, blobKey, textIndexKey, pagesKey, createdAt: ids.now.toISOString(), retentionUntil: null, purgeStatus: 'active',
   }, ids.order, upload.filename);
+  const pages = info.pages.map((p) => ({ box: p.box, rotate: p.rotate }));
   const json = new TextEncoder().encode(JSON.stringify(index));
-  return { document, index, blobs: [{ key: blobKey, bytes, contentType: 'application/pdf' }, { key: textIndexKey, bytes: json, contentType: 'application/json' }] };
+  const blobs = [{ key: blobKey, bytes, contentType: 'application/pdf' }, { key: textIndexKey, bytes: json, contentType: 'application/json' }, pagesBlob(pagesKey, pages)];
+  return { document, index, pages, blobs };
 }
 
 /**
@@ -55,16 +59,16 @@ export async function uploadDocument(deps: CoreDeps, appId: string, rawId: strin
   const envelope = await loadEnvelope(deps, appId, rawId);
   requireDraft(envelope, 'upload a document'); // before storing anything
   const order = originals(envelope).length + 1;
-  const { document, blobs } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: documentId ?? deps.ids.next(), now: deps.clock.now(), order }, 'body');
+  const { document, blobs, pages } = await checkOriginal(upload, { envelopeId: envelope.id, documentId: documentId ?? deps.ids.next(), now: deps.clock.now(), order }, 'body');
   const keyed = (stageId: string) => (key: string) => (documentId === null ? key : key.replace(`/${document.id}.`, `/${stageId}/${document.id}.`));
   const { envelope: after } = await withStagedBlobs(deps, envelope.id, (stageId) => blobs.map((b) => ({ ...b, key: keyed(stageId)(b.key) })), (stage) => mutateEnvelope(deps, appId, rawId, meta, (latest, ctx) => {
     if (latest.documents.some((d) => d.id === document.id)) return { change: null, result: null }; // a racing complete won
     const key = keyed(stage.id);
     const positioned = {
-      ...document, blobKey: key(document.blobKey), textIndexKey: document.textIndexKey && key(document.textIndexKey),
+      ...document, blobKey: key(document.blobKey), textIndexKey: document.textIndexKey && key(document.textIndexKey), pagesKey: document.pagesKey && key(document.pagesKey),
       order: originals(latest).length + 1, name: upload.filename?.trim() ? document.name : `document-${String(originals(latest).length + 1)}.pdf`,
     };
-    return { change: { ...addDocument(latest, positioned, ctx), releases: [stage.id] }, result: null };
+    return { change: { ...addDocument(latest, positioned, pages, ctx), releases: [stage.id] }, result: null };
   }), (result) => result.change !== null);
   return after.documents.find((d) => d.id === document.id) ?? document;
 }
@@ -87,7 +91,7 @@ function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, doc
       return [];
     }
     const document = documents[documentIndex];
-    return placementsOf(field, document?.document, document?.index, `fields[${String(i)}]`).map(({ page = 1, x = 0, y = 0, origin: placedOrigin }) => ({
+    return placementsOf(field, document, `fields[${String(i)}]`).map(({ page = 1, x = 0, y = 0, origin: placedOrigin }) => ({
       type, page, x, y, w, h, required, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
       signerIndex: index, documentIndex, origin: placedOrigin ?? origin ?? request.fieldOrigin ?? tenant.fieldOrigin,
     }));
@@ -113,6 +117,7 @@ export async function createEnvelope(deps: EnvelopeDeps, appId: string, request:
     id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
     expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
     locale: tenant.defaultLocale, signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
+    pages: new Map(checked.map((c) => [c.document.id, c.pages])),
     reminders: request.reminders === undefined ? tenant.defaultReminders ?? null : request.reminders, cc: request.cc ?? [],
   }, ctx);
   if (checked.length === 0) {

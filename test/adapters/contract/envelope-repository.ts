@@ -127,6 +127,16 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       expect(await repo().pendingOutbox(change.after.id)).toHaveLength(1);
     });
 
+    it('refuses an envelope record over 400 KB (one DynamoDB item), writing nothing', async () => {
+      const change = newDraft();
+      await repo().commit(change);
+      await expect(repo().commit(rewrite(change.after, { message: 'x'.repeat(400 * 1024) }))).rejects.toThrow(/size/);
+      expect(await repo().find(change.after.id)).toEqual(change.after);
+      const fits = rewrite(change.after, { message: 'x'.repeat(300 * 1024) });
+      await repo().commit(fits);
+      expect((await repo().find(change.after.id))?.message).toHaveLength(300 * 1024);
+    });
+
     it('lists newest first, pages through, counts totals per status, and filters by status', async () => {
       const tenantId = `paging-${randomUUID()}`;
       const changes = Array.from({ length: 7 }, (_, i) => newDraft('app-1', tenantId, new Date(Date.UTC(2026, 1, 1, 0, 0, i))));
@@ -151,6 +161,20 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       await ports().tenants.put({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en', defaultReminders: null });
       expect((await repo().list({ appId: 'app-1', tenantId, status: null, page: 1, pageSize: 10 })).total).toBe(1);
       expect(await ports().tenants.get('app-1', tenantId)).toEqual({ appId: 'app-1', tenantId, defaultExpiresInDays: 3, retentionDays: 90, fieldOrigin: 'top-left', defaultLocale: 'en', defaultReminders: null });
+    });
+
+    it('keeps exact counts under 50 concurrent creates and sends in one tenant and one application, refusing none', async () => {
+      const appId = randomUUID();
+      const tenantId = `busy-${randomUUID()}`;
+      const drafts = Array.from({ length: 50 }, () => newDraft(appId, tenantId));
+      const created = await Promise.allSettled(drafts.map((d) => repo().commit(d)));
+      expect(created.filter((r) => r.status === 'rejected')).toEqual([]);
+      const sends = drafts.slice(0, 30).map((d) => ({ ...sendEnvelope(d.after, null, testCtx()).change, usage: { appId, period: '2026-01', limit: 1000 } }));
+      const sent = await Promise.allSettled(sends.map((s) => repo().commit(s)));
+      expect(sent.filter((r) => r.status === 'rejected')).toEqual([]);
+      const total = (status: 'sent' | 'draft' | null) => repo().list({ appId, tenantId, status, page: 1, pageSize: 1 }).then((p) => p.total);
+      expect([await total(null), await total('sent'), await total('draft')]).toEqual([50, 30, 20]);
+      expect(await ports().usage.envelopesSent(appId, '2026-01')).toBe(30);
     });
 
     describeUsage(ports);

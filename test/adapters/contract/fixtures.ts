@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { changeOf, createEnvelope, type EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope } from '#domain/model.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
-import { letterDocument, signerInput, testCtx } from '#test/support/domain.ts';
+import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 /**
  * How a contract suite gets the implementation under test: `build` makes a fresh, empty instance (the Dynamo builders
@@ -36,7 +36,7 @@ export function newDraft(appId = 'app-1', tenantId = 'acme', createdAt = new Dat
     id: randomUUID(), appId, tenantId, subject: 'Contract', createdBy: null, expiresInDays: 7, fieldOrigin: 'bottom-left',
     signers: [signerInput('a@example.com')],
     fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 1, y: 1, w: 10, h: 10, required: true, origin: 'bottom-left' }],
-    documents: [letterDocument()],
+    ...withPages(letterDocument()),
   }, testCtx(createdAt));
 }
 

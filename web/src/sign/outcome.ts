@@ -12,6 +12,7 @@ const PROBLEM_TEXT: Record<LinkProblem, ProblemText> = {
   signed: { title: 'problem.signed.title', heading: 'problem.signed.heading', text: 'problem.signed.text' },
   declined: { title: 'problem.declined.title', heading: 'problem.declined.heading', text: 'problem.declined.text' },
   replaced: { title: 'problem.replaced.title', heading: 'problem.replaced.heading', text: 'problem.replaced.text' },
+  locked: { title: 'problem.locked.title', heading: 'problem.locked.heading', text: 'problem.locked.text' },
   not_yet: { title: 'problem.notYet.title', heading: 'problem.notYet.heading', text: 'problem.notYet.text' },
   closed: { title: 'problem.closed.title', heading: 'problem.closed.heading', text: 'problem.closed.text' },
   invalid: { title: 'problem.invalid.title', heading: 'problem.invalid.heading', text: 'problem.invalid.text' },
