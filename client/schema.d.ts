@@ -1510,12 +1510,13 @@ export interface components {
         OtpVerifyRequest: {
             code: string;
         };
-        /** The signer's values for their fields. Every required field of the signer needs a value, and a value for a field that is not the signer's is a 400 (`validation_error`). `signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded) or, typed, `textValue` with `fontLabel`; `date`: filled by the service with the signing date (a submitted value is ignored); `text`: `textValue`, at most 1,000 characters; `checkbox`: `textValue` `"true"` or `"false"`. `fieldId` takes a UUID or the prefixed form `fld_<uuid>`. */
+        /** The signer's values for their fields. Every required field of the signer needs a value, and a value for a field that is not the signer's is a 400 (`validation_error`). `signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded; `signatureSource` says whether it was drawn or uploaded) or, typed, `textValue` with `fontLabel`; `date`: filled by the service with the signing date (a submitted value is ignored); `text`: `textValue`, at most 1,000 characters; `checkbox`: `textValue` `"true"` or `"false"`. `fieldId` takes a UUID or the prefixed form `fld_<uuid>`. */
         SignRequest: {
             fields: ({
             fieldId: string;
             signatureImageBase64?: string | null;
             textValue?: string | null;
+            signatureSource?: "drawn" | "uploaded" | null;
         })[];
             fontLabel?: string | null;
         };

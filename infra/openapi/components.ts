@@ -67,7 +67,7 @@ export const COMPONENT_NOTES: Partial<Record<ComponentName, string>> = {
   AddFieldRequest: '`signerId` and `documentId` take a UUID or the prefixed form (`sgn_<uuid>`, `doc_<uuid>`); the field must lie inside the page\'s crop box (PDF points, origin bottom-left unless `origin` says `top-left`).',
   SignRequest:
     'Every required field of the signer needs a value, and a value for a field that is not the signer\'s is a 400 (`validation_error`). ' +
-    '`signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded) or, typed, `textValue` with `fontLabel`; ' +
+    '`signature`/`initial`: `signatureImageBase64` (a PNG, at most 1 MB decoded; `signatureSource` says whether it was drawn or uploaded) or, typed, `textValue` with `fontLabel`; ' +
     '`date`: filled by the service with the signing date (a submitted value is ignored); `text`: `textValue`, at most 1,000 characters; ' +
     '`checkbox`: `textValue` `"true"` or `"false"`. `fieldId` takes a UUID or the prefixed form `fld_<uuid>`.',
 };

@@ -189,7 +189,7 @@ export function recordSignature(envelope: Envelope, signer: Signer, submission: 
   const nextOrder = nextGroup[0]?.routingOrder;
   if (nextOrder !== undefined) jobs.push(jobItem(after, { type: 'routing.advance', envelopeId: after.id, routingOrder: nextOrder }, ctx));
   const detail = {
-    fields: submission.values.map((v) => ({ fieldId: v.fieldId, type: v.type, kind: v.kind, ...(v.kind === 'image' ? { sha256: v.sha256 } : {}) })),
+    fields: submission.values.map((v) => ({ fieldId: v.fieldId, type: v.type, kind: v.kind, ...(v.kind === 'image' ? { sha256: v.sha256, ...(v.source ? { source: v.source } : {}) } : {}) })),
     fontLabel: submission.fontLabel,
   };
   const change = changeOf(envelope, after, [signerActor(signer, ctx, 'signer.signed', detail)], [signerEvent(after, 'signer.signed', signer, ctx), ...jobs], ctx);

@@ -9,7 +9,7 @@ const MAX_SUBMISSION_TEXT_CHARS = 200_000;
 
 /** A stored field value; images live in the blob store, the rest inline. */
 export type FieldValue =
-  | { fieldId: string; type: 'signature' | 'initial'; kind: 'image'; blobKey: string; sha256: string; width: number; height: number }
+  | { fieldId: string; type: 'signature' | 'initial'; kind: 'image'; blobKey: string; sha256: string; width: number; height: number; source?: ImageSource }
   | { fieldId: string; type: 'signature' | 'initial'; kind: 'typed'; text: string; fontLabel: string }
   | { fieldId: string; type: 'text'; kind: 'text'; text: string }
   | { fieldId: string; type: 'checkbox'; kind: 'checkbox'; checked: boolean }
@@ -28,12 +28,16 @@ export interface SubmittedField {
   fieldId: string;
   signatureImageBase64?: string | null;
   textValue?: string | null;
+  signatureSource?: ImageSource | null;
 }
+
+/** How a signature image was made, as the signing client says; absent when it did not say. */
+export type ImageSource = 'drawn' | 'uploaded';
 
 /** A checked value; image values carry their decoded PNG until it is stored. */
 export type CheckedValue =
   | (Exclude<FieldValue, { kind: 'image' }>)
-  | { fieldId: string; type: 'signature' | 'initial'; kind: 'png'; bytes: Buffer; width: number; height: number };
+  | { fieldId: string; type: 'signature' | 'initial'; kind: 'png'; bytes: Buffer; width: number; height: number; source?: ImageSource };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Decoding is bounded by pixels, not by file size: a tiny PNG can declare a huge canvas. */
@@ -72,7 +76,8 @@ function checkSignature(field: Field, input: SubmittedField, fontLabel: string |
   const type = field.type as 'signature' | 'initial';
   if (input.signatureImageBase64) {
     const png = decodePng(input.signatureImageBase64);
-    return typeof png === 'string' ? png : { fieldId: field.id, type, kind: 'png', ...png };
+    const source = input.signatureSource ? { source: input.signatureSource } : {};
+    return typeof png === 'string' ? png : { fieldId: field.id, type, kind: 'png', ...png, ...source };
   }
   const text = input.textValue?.trim();
   if (!text) return 'needs signatureImageBase64 (a PNG) or textValue with fontLabel (a typed signature)';

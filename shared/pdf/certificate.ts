@@ -6,13 +6,34 @@
  * whole unless it is taller than a page), then the pages are drawn once their number is known.
  */
 import type { PDFDocument } from 'pdf-lib';
-import { rgb, type Canvas, type Rgb } from './draw/canvas.ts';
+import { rgb, type Canvas } from './draw/canvas.ts';
 import type { SealDrawing } from './draw/drawing.ts';
-import type { TextStyle } from './text/catalog.ts';
 import { layoutLine, type ShapedLine } from './text/layout.ts';
-import { wrapLines } from './text/wrap.ts';
+import { GREY, MARGIN, PAGE, heading, record, rows, utc, type Block, type Line } from './certificate-blocks.ts';
+import { sealRows, senderRows, signerBlocks } from './certificate-evidence.ts';
 
 export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+
+/** A signature or initials as the signer adopted them: an image (drawn or uploaded), or text typed in a font. */
+export type AdoptedSignature =
+  | { field: 'signature' | 'initial'; kind: 'image'; png: Uint8Array; source?: 'drawn' | 'uploaded' }
+  | { field: 'signature' | 'initial'; kind: 'typed'; text: string; fontLabel: string };
+
+export interface CertificateSigner {
+  id: string;
+  name: string;
+  email: string;
+  status: string;
+  signedAt: string | null;
+  /** Absent (callers that predate it): the certificate leaves out the authentication, consent and adoption rows. */
+  authMethod?: 'email_otp' | 'sms_otp' | 'none';
+  /** The number SMS codes went to: printed masked, never whole. */
+  phone?: string | null;
+  /** The version of the consent disclosure the signer accepted; null if none, or accepted before versions were recorded. */
+  consentVersion?: string | null;
+  /** Each distinct signature and initials the signer adopted. */
+  adopted?: AdoptedSignature[];
+}
 
 export interface AuditCertificateInput {
   envelopeId: string;
@@ -26,37 +47,20 @@ export interface AuditCertificateInput {
   chainHead: { seq: number; hash: string };
   /** The PAdES level the seal is made at (the seal fails rather than reach a lower one). */
   padesLevel: PadesLevel;
-  /** Every document of the envelope (one today). */
-  documents: { name: string; sha256: string; pageCount: number }[];
-  signers: { id: string; name: string; email: string; status: string; signedAt: string | null }[];
+  /** Every document of the envelope; `thisFile` marks the one this certificate is appended to. */
+  documents: { name: string; sha256: string; pageCount: number; thisFile?: boolean }[];
+  /** Who sent it: the name the application gave (createdBy), the application, and when. */
+  sender?: { createdBy: string | null; appId: string; sentAt: string | null };
+  cc?: { name: string; email: string }[];
+  /** Who seals: the seal certificate's subject, and the timestamp authority's host (null: no timestamp). */
+  seal?: { subject: string; timestampAuthority: string | null };
+  signers: CertificateSigner[];
   events: { seq: number; timestamp: string; event: string; actor: string; ip: string | null; userAgent: string | null }[];
 }
 
-const PAGE = { width: 595.28, height: 841.89 }; // A4 portrait
-const MARGIN = 50;
-const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
 const BODY_TOP = PAGE.height - MARGIN - 44; // below the header
 const BODY_BOTTOM = MARGIN + 24; // above the footer
-const LEADING = 1.3;
-const VALUE_X = 132; // values line up in one column across the whole certificate
-const GREY = rgb(0.4, 0.4, 0.4);
 const RULE = rgb(0.75, 0.75, 0.75);
-
-interface Cell {
-  x: number;
-  line: ShapedLine;
-  size: number;
-  color?: Rgb;
-}
-
-/** One line of the certificate; `rule` draws a thin line across the content width at its middle. */
-interface Line {
-  height: number;
-  cells: Cell[];
-  rule?: boolean;
-}
-
-type Block = Line[];
 
 /** Appends the certificate pages; returns the characters no bundled font has (drawn as boxes). */
 export async function addAuditCertificate(doc: PDFDocument, input: AuditCertificateInput, drawing: SealDrawing): Promise<string[]> {
@@ -69,7 +73,7 @@ export async function addAuditCertificate(doc: PDFDocument, input: AuditCertific
     drawFrame(canvas, { header, envelope, footer: await layoutLine(`Page ${String(i + 1)} of ${String(pages.length)}`, 'regular') });
     let top = BODY_TOP;
     for (const line of lines) {
-      drawLine(canvas, line, top);
+      drawLine(canvas, line, top, drawing);
       top -= line.height;
     }
   }
@@ -81,25 +85,23 @@ export async function addAuditCertificate(doc: PDFDocument, input: AuditCertific
 
 async function layout(input: AuditCertificateInput): Promise<Block[]> {
   const signerById = new Map(input.signers.map((s) => [s.id, s]));
+  const several = input.documents.length > 1;
+  const position = input.documents.findIndex((d) => d.thisFile === true);
   const summary = await rows([
     ['Envelope ID', input.envelopeId],
     ['Subject', input.subject ?? '(none)'],
+    ...(several && position >= 0 ? [['This file', `Document ${String(position + 1)} of ${String(input.documents.length)}: ${input.documents[position]?.name ?? ''}`] as [string, string]] : []),
     ['Original SHA-256', input.originalSha256],
     ['Pages in original', String(input.originalPageCount)],
     ['Created (UTC)', utc(input.createdAt)],
+    ...senderRows(input),
     ['Completed (UTC)', utc(input.completedAt)],
     ['Signature level', `PAdES ${input.padesLevel}`],
   ]);
-  const documents = input.documents.map((document) =>
-    record(document.name, [['SHA-256', document.sha256], ['Pages', String(document.pageCount)]]),
+  const documents = input.documents.map((document, i) =>
+    record(several ? `${String(i + 1)}. ${document.name}${document.thisFile ? ' (this file)' : ''}` : document.name, [['SHA-256', document.sha256], ['Pages', String(document.pageCount)]]),
   );
-  const signers = input.signers.map((signer) =>
-    record(signer.name, [
-      ['Email', signer.email],
-      ['Status', signer.status],
-      ['Signed at (UTC)', signer.signedAt ? utc(signer.signedAt) : '-'],
-    ]),
-  );
+  const signers = (await Promise.all(input.signers.map((signer) => signerBlocks(signer, input.events)))).flat().map((block) => Promise.resolve(block));
   const events = input.events.map((event) =>
     record(`#${String(event.seq)}  ${utc(event.timestamp)}  ${event.event}`, [
       ['Actor', actorOf(event.actor, signerById)],
@@ -108,6 +110,7 @@ async function layout(input: AuditCertificateInput): Promise<Block[]> {
     ]),
   );
   const integrity = rows([
+    ...sealRows(input),
     ['Audit chain head', `event #${String(input.chainHead.seq)} ${input.chainHead.hash}`],
     ['Sealed file', 'The SHA-256 of this sealed file is recorded by the service as documentHashFinal (a file cannot contain its own hash).'],
   ]);
@@ -131,48 +134,6 @@ function actorOf(actor: string, signers: Map<string, AuditCertificateInput['sign
   if (actor === 'system') return 'System';
   const signer = actor.startsWith('signer:') ? signers.get(actor.slice('signer:'.length)) : undefined;
   return signer ? `${signer.name} <${signer.email}>` : actor;
-}
-
-/** ISO 8601 in UTC ("Z"); a value that is not a date is shown as given. */
-function utc(timestamp: string): string {
-  const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? timestamp : date.toISOString();
-}
-
-async function heading(text: string): Promise<Block> {
-  const size = 12;
-  const lines = await wrap(text, 'bold', size, CONTENT_WIDTH);
-  return [{ height: 10, cells: [] }, ...lines.map((line) => ({ height: size * LEADING, cells: [{ x: 0, line, size }] })), { height: 6, cells: [], rule: true }];
-}
-
-/** A bold title line, then label/value rows, then a little space. */
-async function record(title: string, pairs: [string, string][]): Promise<Block> {
-  const size = 9;
-  const titleLines = await wrap(title, 'bold', size, CONTENT_WIDTH);
-  const head = titleLines.map((line) => ({ height: size * LEADING, cells: [{ x: 0, line, size }] }));
-  return [...head, ...(await rows(pairs, 12)), { height: 5, cells: [] }];
-}
-
-/** Label/value rows: the label in grey on the left, the value wrapped in the column beside it. */
-async function rows(pairs: [string, string][], indent = 0): Promise<Line[]> {
-  const size = 8.5;
-  const lines: Line[] = [];
-  for (const [label, value] of pairs) {
-    const valueLines = await wrap(value, 'regular', size, CONTENT_WIDTH - VALUE_X);
-    const labelLine = await layoutLine(label, 'regular');
-    valueLines.forEach((line, i) => {
-      const value: Cell = { x: VALUE_X, line, size };
-      // Label first: text extraction and copy-paste follow the drawing order.
-      lines.push({ height: size * LEADING, cells: i === 0 ? [{ x: indent, line: labelLine, size, color: GREY }, value] : [value] });
-    });
-  }
-  return lines;
-}
-
-/** Wrapped lines, at least one (an empty value still gets its row). */
-async function wrap(text: string, style: TextStyle, size: number, width: number): Promise<ShapedLine[]> {
-  const lines = await wrapLines(text, style, size, width);
-  return lines.length > 0 ? lines : [await layoutLine('', style)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,10 +162,14 @@ function paginate(blocks: Block[]): Line[][] {
   return pages;
 }
 
-function drawLine(canvas: Canvas, line: Line, top: number): void {
+function drawLine(canvas: Canvas, line: Line, top: number, drawing: SealDrawing): void {
   const baseline = top - line.height + (line.height - (line.cells[0]?.size ?? 0)) / 2 + 0.25 * (line.cells[0]?.size ?? 0);
   for (const cell of line.cells) {
     canvas.text(cell.line, { x: MARGIN + cell.x, y: baseline, size: cell.size, ...(cell.color ? { color: cell.color } : {}) });
+  }
+  if (line.image) {
+    const { png, x, width, height } = line.image;
+    canvas.xobject(drawing.png(png).ref, [width, 0, 0, height, MARGIN + x, top - line.height + (line.height - height) / 2]);
   }
   if (line.rule) {
     const y = top - line.height / 2;

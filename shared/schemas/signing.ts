@@ -13,6 +13,10 @@ export const SignRequest = v.object({
     fieldId: idOf('fld', 'field'),
     signatureImageBase64: v.optional(v.nullable(v.pipe(v.string('must be a base64 PNG'), v.maxLength(1_500_000, 'is larger than 1 MB')))),
     textValue: v.optional(v.nullable(v.string('must be a string'))),
+    signatureSource: v.optional(v.nullable(v.pipe(
+      v.picklist(['drawn', 'uploaded'], 'must be drawn or uploaded'),
+      v.description('How the signer made `signatureImageBase64`: drawn on a pad, or an uploaded picture; the audit certificate states it'),
+    ))),
   }), 'must be an array of field values'), v.maxLength(1000, 'has too many entries')),
   fontLabel: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(64, 'must be at most 64 characters'))), null),
 });

@@ -159,6 +159,11 @@ describe('drawn signatures (PNG)', () => {
     expect(valueOf(check({ 0: { signatureImageBase64: wrapped } }), 0)).toMatchObject({ kind: 'png', width: 1, height: 1 });
   });
 
+  it('keeps whether the image was drawn or uploaded when the client says so, for the audit certificate', () => {
+    expect(valueOf(check({ 0: { signatureImageBase64: png, signatureSource: 'uploaded' } }), 0)).toMatchObject({ kind: 'png', source: 'uploaded' });
+    expect(valueOf(check({ 0: { signatureImageBase64: png } }), 0)).not.toHaveProperty('source');
+  });
+
   it('an initial takes a PNG like a signature', () => {
     expect(valueOf(check({ 1: { signatureImageBase64: png } }), 1)).toMatchObject({ type: 'initial', kind: 'png' });
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { addAuditCertificate, type AuditCertificateInput } from '#pdf/certificate.ts';
 import { SealDrawing } from '#pdf/draw/drawing.ts';
 import { loadPdf } from '#pdf/load.ts';
+import { PNG } from 'pngjs';
 import { makePdf } from '#test/support/pdfs.ts';
 
 interface Word { text: string; xMin: number; yMin: number; xMax: number; yMax: number }
@@ -45,6 +46,19 @@ const LONG_UA =
   Array.from({ length: 30 }, (_, i) => `Extension${String(i)}/1.${String(i)}`).join(' ');
 const EVENT_NAMES = ['envelope.created', 'envelope.sent', 'signer.invited', 'signer.viewed', 'signer.otp_requested', 'signer.otp_verified', 'signer.consented', 'signer.signed', 'document.purge_reminder_sent'];
 
+/** A 240x80 "drawn signature": a dark diagonal stroke on transparent pixels. */
+function strokePng(): Uint8Array {
+  const png = new PNG({ width: 240, height: 80 });
+  for (let x = 0; x < 240; x++) {
+    for (let dy = -2; dy <= 2; dy++) {
+      const y = Math.round(70 - (x / 240) * 60 + 8 * Math.sin(x / 12)) + dy;
+      if (y < 0 || y >= 80) continue;
+      png.data.set([20, 30, 100, 255], (y * 240 + x) * 4);
+    }
+  }
+  return new Uint8Array(PNG.sync.write(png));
+}
+
 function input(eventCount: number): AuditCertificateInput {
   return {
     envelopeId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
@@ -55,11 +69,21 @@ function input(eventCount: number): AuditCertificateInput {
     completedAt: '2024-05-02T09:31:00.123Z',
     chainHead: { seq: 14, hash: 'c0ffee0000000000000000000000000000000000000000000000000000c0ffee' },
     padesLevel: 'B-LTA',
-    documents: [{ name: 'Mutual NDA.pdf', sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', pageCount: 2 }],
+    documents: [{ name: 'Mutual NDA.pdf', sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', pageCount: 2, thisFile: true }],
+    sender: { createdBy: 'Anna Schmidt (legal)', appId: 'crm-prod', sentAt: '2024-05-01T08:05:00.000Z' },
+    cc: [{ name: 'Zoë Ångström', email: 'zoe@example.se' }, { name: '山田 太郎', email: 'yamada@example.jp' }],
+    seal: { subject: 'CN=Acme Document Seal, O=Acme GmbH, C=DE', timestampAuthority: 'tsa.example.net' },
     signers: [
-      { id: 's1', name: 'Łukasz Nowak', email: 'lukasz@example.pl', status: 'signed', signedAt: '2024-05-01T10:00:00.000Z' },
-      { id: 's2', name: '王小明', email: 'wang@example.cn', status: 'signed', signedAt: '2024-05-01T11:00:00.000Z' },
-      { id: 's3', name: 'Дмитрий Ωμέγα', email: 'dmitri@example.ru', status: 'declined', signedAt: null },
+      {
+        id: 's1', name: 'Łukasz Nowak', email: 'lukasz@example.pl', status: 'signed', signedAt: '2024-05-01T10:00:00.000Z',
+        authMethod: 'sms_otp', phone: '+49 151 2345 6712', consentVersion: '2026-01', adopted: [{ field: 'signature', kind: 'image', png: strokePng(), source: 'drawn' }],
+      },
+      {
+        id: 's2', name: '王小明', email: 'wang@example.cn', status: 'signed', signedAt: '2024-05-01T11:00:00.000Z',
+        authMethod: 'email_otp', phone: null, consentVersion: null,
+        adopted: [{ field: 'signature', kind: 'typed', text: 'Wang Xiaoming', fontLabel: 'Great Vibes' }, { field: 'initial', kind: 'typed', text: 'WX', fontLabel: 'Caveat' }],
+      },
+      { id: 's3', name: 'Дмитрий Ωμέγα', email: 'dmitri@example.ru', status: 'declined', signedAt: null, authMethod: 'none', phone: null, consentVersion: null, adopted: [] },
     ],
     events: Array.from({ length: eventCount }, (_, i) => ({
       seq: i + 1,
@@ -102,8 +126,9 @@ describe('addAuditCertificate', () => {
       expect(at, `event #${String(event.seq)}`).toBeGreaterThan(from - 1);
       from = at + 1;
     }
-    expect(text.split(IPV6).length - 1).toBe(60); // never broken across lines
-    expect(text.split('Extension29/1.29').length - 1).toBe(96); // the whole user agent, wrapped
+    const trail = text.slice(text.indexOf('Audit trail'));
+    expect(trail.split(IPV6).length - 1).toBe(60); // never broken across lines
+    expect(trail.split('Extension29/1.29').length - 1).toBe(96); // the whole user agent, wrapped
     expect(text).toContain('Actor System');
     expect(text).toContain('Actor Łukasz Nowak <lukasz@example.pl>');
     expect(text).toContain('Actor 王小明 <wang@example.cn>');
@@ -127,6 +152,66 @@ describe('addAuditCertificate', () => {
     ]) {
       expect(text).toContain(expected);
     }
+  });
+
+  it('states per signer the authentication (phone masked), consent version, adopted signature and each action with its IP and user agent', async () => {
+    const data = input(0);
+    data.events = [
+      { seq: 1, timestamp: '2024-05-01T08:05:00.000Z', event: 'envelope.sent', actor: 'system', ip: '198.51.100.20', userAgent: 'crm-client/3.1' },
+      { seq: 2, timestamp: '2024-05-01T09:00:00.000Z', event: 'signer.viewed', actor: 'signer:s1', ip: IPV6, userAgent: LONG_UA },
+      { seq: 3, timestamp: '2024-05-01T09:01:00.000Z', event: 'signer.otp_verified', actor: 'signer:s1', ip: IPV6, userAgent: 'UA-verify' },
+      { seq: 4, timestamp: '2024-05-01T09:02:00.000Z', event: 'signer.consented', actor: 'signer:s1', ip: '203.0.113.7', userAgent: 'UA-consent' },
+      { seq: 5, timestamp: '2024-05-01T10:00:00.000Z', event: 'signer.signed', actor: 'signer:s1', ip: '203.0.113.8', userAgent: 'UA-sign' },
+      { seq: 6, timestamp: '2024-05-01T10:30:00.000Z', event: 'signer.consented', actor: 'signer:s2', ip: '192.0.2.1', userAgent: 'UA-wang' },
+      { seq: 7, timestamp: '2024-05-01T12:00:00.000Z', event: 'signer.declined', actor: 'signer:s3', ip: '192.0.2.9', userAgent: 'UA-decline' },
+    ];
+    const pdf = await withCertificate(await makePdf(), data);
+    const text = certificateText(pdf, 2);
+    const signers = text.slice(text.indexOf('Signers (3)'), text.indexOf('Audit trail'));
+    for (const expected of [
+      'Authentication One-time code by SMS to +49 •••• ••12',
+      'Consent Electronic signature disclosure, version 2026-01',
+      'Signature Drawn (image)',
+      `Viewed (UTC) 2024-05-01T09:00:00.000Z IP address ${IPV6} User agent Mozilla/5.0`,
+      `Code verified (UTC) 2024-05-01T09:01:00.000Z IP address ${IPV6} User agent UA-verify`,
+      'Consented (UTC) 2024-05-01T09:02:00.000Z IP address 203.0.113.7 User agent UA-consent',
+      'Signed (UTC) 2024-05-01T10:00:00.000Z IP address 203.0.113.8 User agent UA-sign',
+      'Authentication One-time code by email to wang@example.cn',
+      'Consent Given (the disclosure version was not recorded then)',
+      'Signature Typed, in the font Great Vibes Wang Xiaoming',
+      'Initials Typed, in the font Caveat WX',
+      'Authentication None (the signing link only) Consent Not given',
+      'Declined (UTC) 2024-05-01T12:00:00.000Z IP address 192.0.2.9 User agent UA-decline',
+    ]) expect(signers).toContain(expected);
+    expect(text).not.toMatch(/151\s*2345|2345\s*6712|4915/); // never the whole number
+    expect(signers.split('Extension29/1.29').length - 1).toBe(1); // the long user agent wrapped, whole
+    for (const expected of [
+      'Sent by Anna Schmidt (legal), through the application crm-prod',
+      'Sent (UTC) 2024-05-01T08:05:00.000Z Sent from IP 198.51.100.20 Sender user agent crm-client/3.1',
+      'Carbon copies Zoë Ångström <zoe@example.se>; 山田 太郎 <yamada@example.jp>',
+      'Sealed and completed (UTC) 2024-05-02T09:31:00.123Z',
+      'Seal Sealed by CN=Acme Document Seal, O=Acme GmbH, C=DE, timestamped by tsa.example.net.',
+      'the validation data in this PDF proves them',
+    ]) expect(text).toContain(expected);
+    const images = execFileSync('pdfimages', ['-list', '-f', '2', tempFile(pdf)], { encoding: 'utf8' });
+    expect(images).toMatch(/\b240\s+80\b/); // the drawn signature, shown on the certificate
+  });
+
+  it('in a several-document envelope, names this file and lists every document with its SHA-256', async () => {
+    const data = input(2);
+    data.documents = [
+      { name: 'Contract.pdf', sha256: 'a'.repeat(64), pageCount: 3, thisFile: false },
+      { name: 'Annex — Preisblatt.pdf', sha256: 'b'.repeat(64), pageCount: 1, thisFile: true },
+      { name: 'ملحق.pdf', sha256: 'c'.repeat(64), pageCount: 2, thisFile: false },
+    ];
+    const text = certificateText(await withCertificate(await makePdf(), data), 2);
+    for (const expected of [
+      'This file Document 2 of 3: Annex — Preisblatt.pdf',
+      `1. Contract.pdf SHA-256 ${'a'.repeat(64)} Pages 3`,
+      `2. Annex — Preisblatt.pdf (this file) SHA-256 ${'b'.repeat(64)} Pages 1`,
+      `SHA-256 ${'c'.repeat(64)} Pages 2`,
+      'ملحق', // right-to-left: pdftotext reorders the line around it
+    ]) expect(text).toContain(expected);
   });
 
   it('keeps every word inside the page margins', async () => {

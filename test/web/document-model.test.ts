@@ -54,7 +54,7 @@ describe('the document state', () => {
     expect(body).toEqual({
       fontLabel: 'Caveat',
       fields: [
-        { fieldId: 'text', textValue: 'ACME' }, { fieldId: 'box', textValue: 'false' }, { fieldId: 'sig', signatureImageBase64: 'iVBOR' },
+        { fieldId: 'text', textValue: 'ACME' }, { fieldId: 'box', textValue: 'false' }, { fieldId: 'sig', signatureImageBase64: 'iVBOR', signatureSource: 'drawn' },
         { fieldId: 'initial', textValue: 'AS' }, { fieldId: 'optional', textValue: 'false' },
       ],
     });

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
-import type { AuditEntry } from '../audit-chain.ts';
 import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
-import { documentName, originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
+import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
 import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
@@ -13,6 +12,7 @@ import type { FlattenItem } from '#pdf/flatten.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
+import { certificateFacts } from './certificate-input.ts';
 import { assertSealKeyMatches } from './seal-key.ts';
 import { transactById, type CoreDeps } from './context.ts';
 import { readPages } from './pages.ts';
@@ -34,7 +34,7 @@ export class BlobMismatch extends Error {
 }
 
 export interface SealingDeps extends CoreDeps {
-  config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail'>;
+  config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail' | 'tsaUrl'>;
   tenants: TenantRepository;
   documentSigner: DocumentSigner;
   /** Timestamp authority and revocation source for seals above PAdES B-B; absent: B-B. */
@@ -85,16 +85,6 @@ async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenI
   }
 }
 
-function certificateInput(envelope: Envelope, original: Document, audit: AuditEntry[], sealedAt: string) {
-  return {
-    envelopeId: envelope.id, subject: envelope.subject, originalSha256: original.sha256, originalPageCount: original.pageCount,
-    createdAt: envelope.createdAt, completedAt: sealedAt, chainHead: envelope.auditHead,
-    documents: originals(envelope).map((d) => ({ name: documentName(d), sha256: d.sha256, pageCount: d.pageCount })),
-    signers: envelope.signers.map(({ id, name, email, status, signedAt }) => ({ id, name, email, status, signedAt })),
-    events: audit.map(({ seq, timestamp, event, actor, ip, userAgent }) => ({ seq, timestamp, event, actor, ip, userAgent })),
-  };
-}
-
 export type SealStepResult = SealedFiles & { envelopeId: string };
 
 /**
@@ -113,11 +103,15 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
   const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
+  const certificate = await certificateFacts({
+    envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl,
+    timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
+  });
   const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];
   for (const original of documents) {
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {
-      items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificateInput(envelope, original, audit, sealedAt),
+      items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificate(original),
       signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];

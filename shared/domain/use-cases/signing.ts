@@ -161,7 +161,7 @@ function valuesOf(envelope: Envelope, stageId: string, checked: readonly Checked
     const blobKey = signatureKey(envelope.id, stageId, value.fieldId);
     blobs.push({ key: blobKey, bytes: value.bytes, contentType: 'image/png' });
     const sha256 = createHash('sha256').update(value.bytes).digest('hex');
-    return { fieldId: value.fieldId, type: value.type, kind: 'image', blobKey, sha256, width: value.width, height: value.height };
+    return { fieldId: value.fieldId, type: value.type, kind: 'image', blobKey, sha256, width: value.width, height: value.height, ...(value.source ? { source: value.source } : {}) };
   });
   return { values, blobs };
 }

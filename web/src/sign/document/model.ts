@@ -104,7 +104,7 @@ export function submission(doc: DocumentState): { body: SignBody; fieldIds: stri
   for (const field of doc.fields) {
     const v = valueOf(doc, field);
     if (!v || field.type === 'date' || field.readOnly) continue; // a value for a read-only field is refused (400)
-    if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png });
+    if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png, signatureSource: 'drawn' });
     else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
     else fields.push({ fieldId: field.id, textValue: v.text });
     typed ||= v.kind === 'typed';
