@@ -171,7 +171,7 @@ describe('the signing page', { timeout: 120_000 }, () => {
     expect(sent[0]).toMatchObject({
       fontLabel: 'Caveat',
       fields: expect.arrayContaining([
-        { fieldId: sig, signatureImageBase64: expect.stringMatching(/^iVBORw0KGgo/) as unknown },
+        { fieldId: sig, signatureImageBase64: expect.stringMatching(/^iVBORw0KGgo/) as unknown, signatureSource: 'drawn' },
         { fieldId: box, textValue: 'true' },
         { fieldId: text, textValue: 'ACME Corp., Lisbon office' },
         { fieldId: initial, textValue: 'AS' },
@@ -287,7 +287,7 @@ describe('the signing page', { timeout: 120_000 }, () => {
     await page.locator('[data-done="signed"]').waitFor();
     expect(sent[0]).toMatchObject({
       fields: expect.arrayContaining([
-        { fieldId: sig, signatureImageBase64: expect.stringMatching(/^iVBORw0KGgo/) as unknown },
+        { fieldId: sig, signatureImageBase64: expect.stringMatching(/^iVBORw0KGgo/) as unknown, signatureSource: 'drawn' },
         { fieldId: text, textValue: 'Unit 4B' },
         { fieldId: box, textValue: 'true' },
       ]) as unknown,
