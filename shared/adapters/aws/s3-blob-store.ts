@@ -44,11 +44,7 @@ export class S3BlobStore implements BlobStore {
   async presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost> {
     const metadata = Object.fromEntries(Object.entries(options.metadata).map(([name, value]) => [`x-amz-meta-${name}`, value]));
     const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
-    // The lockfile gives @aws-sdk/s3-presigned-post a client-s3 of its own (a few patch releases older); it reads only
-    // the client's configuration (region, credentials, endpoint), which both versions share.
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the same client, of a sibling copy of client-s3
-    const client: Parameters<typeof createPresignedPost>[0] = this.s3;
-    const { url, fields } = await createPresignedPost(client, {
+    const { url, fields } = await createPresignedPost(this.s3, {
       Bucket: this.bucket, Key: key, Expires: options.expiresInSeconds,
       Conditions: [['content-length-range', 1, options.maxBytes]],
       // Every field is also a condition of the policy (the library adds them): the object is stored as these say.
