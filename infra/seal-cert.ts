@@ -1,6 +1,7 @@
 /**
- * `npm run seal-cert -- csr [--subject "CN=...,O=...,C=..."] [--out seal.csr]`: a certificate signing request for
- * the seal key, signed through it (proof of possession), for a CA to issue the seal certificate from.
+ * `npm run seal-cert -- csr [--subject "CN=...,O=...,C=..."] [--organization-identifier VATDE-123456789]
+ * [--policy OID]... [--out seal.csr]`: a certificate signing request for the seal key, signed through it (proof of
+ * possession), for a CA to issue the seal certificate from; the policies are requested as certificatePolicies.
  * `npm run seal-cert -- import chain.pem`: checks that the chain's first certificate certifies the seal key and
  * that each certificate is issued by the next, then stores the chain where the seal reads it.
  *
@@ -19,6 +20,7 @@ import { kmsSigningKey } from '#adapters/aws/kms-signer.ts';
 import { SsmCertificateStore } from '#adapters/aws/ssm-certificate-store.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { fromPem, toPem } from '#pdf/certificates.ts';
+import { OID } from '#pdf/certificates.ts';
 import { certificationRequest, parseSubject, type SigningKey } from '#pdf/pki.ts';
 import { sealChainParameter } from './stacks/settings.ts';
 
@@ -29,6 +31,29 @@ export const DEFAULT_SUBJECT = 'CN=E-Signature Service Seal,O=E-Signature Servic
  * named after the key (`key/<id>` of its ARN), as the stacks name it (infra/stacks/settings.ts).
  */
 export const defaultParameter = (keyId: string) => sealChainParameter('Esign', keyId.replace(/^arn:[^:]+:kms:[^:]*:[^:]*:key\//, ''));
+
+/**
+ * EN 319 412-1 §5.1.4: the identifier's type (VAT, NTR trade register, PSD payment services, LEI, or a national
+ * scheme: two letters and ':'), the issuing country, '-', the identifier itself; e.g. VATDE-123456789.
+ */
+const ORGANIZATION_IDENTIFIER = /^(?:VAT|NTR|PSD|LEI|[A-Z]{2}:)[A-Z]{2}-\S+$/;
+const POLICY_OID = /^[0-2](?:\.(?:0|[1-9]\d*))+$/;
+
+/** The subject, with the organizationIdentifier (after O) when given; refuses a malformed one. */
+export function sealSubject(subject: string, organizationIdentifier?: string): [string, string][] {
+  const attributes = parseSubject(subject);
+  if (organizationIdentifier !== undefined) {
+    if (attributes.some(([oid]) => oid === OID.organizationIdentifier)) throw new Error('Give the organizationIdentifier once: in --subject or --organization-identifier');
+    const o = attributes.findIndex(([oid]) => oid === OID.organization);
+    attributes.splice(o < 0 ? attributes.length : o + 1, 0, [OID.organizationIdentifier, organizationIdentifier]);
+  }
+  for (const [oid, value] of attributes) {
+    if (oid === OID.organizationIdentifier && !ORGANIZATION_IDENTIFIER.test(value)) {
+      throw new Error(`Malformed organizationIdentifier "${value}": expected type (VAT, NTR, PSD, LEI or two letters and ':'), two-letter country, '-', identifier, e.g. VATDE-123456789`);
+    }
+  }
+  return attributes;
+}
 
 interface SealKey extends SigningKey {
   publicKey: Uint8Array;
@@ -65,23 +90,30 @@ export function checkChain(chain: Uint8Array[], publicKey: Uint8Array): void {
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { subject: { type: 'string' }, out: { type: 'string' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: {
+    subject: { type: 'string' }, out: { type: 'string' }, 'organization-identifier': { type: 'string' }, policy: { type: 'string', multiple: true },
+  } });
   const [command, file] = positionals;
-  const key = await sealKey(env);
   if (command === 'csr') {
-    const csr = await certificationRequest(parseSubject(values.subject ?? DEFAULT_SUBJECT), key.publicKey, key);
+    const subject = sealSubject(values.subject ?? DEFAULT_SUBJECT, values['organization-identifier']);
+    const policies = values.policy ?? [];
+    const bad = policies.find((oid) => !POLICY_OID.test(oid));
+    if (bad !== undefined) throw new Error(`--policy takes a dotted OID such as 0.4.0.194112.1.3, not "${bad}"`);
+    const key = await sealKey(env);
+    const csr = await certificationRequest(subject, key.publicKey, key, policies);
     const pem = toPem(csr, 'CERTIFICATE REQUEST');
     if (values.out) await writeFile(values.out, pem);
     return values.out ? `Wrote ${values.out}` : pem;
   }
   if (command === 'import' && file) {
+    const key = await sealKey(env);
     const pem = await readFile(file, 'utf8');
     const chain = fromPem(pem);
     checkChain(chain, key.publicKey);
     const where = await key.store(chain.map((der) => toPem(der)).join(''));
     return `Stored a chain of ${String(chain.length)} certificate(s) in ${where}`;
   }
-  throw new Error('Usage: seal-cert csr [--subject "CN=...,O=...,C=..."] [--out FILE] | seal-cert import CHAIN.pem');
+  throw new Error('Usage: seal-cert csr [--subject "CN=...,O=...,C=..."] [--organization-identifier VATDE-123456789] [--policy OID]... [--out FILE] | seal-cert import CHAIN.pem');
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {

@@ -29,6 +29,8 @@ export const OID = {
   keyUsage: '2.5.29.15',
   basicConstraints: '2.5.29.19',
   subjectKeyIdentifier: '2.5.29.14',
+  certificatePolicies: '2.5.29.32',
+  extensionRequest: '1.2.840.113549.1.9.14',
   sha256WithRsa: '1.2.840.113549.1.1.11',
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
 } as const;

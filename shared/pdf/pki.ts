@@ -127,14 +127,22 @@ export async function issueCrl(opts: { issuer: Uint8Array; key: SigningKey; this
   return new Uint8Array((crl.toSchema(false) as asn1js.Sequence).toBER(false));
 }
 
-/** A PKCS#10 certificate signing request for `publicKey`, signed through `key` (proof of possession). */
-export async function certificationRequest(subject: readonly (readonly [string, string])[], publicKey: Uint8Array, key: SigningKey): Promise<Uint8Array> {
+/**
+ * A PKCS#10 certificate signing request for `publicKey`, signed through `key` (proof of possession); `policies`
+ * are requested as a certificatePolicies extension (in the extensionRequest attribute, RFC 2985 §5.4.2).
+ */
+export async function certificationRequest(subject: readonly (readonly [string, string])[], publicKey: Uint8Array, key: SigningKey, policies: readonly string[] = []): Promise<Uint8Array> {
   const csr = new pkijs.CertificationRequest({
     version: 0,
     subject: distinguishedName(subject),
     subjectPublicKeyInfo: pkijs.PublicKeyInfo.fromBER(publicKey),
     signatureAlgorithm: certificateSignatureAlgorithm(key.algorithm),
   });
+  if (policies.length > 0) {
+    const certificatePolicies = new pkijs.CertificatePolicies({ certificatePolicies: policies.map((policyIdentifier) => new pkijs.PolicyInformation({ policyIdentifier })) });
+    const extension = new pkijs.Extension({ extnID: OID.certificatePolicies, critical: false, extnValue: certificatePolicies.toSchema().toBER(false) });
+    csr.attributes = [new pkijs.Attribute({ type: OID.extensionRequest, values: [new pkijs.Extensions({ extensions: [extension] }).toSchema()] })];
+  }
   const tbs = new Uint8Array((csr as unknown as { encodeTBS(): asn1js.Sequence }).encodeTBS().toBER(false));
   csr.tbsView = tbs;
   csr.signatureValue = new asn1js.BitString({ valueHex: await key.signDigest(sha256(tbs)) });
