@@ -21,6 +21,7 @@ import type { SSMClientConfig } from '@aws-sdk/client-ssm';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#adapters/aws/secret-names.ts';
 import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
+import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
 import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
@@ -156,35 +157,41 @@ function tablePorts(config: Config, aws: AwsSettings) {
 }
 
 /**
- * The seal key: its chain is the one `npm run seal-cert -- import` stored in SSM (SEAL_CERTIFICATE_PARAMETER), else
- * (nothing imported) SEAL_CERTIFICATE_CHAIN_PEM, the certificate issued at deploy; its algorithm comes from that certificate; only signing needs KMS. A seal asks for the
- * chain before the algorithm, so a chain read from SSM is in hand by then.
+ * The seal key: its chain is the one `npm run seal-cert -- import` stored in SSM (SEAL_CERTIFICATE_PARAMETER), read
+ * again once a minute old on the service clock so that an import takes effect without a restart; else (nothing
+ * imported) SEAL_CERTIFICATE_CHAIN_PEM, the certificate issued at deploy. Its algorithm comes from that certificate;
+ * only signing needs KMS. A seal asks for the chain before the algorithm, so a chain read from SSM is in hand by then.
  */
-function kmsSigner(config: Config, aws: AwsSettings): DocumentSigner {
-  const chainPem = once(async () => {
-    if (!config.sealCertificateParameter) return config.sealCertificateChainPem;
+function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSigner {
+  const parameter = config.sealCertificateParameter;
+  const store = once(async () => {
     const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
-    return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), config.sealCertificateParameter).read().catch((error: unknown) => {
-      // Nothing imported yet: the certificate issued at deploy.
-      if ((error as { name?: string }).name === 'ParameterNotFound' && config.sealCertificateChainPem) return config.sealCertificateChainPem;
-      throw error;
-    });
+    return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), parameter ?? '');
   });
-  const signer = lazyPort<Required<Pick<DocumentSigner, 'certificateChain' | 'signDigest' | 'signingPublicKey'>>>(async () => {
+  const chainPem = parameter ? cachedOnClock(clock, async () => (await store()).read().catch((error: unknown) => {
+    // Nothing imported yet: the certificate issued at deploy.
+    if ((error as { name?: string }).name === 'ParameterNotFound' && config.sealCertificateChainPem) return config.sealCertificateChainPem;
+    throw error;
+  })) : () => Promise.resolve(config.sealCertificateChainPem);
+  const signer = lazyPort<Required<Pick<DocumentSigner, 'signDigest' | 'signingPublicKey'>>>(async () => {
     const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
-  }, { certificateChain: true, signDigest: true, signingPublicKey: true });
-  let algorithm: DocumentSigner['algorithm'] | undefined;
+  }, { signDigest: true, signingPublicKey: true });
+  let current: { pem: string; chain: Uint8Array[]; algorithm: DocumentSigner['algorithm'] } | undefined;
   return {
     get algorithm() {
-      if (algorithm) return algorithm;
-      if (config.sealCertificateParameter) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
-      return (algorithm = algorithmOfCertificate(config.sealCertificateChainPem));
+      if (current) return current.algorithm;
+      if (parameter) throw new Error('The seal key is not loaded yet: ask for its certificate chain first');
+      return algorithmOfCertificate(config.sealCertificateChainPem);
     },
     certificateChain: async () => {
-      const chain = await signer.certificateChain();
-      algorithm ??= algorithmOfCertificate(await chainPem());
-      return chain;
+      const pem = await chainPem();
+      if (current?.pem !== pem) {
+        const chain = (await import('#pdf/certificates.ts')).fromPem(pem);
+        if (!chain[0]) throw new Error('The seal certificate chain holds no certificate');
+        current = { pem, chain, algorithm: algorithmOfCertificate(chain[0]) };
+      }
+      return current.chain;
     },
     signDigest: (digest) => signer.signDigest(digest),
     signingPublicKey: () => signer.signingPublicKey(),
@@ -242,7 +249,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
       const { SfnWorkflows, sfnClient } = await import('#adapters/aws/sfn-workflows.ts');
       return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
     }, { startSealing: true, startWebhookRetry: true }),
-    documentSigner: kmsSigner(config, aws),
+    documentSigner: kmsSigner(config, aws, clock),
     sealEvidence: sealEvidence(config),
     logger,
     // EMF lines on Lambda; kept in memory locally, where no CloudWatch reads them.

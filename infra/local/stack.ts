@@ -4,13 +4,13 @@
  * exactly as Lambda does (functions.ts), start the background work, and only then serve.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { S3Event } from 'aws-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { CERTIFICATE_FILE, KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { uuidV7Ids, type OffsetClock } from '#adapters/system.ts';
@@ -22,6 +22,7 @@ import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
 import { functionTimeoutSeconds } from '../stacks/access.ts';
 import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
+import { DEFAULT_SETTINGS, sealChainParameter } from '../stacks/settings.ts';
 import { buildOpenApi, inMemoryApiDescription } from '../openapi.ts';
 import { docsFiles } from '../docs-site.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
@@ -88,6 +89,9 @@ export interface LocalStack {
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
+/** The seal certificate chain parameter as a deploy names it for the local seal key (answered from the chain file). */
+const LOCAL_SEAL_KEY_ID = 'local-seal-key';
+const LOCAL_SEAL_CHAIN_PARAMETER = sealChainParameter(DEFAULT_SETTINGS.prefix, LOCAL_SEAL_KEY_ID);
 
 /** Stop hooks, run last-added first. */
 class Teardown {
@@ -144,7 +148,7 @@ function localResources(engines: Engines, urls: { apiUrl: string; signingUrl: st
     bucketName: BUCKET, bucketArn: `arn:aws:s3:::${BUCKET}`, encryptionKeyArn: localArn('kms', 'key/local-data-key'),
     jobsQueueUrl: jobs.url, jobsQueueArn: localArn('sqs', JOBS_QUEUE),
     sealStateMachineArn: localArn('states', 'stateMachine:seal-envelope'), webhookRetryStateMachineArn: localArn('states', 'stateMachine:webhook-retry'),
-    sealKeyArn: localArn('kms', 'key/local-seal-key'), sealCertificatePem: certificatePem,
+    sealKeyArn: localArn('kms', `key/${LOCAL_SEAL_KEY_ID}`), sealCertificatePem: certificatePem,
     jwtSecretArn: secret('JWT_SECRET'), linkSecretArn: secret('LINK_SECRET'), dataKeySecretArn: secret('DATA_KEY'), originVerifySecretArn: secret('ORIGIN_VERIFY_SECRET'),
   };
 }
@@ -193,7 +197,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // 2. Engines, and what the data stack holds.
     const engines = await startEngines(options, dataDir, scratch, teardown);
     const secrets = await localSecrets(dataDir);
-    const sealKey = await KeyFileSigner.open(join(dataDir ?? scratch, 'signing'), { certify: (key, chain) => engines.pki.sealChain(key, chain) });
+    const sealKeyDir = join(dataDir ?? scratch, 'signing');
+    const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
 
     // 3. Every function wired from its own environment.
@@ -205,7 +210,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const wiring: LocalWiring = {
       resources, clients, clock,
       apiDescription: inMemoryApiDescription(urls.apiUrl),
-      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}) },
+      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER },
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
@@ -215,6 +220,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         secretsManager: { values: secretValues(resources, secrets) },
         sns: { outbox },
         kms: { keyArn: resources.sealKeyArn, signer: sealKey },
+        // `seal-cert import` writes the chain file; the seal reads it here as it reads SSM on AWS, so an import takes effect.
+        ssm: { parameter: LOCAL_SEAL_CHAIN_PARAMETER, chainPem: () => readFile(join(sealKeyDir, CERTIFICATE_FILE), 'utf8') },
         sfn: { workflows: localWorkflows, names: new Map([[resources.sealStateMachineArn, 'seal-envelope'], [resources.webhookRetryStateMachineArn, 'webhook-retry']]) },
       }),
       calls: new AwsCallLog(join(scratch, 'aws-calls.jsonl')),

@@ -1,8 +1,9 @@
-import { X509Certificate, createHash, generateKeyPairSync, verify } from 'node:crypto';
+import { X509Certificate, createHash, createPrivateKey, generateKeyPairSync, verify } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CERTIFICATE_FILE, KEY_FILE, KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
+import { CERTIFICATE_FILE, KEY_FILE, KeyFileSigner, signRsaDigest } from '../../shared/adapters/local/key-file-signer.ts';
+import { issueSelfSignedCertificate, toPem } from '../../shared/pdf/certificates.ts';
 import { signPdf } from '../../shared/pdf/pades.ts';
 import { makePdf } from '../support/pdfs.ts';
 import { lastSignature, opensslCmsVerify, pdfsig, tempDir, tempFile } from '../pdf/signature-tools.ts';
@@ -50,6 +51,23 @@ describe('KeyFileSigner', () => {
     const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     writeFileSync(join(dir, KEY_FILE), otherKey.export({ type: 'pkcs8', format: 'pem' }));
     await expect(KeyFileSigner.open(dir)).rejects.toThrow(/does not certify the key/);
+  });
+
+  it('reads a chain imported while it runs once the one it holds is a minute old on its clock', async () => {
+    const dir = tempDir();
+    let now = Date.parse('2026-03-01T10:00:00Z');
+    const signer = await KeyFileSigner.open(dir, { clock: { now: () => new Date(now) } });
+    const [before] = await signer.certificateChain();
+    const key = createPrivateKey(readFileSync(join(dir, KEY_FILE), 'utf8'));
+    const imported = await issueSelfSignedCertificate({
+      publicKeySpkiDer: signer.publicKey(), algorithm: 'rsa-sha256', signDigest: (digest) => Promise.resolve(signRsaDigest(key, digest)),
+      commonName: 'Imported seal', validFrom: new Date(now), validYears: 1,
+    });
+    await KeyFileSigner.storeChain(dir, toPem(imported)); // what seal-cert import writes
+    now += 59_000;
+    expect(await signer.certificateChain()).toEqual([before]);
+    now += 2_000;
+    expect(await signer.certificateChain()).toEqual([imported]);
   });
 
   it('seals a PDF that pdfsig and openssl accept', async () => {

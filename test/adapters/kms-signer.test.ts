@@ -1,5 +1,6 @@
 import { X509Certificate, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { GetPublicKeyCommand, KMSClient, SignCommand, type KeySpec } from '@aws-sdk/client-kms';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KmsDocumentSigner, issueKmsCertificate } from '../../shared/adapters/aws/kms-signer.ts';
@@ -7,12 +8,15 @@ import { signPdf } from '../../shared/pdf/pades.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import { SealKeyMismatch, assertSealKeyMatches } from '#domain/use-cases/seal-key.ts';
 import { toPem } from '#pdf/certificates.ts';
+import { buildDeps } from '#shared/deps.ts';
 import { makePdf } from '../support/pdfs.ts';
+import { testConfig } from '../support/config.ts';
 import { lastSignature, opensslCmsVerify, opensslSignDigest, pdfsig, qpdfCheck, tempDir } from '../pdf/signature-tools.ts';
 
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/seal';
 const kmsMock = mockClient(KMSClient);
-afterEach(() => kmsMock.reset());
+const ssmMock = mockClient(SSMClient);
+afterEach(() => { kmsMock.reset(); ssmMock.reset(); });
 
 interface FakeKmsKey {
   spec: KeySpec;
@@ -135,5 +139,34 @@ describe('the seal key check with KMS', () => {
     await expect(assertSealKeyMatches({ documentSigner: signer, logger })).rejects.toBeInstanceOf(SealKeyMismatch);
     expect(errors).toEqual([{ message: 'seal certificate does not match the signing key', fields: expect.objectContaining({ alarm: true }) as unknown }]);
     expect(kmsMock.commandCalls(SignCommand)).toHaveLength(0);
+  });
+
+  it('reads an imported chain again once a minute old on the service clock, and checks it against the key again', async () => {
+    fakeKmsKey('rsa');
+    const kms = new KMSClient({ region: 'eu-west-1' });
+    const first = await issueKmsCertificate(kms, KEY_ID, 'Seal one');
+    const second = await issueKmsCertificate(kms, KEY_ID, 'Seal two');
+    const otherKey = (await (await KeyFileSigner.open(tempDir())).certificateChain()).map((der) => toPem(der)).join('');
+    let stored = first;
+    ssmMock.on(GetParameterCommand, { Name: '/Esign/seal-chain' }).callsFake(() => ({ Parameter: { Value: stored } }));
+    let now = Date.parse('2026-03-01T10:00:00Z');
+    const deps = buildDeps(testConfig({ SEAL_KEY_ID: KEY_ID, SEAL_CERTIFICATE_PARAMETER: '/Esign/seal-chain' }), { clients: { kms: { region: 'eu-west-1' }, ssm: { region: 'eu-west-1' } } }, { clock: { now: () => new Date(now) } });
+    const subject = async () => new X509Certificate((await deps.documentSigner.certificateChain())[0]!).subject;
+    const { errors, logger } = logged();
+
+    expect(await subject()).toMatch(/^CN=Seal one\b/);
+    await assertSealKeyMatches({ documentSigner: deps.documentSigner, logger });
+    stored = second; // seal-cert import
+    now += 59_000;
+    expect(await subject()).toMatch(/^CN=Seal one\b/);
+    now += 2_000;
+    expect(await subject()).toMatch(/^CN=Seal two\b/);
+    await assertSealKeyMatches({ documentSigner: deps.documentSigner, logger });
+    expect(ssmMock.commandCalls(GetParameterCommand)).toHaveLength(2);
+
+    stored = otherKey; // a chain for another key, imported while the container runs, is refused
+    now += 61_000;
+    await expect(assertSealKeyMatches({ documentSigner: deps.documentSigner, logger })).rejects.toBeInstanceOf(SealKeyMismatch);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -35,7 +35,8 @@ beforeAll(() => {
 function denials(call: AwsCall): string[] {
   const fn = functions.get(call.function);
   if (!fn) return [`${call.function} is not a manifest function`];
-  const resolve = resolverFor(fn.template, (key) => resources[key as keyof ServiceResources]);
+  // The seal key's id names its chain's parameter, which the seal reads: the last part of the key's ARN.
+  const resolve = resolverFor(fn.template, (key) => (key === 'sealKeyId' ? resources.sealKeyArn.split('/').pop() ?? '' : resources[key as keyof ServiceResources]));
   return requestsOf(call, resources)
     .filter((request) => !allowed(fn.statements, request, resolve))
     .map((request) => `${call.function}: ${request.action} on ${request.resource}${Object.keys(request.context).length ? ` ${JSON.stringify(request.context)}` : ''} (${call.operation})`);

@@ -2,12 +2,13 @@
  * AWS services with no faithful local engine, answered in this process by a middleware at the front of the SDK
  * client's stack: the production adapters (shared/adapters/aws) run unchanged and their calls are recorded like any
  * other (aws-calls.ts), while the work is done locally. Secrets Manager hands out the local secrets; SNS keeps each
- * SMS for the outbox; KMS signs with the local key file; Step Functions starts the local workflow runner.
+ * SMS for the outbox; KMS signs with the local key file; SSM hands out its certificate chain; Step Functions starts the local workflow runner.
  */
 import { NotFoundException, type SignCommandInput } from '@aws-sdk/client-kms';
 import { ResourceNotFoundException, type GetSecretValueCommandInput } from '@aws-sdk/client-secrets-manager';
 import { StateMachineDoesNotExist, type StartExecutionCommandInput } from '@aws-sdk/client-sfn';
 import { InvalidParameterException, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { ParameterNotFound, type GetParameterCommandInput } from '@aws-sdk/client-ssm';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import type { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
 import type { LocalWorkflows } from '#adapters/local/local-workflows.ts';
@@ -32,6 +33,8 @@ export interface InProcessServices {
   secretsManager: { values: ReadonlyMap<string, string> };
   sns: { outbox: SmsOutbox };
   kms: { keyArn: string; signer: KeyFileSigner };
+  /** The seal certificate chain parameter: the chain file `seal-cert import` writes, read at each call. */
+  ssm: { parameter: string; chainPem: () => Promise<string> };
   sfn: { workflows: LocalWorkflows; names: ReadonlyMap<string, string> };
 }
 
@@ -60,6 +63,11 @@ export function inProcessAnswers(services: InProcessServices): Partial<Record<Aw
         return Promise.reject(new NotFoundException({ message: `Local KMS signs digests with ${services.kms.keyArn} only`, $metadata }));
       }
       return services.kms.signer.signDigest(input.Message).then((signature) => ({ KeyId: input.KeyId, Signature: signature, SigningAlgorithm: input.SigningAlgorithm }));
+    },
+    ssm: (command, input: GetParameterCommandInput) => {
+      if (command !== 'GetParameterCommand') return undefined;
+      if (input.Name !== services.ssm.parameter) return Promise.reject(new ParameterNotFound({ message: `No local parameter ${String(input.Name)}`, $metadata }));
+      return services.ssm.chainPem().then((value) => ({ Parameter: { Name: input.Name, Type: 'String', Value: value } }));
     },
     sfn: (command, input: StartExecutionCommandInput) => {
       if (command !== 'StartExecutionCommand') return undefined;

@@ -6,7 +6,8 @@ import { X509Certificate, constants, createPrivateKey, createPublicKey, generate
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DocumentSigner } from '#ports/services.ts';
+import type { Clock, DocumentSigner } from '#ports/services.ts';
+import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
 import { fromPem, issueSelfSignedCertificate, toPem } from '#pdf/certificates.ts';
 
 export const KEY_FILE = 'signing-key.pem';
@@ -19,6 +20,7 @@ const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420',
 
 export class KeyFileSigner implements DocumentSigner {
   readonly algorithm = 'rsa-sha256';
+  private readChain: (() => Promise<Uint8Array[]>) | undefined;
 
   /** `chain`: DER certificates, the one for `key` first. Use `open` for the key files. */
   constructor(
@@ -28,15 +30,24 @@ export class KeyFileSigner implements DocumentSigner {
 
   /**
    * The signer for the key in `dir`, creating the key and a self-signed certificate there on first use. With
-   * `certify` (the local CA), the chain it returns replaces the stored one when they differ.
+   * `certify` (the local CA), the chain it returns replaces the stored one when they differ. With `clock`, the chain
+   * is read again from its file once a minute old on that clock, so a running stack uses a chain imported with
+   * `seal-cert import` without a restart.
    */
-  static async open(dir: string, options: { certify?: (publicKey: Uint8Array, current: Uint8Array[]) => Promise<Uint8Array[]> } = {}): Promise<KeyFileSigner> {
+  static async open(dir: string, options: { certify?: (publicKey: Uint8Array, current: Uint8Array[]) => Promise<Uint8Array[]>; clock?: Clock } = {}): Promise<KeyFileSigner> {
     const stored = await readStored(dir);
-    const signer = stored ? checked(stored.key, stored.certificatePem) : await create(dir);
-    if (!options.certify) return signer;
-    const chain = await options.certify(signer.publicKey(), signer.chain);
-    if (chain === signer.chain) return signer;
-    return KeyFileSigner.storeChain(dir, chain.map((der) => toPem(der)).join(''));
+    let signer = stored ? checked(stored.key, stored.certificatePem) : await create(dir);
+    const chain = options.certify ? await options.certify(signer.publicKey(), signer.chain) : signer.chain;
+    if (chain !== signer.chain) signer = await KeyFileSigner.storeChain(dir, chain.map((der) => toPem(der)).join(''));
+    if (options.clock) {
+      let first: Uint8Array[] | undefined = signer.chain;
+      signer.readChain = cachedOnClock(options.clock, async () => {
+        const current = first ?? fromPem(await readFile(join(dir, CERTIFICATE_FILE), 'utf8'));
+        first = undefined;
+        return current;
+      });
+    }
+    return signer;
   }
 
   /** Checks that the chain's first certificate certifies the key in `dir`, then stores it there (seal-cert import). */
@@ -58,7 +69,7 @@ export class KeyFileSigner implements DocumentSigner {
   }
 
   certificateChain(): Promise<Uint8Array[]> {
-    return Promise.resolve(this.chain);
+    return this.readChain ? this.readChain() : Promise.resolve(this.chain);
   }
 
   /** RSASSA-PKCS1-v1_5 over a precomputed digest: PKCS#1 type-1 padding of DigestInfo(SHA-256, digest). */

@@ -21,12 +21,11 @@ interface Comparison {
 
 const fingerprint = (spki: Uint8Array) => createHash('sha256').update(spki).digest('hex');
 
-/** Compared once per signer (a container's), since neither the key nor the chain it loaded changes under it. */
-const compared = new WeakMap<DocumentSigner, Promise<Comparison | null>>();
+/** Compared once per signer (a container's) and chain: an imported chain is read while the container runs. */
+const compared = new WeakMap<DocumentSigner, { certificate: Uint8Array; comparison: Promise<Comparison | null> }>();
 
-async function compare(signer: DocumentSigner, signingPublicKey: () => Promise<Uint8Array>): Promise<Comparison> {
-  const [[first], signing] = await Promise.all([signer.certificateChain(), signingPublicKey()]);
-  if (!first) throw new Error('The seal certificate chain holds no certificate');
+async function compare(first: Uint8Array, signingPublicKey: () => Promise<Uint8Array>): Promise<Comparison> {
+  const signing = await signingPublicKey();
   const certificate = new X509Certificate(first);
   const certified = certificate.publicKey.export({ type: 'spki', format: 'der' });
   return { matches: certified.equals(signing), certificateKey: fingerprint(certified), signingKey: fingerprint(signing), subject: certificate.subject };
@@ -38,19 +37,23 @@ async function compare(signer: DocumentSigner, signingPublicKey: () => Promise<U
  */
 export async function assertSealKeyMatches(deps: { documentSigner: DocumentSigner; logger: Logger }): Promise<void> {
   const signer = deps.documentSigner;
+  const [first] = await signer.certificateChain();
+  if (!first) throw new Error('The seal certificate chain holds no certificate');
   let comparison = compared.get(signer);
-  if (!comparison) {
+  if (!comparison || !Buffer.from(comparison.certificate).equals(first)) {
     const signingPublicKey = signer.signingPublicKey?.bind(signer);
-    comparison = signingPublicKey ? compare(signer, signingPublicKey).catch((error: unknown) => {
+    const pending = signingPublicKey ? compare(first, signingPublicKey).catch((error: unknown) => {
       // A role without the right to read the public key seals unchecked rather than not at all.
       if ((error as { name?: string }).name !== 'AccessDeniedException') throw error;
       deps.logger.warn('seal key not checked against its certificate: the public key is not readable', { error: (error as Error).message });
       return null;
     }) : Promise.resolve(null);
-    compared.set(signer, comparison);
-    comparison.catch(() => compared.delete(signer)); // a failed read is asked again at the next seal
+    const entry = { certificate: first, comparison: pending };
+    compared.set(signer, entry);
+    pending.catch(() => { if (compared.get(signer) === entry) compared.delete(signer); }); // a failed read is asked again at the next seal
+    comparison = entry;
   }
-  const result = await comparison;
+  const result = await comparison.comparison;
   if (!result || result.matches) return;
   deps.logger.error(SEAL_KEY_MISMATCH_LOG, {
     alarm: true, certificateSubject: result.subject, certificateKeySha256: result.certificateKey, signingKeySha256: result.signingKey,
