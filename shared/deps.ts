@@ -20,7 +20,7 @@ import type { SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { SSMClientConfig } from '@aws-sdk/client-ssm';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#adapters/aws/secret-names.ts';
-import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
+import { algorithmOfCertificate, chainOfPem } from '#adapters/aws/seal-certificate.ts';
 import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
 import type { TableAdapters } from '#adapters/aws/table.ts';
 import type { SealEvidence } from '#pdf/seal.ts';
@@ -187,7 +187,7 @@ function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSign
     certificateChain: async () => {
       const pem = await chainPem();
       if (current?.pem !== pem) {
-        const chain = (await import('#pdf/certificates.ts')).fromPem(pem);
+        const chain = chainOfPem(pem);
         if (!chain[0]) throw new Error('The seal certificate chain holds no certificate');
         current = { pem, chain, algorithm: algorithmOfCertificate(chain[0]) };
       }

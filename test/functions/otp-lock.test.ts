@@ -74,10 +74,11 @@ describe('the one-time code budget of a signing link, on in-memory ports', () =>
     expect(codesEmailed).toBe(Math.ceil(OTP_LIFETIME_WRONG_TRIES / OTP_MAX_FAILURES));
 
     // Every signing step of the link answers the same reason
+    // one at a time: a step started before the previous is awaited would reject with no handler yet
     for (const step of [
-      readSigningContext(deps, token, META), requestCode(deps, token, META), verifyCode(deps, token, lastCode(deps), META),
-      consentToSign(deps, token, META), declineToSign(deps, token, null, META), signingDocument(deps, token, null, META, () => 'inline'),
-    ]) expect(await outcome(step)).toEqual({ ok: false, code: 'unauthorized', reason: 'otp_locked' });
+      () => readSigningContext(deps, token, META), () => requestCode(deps, token, META), () => verifyCode(deps, token, lastCode(deps), META),
+      () => consentToSign(deps, token, META), () => declineToSign(deps, token, null, META), () => signingDocument(deps, token, null, META, () => 'inline'),
+    ]) expect(await outcome(step())).toEqual({ ok: false, code: 'unauthorized', reason: 'otp_locked' });
 
     const audit = await deps.envelopes.auditLog(envelopeId);
     expect(audit.filter((e) => e.event === 'signer.otp_locked')).toEqual([expect.objectContaining({

@@ -11,3 +11,12 @@ export function algorithmOfCertificate(certificate: Uint8Array | string): Docume
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-sha256';
   throw new Error('The seal certificate is for neither an RSA nor a P-256 key');
 }
+
+/**
+ * The DER certificates of a PEM chain, in order. Written here (not with the PDF code's PEM helpers) so that reading a
+ * chain pulls no ASN.1 library into every function's bundle.
+ */
+export function chainOfPem(pem: string): Uint8Array[] {
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+?)-----END CERTIFICATE-----/g)]
+    .map((m) => new Uint8Array(Buffer.from((m[1] ?? '').replace(/\s+/g, ''), 'base64')));
+}
