@@ -45,7 +45,7 @@ async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<v
   else await dispatchEvent(deps, job.event);
 }
 
-/** Void, decline and expiry notices (ADDITIONS A7), and locked links; a redelivery may repeat a notice, never lose one. */
+/** Void, decline and expiry notices, and locked links; a redelivery may repeat a notice, never lose one. */
 async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem>): Promise<void> {
   const envelope = await deps.envelopes.find(notice.envelopeId);
   if (envelope) await sendNotices(deps, envelope, notice);

@@ -78,7 +78,7 @@ export interface CompletionOutboxItem extends OutboxDelivery {
 export type NoticeKind = 'voided' | 'declined' | 'expired' | 'otp_locked';
 
 /**
- * Who is told that the envelope ended early (ADDITIONS A7): invited signers and carbon copies; or that a signer's link
+ * Who is told that the envelope ended early (void, decline, expiry): invited signers and carbon copies; or that a signer's link
  * was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
  */
 export interface NoticeOutboxItem extends OutboxDelivery {

@@ -32,7 +32,7 @@ export function toPdfRect(field: Placement, page: PageGeometry): PageBox {
 
 const EPSILON = 1e-6;
 
-/** Problems with placing `field` on a document of these pages (DECISIONS 25), keyed by `${path}.<attribute>`. */
+/** Problems with placing `field` on a document of these pages (positive size, an existing page, the box inside the page as shown), keyed by `${path}.<attribute>`. */
 export function placementErrors(field: Omit<Field, 'id' | 'documentId' | 'signerId'>, pages: readonly PageGeometry[], path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
   if (field.w <= 0 || field.h <= 0) {

@@ -121,7 +121,7 @@ export function completedFieldView({ field, signer, value, png }: CompletedValue
   };
 }
 
-/** The signing context (spec 2.7) with only this signer's fields, plus what the signing page needs (the originals' `pages`). */
+/** The signing context (what GET /v1/signing/{token} answers) with only this signer's fields, plus what the signing page needs (the originals' `pages`). */
 export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }, pages: DocumentPages, completedFields: readonly CompletedFieldView[] = []) {
   const documents = originals(envelope);
   const first = documents[0];

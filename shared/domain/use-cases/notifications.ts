@@ -96,7 +96,7 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
   await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
 }
 
-/** Notices that the envelope ended early (ADDITIONS A7) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
+/** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
 export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
     // A signer reads it in their language; a carbon copy in the envelope's.

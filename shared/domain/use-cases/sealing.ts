@@ -55,7 +55,7 @@ async function committedBlob(deps: SealingDeps, key: string, sha256: string): Pr
   return bytes;
 }
 
-/** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values (ADDITIONS A3). */
+/** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values. */
 async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
   const first = originalDocument(envelope)?.id;
   const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
