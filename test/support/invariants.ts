@@ -148,3 +148,10 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
   }
   if (isTerminal(envelope.status) && envelope.status !== 'completed') expect(envelope.signers.some((s) => s.status !== 'signed') || envelope.status === 'expired').toBe(true);
 }
+
+/** Runs `count` trials, `atOnce` at a time: many interleavings, bounded load on the engines. */
+export async function inTrials(count: number, atOnce: number, run: (trial: number) => Promise<void>): Promise<void> {
+  for (let start = 0; start < count; start += atOnce) {
+    await Promise.all(Array.from({ length: Math.min(atOnce, count - start) }, (_, i) => run(start + i)));
+  }
+}

@@ -15,7 +15,7 @@ import { createEnvelope } from '#domain/use-cases/uploads.ts';
 import { parseWith } from '#http/validation.ts';
 import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
-import { expectInvariants, outcome, type TestDeps } from '#test/support/invariants.ts';
+import { expectInvariants, outcome, type TestDeps, inTrials } from '#test/support/invariants.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 const TRIALS = 50;
@@ -30,11 +30,7 @@ const SENDER = 'sender@example.com';
 let deps: TestDeps;
 beforeAll(async () => { deps = await functionDeps(); });
 
-async function trials(run: (trial: number) => Promise<void>): Promise<void> {
-  for (let start = 0; start < TRIALS; start += AT_ONCE) {
-    await Promise.all(Array.from({ length: Math.min(AT_ONCE, TRIALS - start) }, (_, i) => run(start + i)));
-  }
-}
+const trials = (run: (trial: number) => Promise<void>) => inTrials(TRIALS, AT_ONCE, run);
 
 /**
  * A sent envelope whose one signer asked for a code (the code is returned) and whose link's budget is then set to

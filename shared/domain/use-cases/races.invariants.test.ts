@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { voidEnvelopeNow } from '#domain/use-cases/envelopes.ts';
 import { declineToSign, signDocument } from '#domain/use-cases/signing.ts';
 import { functionDeps } from '#test/support/function-deps.ts';
-import { consentedEnvelope, expectInvariants, outcome, pngOf, retried, runRequestedSeals, type TestDeps } from '#test/support/invariants.ts';
+import { consentedEnvelope, expectInvariants, outcome, pngOf, retried, runRequestedSeals, type TestDeps, inTrials } from '#test/support/invariants.ts';
 
 const TRIALS = 10;
 /** Requests racing within one trial on one envelope. */
@@ -24,11 +24,7 @@ const APP = 'races-app';
 let deps: TestDeps;
 beforeAll(async () => { deps = await functionDeps(); });
 
-async function trials(run: (trial: number) => Promise<void>): Promise<void> {
-  for (let start = 0; start < TRIALS; start += AT_ONCE) {
-    await Promise.all(Array.from({ length: Math.min(AT_ONCE, TRIALS - start) }, (_, i) => run(start + i)));
-  }
-}
+const trials = (run: (trial: number) => Promise<void>) => inTrials(TRIALS, AT_ONCE, run);
 
 const signWith = (token: string, fieldId: string, shade: number) =>
   signDocument(deps, token, { fields: [{ fieldId, signatureImageBase64: pngOf(shade) }], fontLabel: null }, META);
