@@ -42,6 +42,9 @@ describe('webhook subscriptions', () => {
     ['no events', { url: 'https://example.com/hook', events: [] }, 'events'],
     ['an unknown event', { url: 'https://example.com/hook', events: ['envelope.exploded'] }, 'events'],
     ['a short secret', { url: 'https://example.com/hook', events: ['envelope.sent'], secret: 'short' }, 'secret'],
+    ['cloud metadata in the IPv4-translated form', { url: 'https://[::ffff:0:a9fe:a9fe]/hook', events: ['envelope.sent'] }, 'url'],
+    ['cloud metadata behind 6to4', { url: 'https://[2002:a9fe:a9fe::1]/hook', events: ['envelope.sent'] }, 'url'],
+    ['a private address behind Teredo', { url: 'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook', events: ['envelope.sent'] }, 'url'],
     ['an unknown retry schedule', { url: 'https://example.com/hook', events: ['envelope.sent'], retrySchedule: 'C' }, 'retrySchedule'],
   ];
   for (const [what, body, path] of invalid) {
