@@ -67,7 +67,7 @@ export interface RateLimits {
   perIp: RateWindow;
 }
 
-/** DECISIONS 19: 600 requests per 60 s per application; the link-endpoint numbers are ours. */
+/** 600 requests per 60 s per application; per link token 120, per address 1,200 (decision 31). */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   plans: { standard: { limit: 600, windowSeconds: 60 } },
   perToken: { limit: 120, windowSeconds: 60 },
@@ -112,7 +112,7 @@ export interface Config {
   jobsQueueUrl: string;
   sealStateMachineArn: string;
   webhookRetryStateMachineArn: string;
-  /** Each webhook attempt's limit (spec 6.3: 10 s). */
+  /** Each webhook attempt's limit: 10 s (decision 25). */
   webhookTimeoutMs: number;
   /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
   sealKeyId: string;
@@ -123,12 +123,12 @@ export interface Config {
   originVerifySecret: string | null;
   /** Also sends the completed, sealed copy here (the sender's address), when set. */
   senderCopyEmail: string | null;
-  /** Request budgets (spec 8, DECISIONS 19). */
+  /** Request budgets (decision 31). */
   rateLimits: RateLimits;
   /** The RFC 3161 timestamp authority and its optional header; null: none. */
   tsaUrl: string | null;
   tsaAuthHeader: string | null;
-  /** The PAdES level seals are made at (ADDITIONS A9). */
+  /** The PAdES level seals are made at (decision 21). */
   padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   /** The DSS's revocation data is issued at least this long after the signature timestamp. */
   revocationGraceSeconds: number;

@@ -20,7 +20,7 @@ export interface SealedFile {
 export interface SealedFiles {
   /** The stage that wrote them (shared/domain/staging.ts): completing releases it. */
   stageId: string;
-  /** The time printed on the audit certificate: the envelope's completedAt (ADDITIONS A9). */
+  /** The time printed on the audit certificate: the envelope's completedAt (decision 21). */
   sealedAt: string;
   files: SealedFile[];
 }
@@ -75,7 +75,7 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFiles, links:
   return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId] };
 }
 
-/** A recorded download through the portal (spec 4.4): it stops the deletion reminders for that link. */
+/** A recorded download through the portal (decision 33): it stops the deletion reminders for that link. */
 export function recordDownload(envelope: Envelope, link: DownloadLink, document: Document, meta: RequestMeta, ctx: Ctx): EnvelopeChange {
   const now = ctx.now.toISOString();
   const downloadLinks = (envelope.downloadLinks ?? []).map((l) => (l.id === link.id && !l.downloadedAt ? { ...l, downloadedAt: now } : l));

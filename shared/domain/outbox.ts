@@ -1,4 +1,4 @@
-/** Webhook event names a subscription may list (spec 6.1 and DECISIONS 11). */
+/** Webhook event names a subscription may list (decision 22). */
 export const WEBHOOK_EVENTS = [
   'envelope.created',
   'envelope.sent',
@@ -54,7 +54,7 @@ export interface Invitation {
 
 /**
  * Invitations to a routing group, sent after the commit; the item shrinks as each is sent and goes when empty.
- * Reminders (ADDITIONS A7) have the same shape: the same link, in other words.
+ * Reminders (decision 37) have the same shape: the same link, in other words.
  */
 export interface InvitationOutboxItem extends OutboxDelivery {
   kind: 'notify';
@@ -103,11 +103,11 @@ export type Job =
   | { type: 'seal'; envelopeId: string; round?: number }
   | { type: 'webhook.event'; event: EventOutboxItem }
   | { type: 'retention.tag'; envelopeId: string }
-  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (ADDITIONS A7). */
+  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (decision 38). */
   | { type: 'notice.send'; notice: NoticeOutboxItem }
   /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
   | { type: 'blobs.delete'; envelopeId: string; keys: string[] }
-  /** One chunk of a bulk send's rows (ADDITIONS A5). */
+  /** One chunk of a bulk send's rows (decision 35). */
   | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
 
 /** Deliveries of one jobs-queue message before the queue moves it to its dead-letter queue. */
@@ -121,7 +121,7 @@ export interface JobOutboxItem extends OutboxDelivery {
   job: Job;
 }
 
-/** A deletion reminder to one download-link recipient (spec 3.4). */
+/** A deletion reminder to one download-link recipient (decision 33). */
 export interface ReminderOutboxItem extends OutboxDelivery {
   kind: 'reminder';
   id: string;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The header every delivery carries (spec 5.8, DECISIONS 9). */
+/** The header every delivery carries (decision 24). */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`: sign the exact bytes sent, never a re-serialised copy. */

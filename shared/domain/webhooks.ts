@@ -4,7 +4,7 @@ import type { EventOutboxItem, WebhookEventName } from './outbox.ts';
 
 export type RetrySchedule = 'A' | 'B';
 
-/** Waits before attempts 2..5 (the first is immediate): Variant B by default, A on request (DECISIONS 10). */
+/** Waits before attempts 2..5 (the first is immediate): schedule B by default, A on request (decision 25). */
 export const RETRY_WAITS: Record<RetrySchedule, readonly number[]> = {
   A: [30, 120, 600, 3600],
   B: [60, 600, 3600, 21_600],
@@ -18,7 +18,7 @@ export interface Webhook {
   events: WebhookEventName[];
   active: boolean;
   retrySchedule: RetrySchedule;
-  /** The signing secret sealed by the SecretBox; null signs with the client secret (DECISIONS 9). */
+  /** The signing secret sealed by the SecretBox; null signs with the client secret (decision 24). */
   secretSealed: string | null;
   createdAt: string;
 }
@@ -45,7 +45,7 @@ export interface Delivery {
   deliveredAt: string | null;
 }
 
-/** The event body that is both published shapes (DECISIONS 8): flat fields plus `data`. */
+/** The event body that is both published shapes (decision 23): flat fields plus `data`. */
 export function eventPayload(event: EventOutboxItem, envelope: Envelope, config: Pick<Config, 'baseUrl'>): string {
   const kind = envelope.status === 'completed' ? 'sealed' : 'original';
   const documentUrl = `${config.baseUrl}/v1/envelopes/${envelope.id}/document?kind=${kind}`;

@@ -5,7 +5,7 @@
  *
  * Recurring reasons, so declarations stay short (the constants below):
  * - bearer routes verify the JWT (JWT_SECRET) and read the application (table);
- * - loading an envelope applies a passed deadline (lazy expiry, DECISIONS 14): a commit, whose outbox puts the
+ * - loading an envelope applies a passed deadline (lazy expiry, decision 11): a commit, whose outbox puts the
  *   `envelope.expired` event and the retention job on the jobs queue, so those routes write and send jobs;
  * - signing links and download links are HS256 tokens under LINK_SECRET;
  * - invitations and OTP codes go out by email (SES) or SMS (SNS) right after the commit that queued them.

@@ -50,7 +50,7 @@ export interface RouteDeclaration<K extends AuthKind = AuthKind, P = unknown, Q 
   /** The request body as documented, when it is not the JSON schema of `body` (multipart, raw PDF, form). */
   requestContent?: { required: boolean; description?: string; content: Content };
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Content; headers?: Record<string, HeaderDoc> };
-  /** A redirect the route may answer instead (a large PDF: 302 to a presigned URL, ADDITIONS A1). */
+  /** A redirect the route may answer instead (a large PDF: 302 to a presigned URL, decision 18). */
   redirect?: { status: 302; description: string; headers: Record<string, HeaderDoc> };
   /** What each error status means here; 401 (bearer, link), 403 (bearer), 415 (a body) and 500 are implied. */
   errors: Partial<Record<ErrorStatus, string>>;

@@ -13,7 +13,7 @@ export interface IdempotencyDeps {
   logger: Logger;
 }
 
-/** Spec 8: a replay within 24 hours returns the original answer. */
+/** A replay within 24 hours returns the original answer (decision 32). */
 const RECORD_SECONDS = 24 * 3600;
 /** Longer than any API request may run (API Gateway stops waiting at 30 s); an older unfinished claim was abandoned. */
 const LOCK_SECONDS = 60;

@@ -258,7 +258,7 @@ describe('request fingerprints', () => {
 });
 
 describe('RATE_LIMITS configuration', () => {
-  it('merges over the defaults of DECISIONS 19 and refuses a bad value at start', () => {
+  it('merges over the default rate limits and refuses a bad value at start', () => {
     expect(testConfig().rateLimits).toEqual({
       plans: { standard: { limit: 600, windowSeconds: 60 } }, perToken: { limit: 120, windowSeconds: 60 }, perIp: { limit: 1200, windowSeconds: 60 },
     });

@@ -27,7 +27,7 @@ export function fieldView(field: Field) {
   return { id, documentId, signerId, type, page, x, y, w, h, required, origin, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false };
 }
 
-/** Both retention spellings, equal values (DECISIONS 3). */
+/** Both retention spellings, equal values (decision 4). */
 export function documentView(envelopeId: string, document: Document) {
   return {
     id: document.id,
@@ -48,7 +48,7 @@ export function documentView(envelopeId: string, document: Document) {
   };
 }
 
-/** The answer to an upload (spec 4.2), with the document's name and place (ADDITIONS A2). */
+/** The answer to an upload, with the document's name and place (decision 9). */
 export function documentUploadView(document: Document) {
   return { documentId: document.id, name: documentName(document), order: document.order ?? 1, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes };
 }
@@ -60,7 +60,7 @@ export function auditView(entry: AuditEntry) {
 
 export interface EnvelopeViewOptions {
   auditLog?: readonly AuditEntry[];
-  /** Signing URLs by signer id, for the send response (DECISIONS 5). */
+  /** Signing URLs by signer id, for the send response (decision 10). */
   signingUrls?: ReadonlyMap<string, string | null>;
 }
 
@@ -91,7 +91,7 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
   };
 }
 
-/** What another signer entered, shown read-only in place to later signers (ADDITIONS A3). */
+/** What another signer entered, shown read-only in place to later signers (decision 17). */
 export interface CompletedFieldView {
   id: string;
   documentId: string | null;
@@ -151,7 +151,7 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
   };
 }
 
-/** A webhook as returned: never its secret (spec 2.9). */
+/** A webhook as returned: never its secret (decision 24). */
 export function webhookView(webhook: Webhook) {
   const { id, url, events, active, createdAt, retrySchedule } = webhook;
   return { id, url, events, active, createdAt, retrySchedule, signedWith: webhook.secretSealed ? 'secret' as const : 'client_secret' as const };

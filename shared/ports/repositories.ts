@@ -36,7 +36,7 @@ export interface EnvelopeRepository {
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
   /** Ids of live envelopes whose deadline has passed by `now`. */
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
-  /** Ids of live envelopes with a signer's reminder due by `now` (ADDITIONS A7). */
+  /** Ids of live envelopes with a signer's reminder due by `now` (decision 37). */
   dueForReminder(now: Date, limit: number): Promise<string[]>;
   /** Ids of fully signed envelopes whose seal the sweep should look in on by `now`. */
   dueForSealCheck(now: Date, limit: number): Promise<string[]>;
@@ -68,20 +68,20 @@ export interface Application {
   clientId: string;
   /** scrypt$<salt>$<hash>, never the secret itself. */
   secretHash: string;
-  /** The client secret sealed by the SecretBox, for webhook signing (DECISIONS 9). */
+  /** The client secret sealed by the SecretBox, for webhook signing (decision 24). */
   secretSealed: string;
   plan: string;
   envelopesLimit: number | null;
   overageAllowed: boolean;
   suspended: boolean;
   createdAt: string;
-  /** Origins allowed to frame embedded signing (ADDITIONS A6); absent: none. */
+  /** Origins allowed to frame embedded signing (decision 36); absent: none. */
   embedOrigins?: string[];
   /** PDFs with JavaScript or launch actions are accepted (kept as they are into the sealed file); absent: refused. */
   allowActiveContent?: boolean;
 }
 
-/** What an application sets for itself through the console (ADDITIONS A6). */
+/** What an application sets for itself through the console (decision 36). */
 export interface ApplicationSettings {
   embedOrigins: string[];
 }
@@ -131,7 +131,7 @@ export interface TemplateListQuery {
   pageSize: number;
 }
 
-/** Templates (ADDITIONS A4), scoped to their application like envelopes. */
+/** Templates (decision 34), scoped to their application like envelopes. */
 export interface TemplateRepository {
   /** The template if it exists and belongs to `appId`. */
   get(appId: string, id: string): Promise<Template | undefined>;
@@ -145,7 +145,7 @@ export interface TemplateRepository {
   list(query: TemplateListQuery): Promise<{ data: Template[]; total: number }>;
 }
 
-/** Bulk sends (ADDITIONS A5): the batch, its rows in chunks, and one result per row. */
+/** Bulk sends (decision 35): the batch, its rows in chunks, and one result per row. */
 export interface BulkSendRepository {
   /** The batch and its chunks of rows, in one transaction. */
   create(batch: BulkSend, chunks: readonly BulkChunk[]): Promise<void>;

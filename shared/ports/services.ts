@@ -17,7 +17,7 @@ export interface BlobStore {
   /** The object with its user metadata (`x-amz-meta-*` on S3, names without the prefix); undefined when it does not exist. */
   read(key: string): Promise<StoredBlob | undefined>;
   /**
-   * A presigned POST (ADDITIONS A1): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
+   * A presigned POST (decision 18): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
    * exactly `metadata`, until `expiresInSeconds` have passed; the store refuses anything else.
    */
   presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost>;

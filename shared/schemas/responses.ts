@@ -165,7 +165,7 @@ export const TokenResponse = v.object({
   expires_in: v.pipe(positive, v.description('Seconds'), v.examples([3600])),
 });
 
-/** One body that is both published error shapes (DECISIONS 7). */
+/** One body that is both published error shapes (decision 5). */
 export const ErrorResponse = v.object({
   error: v.pipe(v.string(), v.description('Machine code'), v.examples(['validation_error', 'invalid_state', 'not_found'])),
   reason: v.pipe(v.nullable(v.picklist(ERROR_REASONS)), v.description('Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`.')),
@@ -224,7 +224,7 @@ const CompletedFieldResponse = v.object({
 
 const pdfPoints = (what: string) => v.pipe(v.number(), v.description(`${what}, PDF points`));
 
-/** The signing context (spec 2.7) plus what the signing page needs to render and to gate its steps. */
+/** The signing context (the signer, their fields, the gates passed) plus what the signing page needs to render and to gate its steps. */
 export const SigningContextResponse = v.object({
   envelopeId: uuid,
   signerId: uuid,

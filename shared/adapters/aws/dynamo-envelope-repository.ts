@@ -17,7 +17,7 @@ import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncre
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /**
- * What the table holds per envelope (DESIGN 3), all under `PK = ENV#<id>`:
+ * What the table holds per envelope (decision 41), all under `PK = ENV#<id>`:
  * - `SK = ENV`: the envelope with its signers, fields, documents and download links inside (one read per envelope;
  *   the caps of 50 signers and 1,000 fields keep it far below 400 KB); GSI1/GSI2 list it, GSI4 holds it while it
  *   is live (by deadline) or waiting for its seal (by when to check), GSI5 once ended with PDFs kept (by deletion).
@@ -67,7 +67,7 @@ function sweepIndexes(envelope: Envelope): Item {
     return envelope.sealing.nextCheckAt ? { GSI4PK: `SEAL#${shard}`, GSI4SK: `${envelope.sealing.nextCheckAt}#${envelope.id}` } : {};
   }
   if (live) {
-    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion): ADDITIONS A7
+    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion): decision 37
     const remindAt = nextReminderAt(envelope);
     return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}`, ...(remindAt ? { GSI5PK: `REMIND#${shard}`, GSI5SK: `${remindAt}#${envelope.id}` } : {}) };
   }

@@ -47,7 +47,7 @@ async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
   return envelope;
 }
 
-/** The stored bytes, only if they are what the record committed (DECISIONS 31). */
+/** The stored bytes, only if they are what the record committed (decision 19). */
 async function committedBlob(deps: SealingDeps, key: string, sha256: string): Promise<Uint8Array> {
   const bytes = await deps.blobs.get(key);
   if (!bytes) throw new Error(`Stored file ${key} is missing`);
@@ -129,7 +129,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
   const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
   const recipients = envelope.signers.map((s): { name: string; email: string; signerId: string | null } => ({ name: s.name, email: s.email, signerId: s.id }));
-  // Carbon copies receive the completion email too (ADDITIONS A7), once per address
+  // Carbon copies receive the completion email too (decision 38), once per address
   for (const cc of envelope.cc ?? []) {
     if (!recipients.some((r) => r.email.toLowerCase() === cc.email.toLowerCase())) recipients.push({ name: cc.name, email: cc.email, signerId: null });
   }

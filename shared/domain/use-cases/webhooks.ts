@@ -61,7 +61,7 @@ function deliveryIdFor(eventId: string, webhookId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The HMAC key: the webhook's own secret, else the application's client secret (DECISIONS 9). */
+/** The HMAC key: the webhook's own secret, else the application's client secret (decision 24). */
 async function signingKey(deps: WebhookDeps, webhook: Webhook): Promise<string> {
   if (webhook.secretSealed) return deps.secrets.open(webhook.secretSealed);
   const app = await deps.applications.get(webhook.appId);
@@ -125,7 +125,7 @@ export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
   return { ...input, done: next.status !== 'pending', waitSeconds };
 }
 
-/** Manual resend from the console (DECISIONS 20): one attempt now, whatever the delivery's state. */
+/** Manual resend from the console (decision 26): one attempt now, whatever the delivery's state. */
 export async function resendDelivery(deps: WebhookDeps, appId: string, rawWebhookId: string, rawDeliveryId: string): Promise<Delivery> {
   const webhook = await findWebhook(deps, appId, rawWebhookId);
   const id = parseId('dlv', rawDeliveryId);
