@@ -8,7 +8,7 @@ import { IdParams } from '#schemas/common.ts';
 import { AddFieldRequest } from '#schemas/envelopes.ts';
 import { AnchoredFieldsResponse, FieldResponse } from '#schemas/responses.ts';
 
-/** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (ADDITIONS A3). */
+/** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (decision 17). */
 const AddFieldResponse = v.union([FieldResponse, AnchoredFieldsResponse]);
 
 export const definition = route({

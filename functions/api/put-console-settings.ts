@@ -4,7 +4,7 @@ import { lambda } from '#http/lambda.ts';
 import { ConsoleSettingsRequest } from '#schemas/console.ts';
 import { ConsoleSettingsResponse } from '#schemas/responses.ts';
 
-/** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (ADDITIONS A6). */
+/** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (decision 36). */
 export const definition = route({
   method: 'PUT', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
   operationId: 'putConsoleSettings', summary: "Set the application's settings (embedOrigins)",

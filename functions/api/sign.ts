@@ -20,7 +20,7 @@ export const definition = route({
     409: `The signer already signed or declined; or: ${CONCURRENT.toLowerCase()}`,
   },
   // The last signature queues sealing (a workflow start); a finished routing group queues the next one.
-  // Drawn signatures are staged before the commit; a refused or lost request deletes its own (DECISIONS 31).
+  // Drawn signatures are staged before the commit; a refused or lost request deletes its own (decision 19).
   access: { ...linkAccess, documents: { write: ['signatures/'], delete: ['signatures/'] }, starts: ['seal'] },
 }, (deps) => async ({ params, body, meta }) => respond(SignResultResponse, await signDocument(deps, params.token, body, meta)));
 

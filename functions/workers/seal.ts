@@ -7,7 +7,7 @@ const Input = v.object({ envelopeId: v.string() });
 
 /** Workflow task 1 of seal-envelope: draw, certify, sign and store the sealed PDF. */
 export const definition = task({
-  // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, stages sealed/ (a stage
+  // Sized for a 25 MB, 500-page PDF (decision 45): reads the original and the drawn signatures, stages sealed/ (a stage
   // record in the table names it until finalize's commit does).
   access: {
     table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,

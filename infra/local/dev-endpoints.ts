@@ -78,7 +78,7 @@ const AppRequest = v.object({
   allowActiveContent: v.optional(v.boolean()),
 });
 
-/** Dev-only endpoints, mounted by the local server only and never deployed (DESIGN 7). */
+/** Dev-only endpoints, mounted by the local server only and never deployed (decision 44). */
 export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
     'GET /_local/outbox': async (_req: IncomingMessage, url: URL): Promise<HttpResult> => ok(await outbox(state, url.searchParams.get('to'))),

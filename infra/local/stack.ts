@@ -1,5 +1,5 @@
 /**
- * The whole service on one machine (DESIGN 7), started in the order a deploy would give it: pick the ports, start the
+ * The whole service on one machine (decision 44), started in the order a deploy would give it: pick the ports, start the
  * engines and provision what the data stack holds, name the resources, wire every function from its own environment
  * exactly as Lambda does (functions.ts), start the background work, and only then serve.
  */
@@ -58,7 +58,7 @@ export interface LocalStackOptions {
   devClient?: { clientId: string; clientSecret: string };
   /** How long a received job stays invisible before redelivery (SQS visibility timeout). */
   queueVisibilitySeconds?: number;
-  /** Each webhook attempt's limit; tests shorten the spec's 10 s. */
+  /** Each webhook attempt's limit; tests shorten the 10 s (decision 25). */
   webhookTimeoutMs?: number;
   /** Public addresses used in links, when not the local ports (a tunnel, a proxy). */
   baseUrl?: string;
@@ -116,7 +116,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
     startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
-    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
+    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (decision 21).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
   await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);

@@ -40,7 +40,7 @@ export interface FunctionSettings {
   smsSenderId: string | null;
   /** RATE_LIMITS for the routes (JSON, shared/config.ts). */
   rateLimits: string;
-  /** The seal's timestamp authority, its credentials and the PAdES level cap (ADDITIONS A9). */
+  /** The seal's timestamp authority, its credentials and the PAdES level cap (decision 21). */
   tsaUrl?: string | null;
   tsaAuthHeader?: string | null;
   padesLevel?: string | null;

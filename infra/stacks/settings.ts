@@ -33,7 +33,7 @@ export interface ServiceSettings {
   webDistPath: string;
   /** The built API reference (`npm run build:docs`: a `docs/` folder inside), deployed beside the pages when it exists. */
   docsDistPath: string;
-  /** An RFC 3161 timestamp authority for seals above PAdES B-B (ADDITIONS A9); null: B-B seals. */
+  /** An RFC 3161 timestamp authority for seals above PAdES B-B (decision 21); null: B-B seals. */
   tsaUrl: string | null;
   /** `Name: value` (or a bare Authorization value) the TSA wants, if any. */
   tsaAuthHeader: string | null;
