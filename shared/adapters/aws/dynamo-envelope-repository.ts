@@ -67,7 +67,7 @@ function sweepIndexes(envelope: Envelope): Item {
     return envelope.sealing.nextCheckAt ? { GSI4PK: `SEAL#${shard}`, GSI4SK: `${envelope.sealing.nextCheckAt}#${envelope.id}` } : {};
   }
   if (live) {
-    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion): decision 37
+    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion; decision 37)
     const remindAt = nextReminderAt(envelope);
     return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}`, ...(remindAt ? { GSI5PK: `REMIND#${shard}`, GSI5SK: `${remindAt}#${envelope.id}` } : {}) };
   }
