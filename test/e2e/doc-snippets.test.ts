@@ -6,7 +6,7 @@
  * terminal. A block that cannot run here must be fenced `text` (or `console` for output), never left as a shell block.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -128,5 +128,10 @@ describe('the shell snippets of README.md and docs/*.md', () => {
 
   it('ran every shell block, none skipped', () => {
     expect(ran).toEqual(shellBlocks.map(where));
+  });
+
+  it('left what the README promises: the sealed PDF of `npm run demo` (a script that did nothing would exit 0 too)', () => {
+    expect(shellBlocks.some((block) => block.file === 'README.md' && block.code.includes('npm run demo'))).toBe(true);
+    expect(existsSync(join(cwd, 'demo-sealed.pdf'))).toBe(true);
   });
 });
