@@ -4,8 +4,14 @@ import { join } from 'node:path';
 
 /** Blocks a reader is told to run: each runs against the local stack. */
 export const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
-/** Blocks shown, not run: a shell command that cannot run on the local stack is fenced `text` (or `console` for output). */
-export const SHOWN_LANGUAGES = new Set(['text', 'console', 'ts', 'js', 'json', 'csv', 'http', 'pem']);
+/**
+ * Blocks shown, not run: a shell command that cannot run on the local stack is fenced `text` (or `console` for output).
+ * A fence without a language is refused: it could hide a shell snippet.
+ */
+export const SHOWN_LANGUAGES = new Set([
+  'text', 'console', 'ts', 'typescript', 'js', 'javascript', 'json', 'jsonc', 'yaml', 'yml', 'csv', 'http', 'pem', 'html', 'xml',
+  'diff', 'mermaid', 'python', 'sql',
+]);
 
 export interface DocBlock {
   /** The file, relative to the repository root. */
