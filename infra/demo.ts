@@ -8,6 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { clientCredentials, createEsignClient, type EsignClient, type Schemas } from '../client/index.ts';
+import { isMainModule } from './main-module.ts';
 
 export interface DemoOptions {
   apiUrl: string;
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
   ].join('\n'));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+if (isMainModule(import.meta.url)) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

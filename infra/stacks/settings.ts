@@ -109,7 +109,7 @@ function senderEmailOf(value: string | null): string {
       'senderEmail is required: the address the service sends invitations, codes and completed documents from.',
       'Verify it (or its domain) as an SES identity in the deploy region, then pass it:',
       '  npm run cdk -- deploy --all -c senderEmail=sign@example.com',
-      'or set "senderEmail" in the context of cdk.json. README.md, "Deploy to AWS", walks through SES.',
+      'or set "senderEmail" in the context of cdk.json. docs/deploying.md walks through SES.',
     ].join('\n'));
   }
   if (!EMAIL.test(value)) throw new Error(`senderEmail must be a plain email address such as sign@example.com (got ${JSON.stringify(value)})`);
