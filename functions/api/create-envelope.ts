@@ -11,7 +11,7 @@ import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import { CreateFromTemplateRequest } from '#schemas/templates.ts';
 import { createFromTemplate } from '#domain/use-cases/from-template.ts';
 import * as v from 'valibot';
-import { EnvelopeResponse } from '#schemas/responses.ts';
+import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
 import { PDF_REFUSED } from '#http/error-docs.ts';
 
 type CreateInput =

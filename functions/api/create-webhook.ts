@@ -2,7 +2,7 @@ import { createWebhook } from '#domain/use-cases/webhooks.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { webhookView } from '#http/views.ts';
-import { WebhookResponse } from '#schemas/responses.ts';
+import { WebhookResponse } from '#schemas/webhook-responses.ts';
 import { CreateWebhookRequest } from '#schemas/webhooks.ts';
 
 export const definition = route({

@@ -1,7 +1,7 @@
 import { signDocument } from '#domain/use-cases/signing.ts';
 import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { SignResultResponse } from '#schemas/responses.ts';
+import { SignResultResponse } from '#schemas/signing-responses.ts';
 import { SignRequest, TokenParams } from '#schemas/signing.ts';
 import { CONCURRENT, LINK_BEFORE_OTP } from '#http/error-docs.ts';
 

@@ -4,7 +4,7 @@ import { json, linkAccess, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { completedFieldView, signingContextView } from '#http/views.ts';
-import { SigningContextResponse } from '#schemas/responses.ts';
+import { SigningContextResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({
