@@ -135,6 +135,7 @@ const ADAPTERS: Record<string, (access: ReturnType<typeof accessOf>, route: bool
   '#adapters/aws/sqs-job-queue.ts': (access) => Boolean(access.jobs),
   '#adapters/aws/sfn-workflows.ts': (access) => Boolean(access.starts?.length),
   '#adapters/aws/kms-signer.ts': (access) => Boolean(access.sign),
+  '#adapters/http/csc-signer.ts': (access) => Boolean(access.sign),
   '#adapters/aws/ssm-certificate-store.ts': (access) => Boolean(access.sign),
   '@aws-sdk/client-ssm': (access) => Boolean(access.sign),
   '#adapters/http/timestamp-authority.ts': (access) => Boolean(access.sign),
