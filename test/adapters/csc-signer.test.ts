@@ -64,6 +64,10 @@ describe('CscDocumentSigner', () => {
     expect((client as Error).message).not.toContain('not-the-secret');
   });
 
+  it('names the client\'s credentials when the configured one is not among them', async () => {
+    await expect(signer({ credentialId: 'no-such-seal' }).certificateChain()).rejects.toThrow('Credential no-such-seal is not among this client\'s credentials (local-seal-rsa, local-seal-ec)');
+  });
+
   it('refuses a credential that needs a PIN when none is configured, before asking for a SAD', async () => {
     await expect(signer({ pin: null }).signDigest(digestOf('no pin'))).rejects.toThrow('asks for a PIN and none is configured (CSC_PIN)');
   });

@@ -77,6 +77,7 @@ export class CscDocumentSigner implements DocumentSigner {
   private readonly credential: () => Promise<Credential>;
   private current: Credential | undefined;
   private token: { value: string; until: number } | undefined;
+  private listed = false;
 
   constructor(private readonly settings: CscSettings, options: CscOptions) {
     this.timeoutMs = options.timeoutMs ?? CSC_TIMEOUT_MS;
@@ -98,7 +99,8 @@ export class CscDocumentSigner implements DocumentSigner {
 
   async signDigest(digest: Uint8Array): Promise<Uint8Array> {
     if (digest.length !== 32) throw new Error('Expected a 32-byte SHA-256 digest');
-    const credential = await this.credential();
+    // Checked against the chain this seal embeds (read just before), not one the provider may have renewed since.
+    const credential = this.current ?? await this.credential();
     const hash = Buffer.from(digest).toString('base64');
     const { SAD } = await this.call<{ SAD?: string }>('credentials/authorize', {
       credentialID: this.settings.credentialId, numSignatures: 1, hashes: [hash], hashAlgorithmOID: CSC_OID.sha256,
@@ -116,7 +118,14 @@ export class CscDocumentSigner implements DocumentSigner {
     return checked;
   }
 
+  /** The first read also checks that the client has the credential, so a wrong CSC_CREDENTIAL_ID says which it has. */
   private async readCredential(): Promise<Credential> {
+    if (!this.listed) {
+      const { credentialIDs } = await this.call<{ credentialIDs?: unknown }>('credentials/list', { maxResults: 100 });
+      const ids = Array.isArray(credentialIDs) ? credentialIDs.filter((id): id is string => typeof id === 'string') : [];
+      if (!ids.includes(this.settings.credentialId)) throw new CscError(`Credential ${this.settings.credentialId} is not among this client's credentials (${ids.join(', ') || 'none'})`);
+      this.listed = true;
+    }
     const info = await this.call<CscCredentialInfo>('credentials/info', {
       credentialID: this.settings.credentialId, certificates: 'chain', certInfo: true, authInfo: true,
     });
