@@ -3,8 +3,13 @@
  * are checked here), each with the CSC error shape.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cscKeys } from '#infra/local/engines/csc-credentials.ts';
 import { startCscMock, type RunningCsc } from '#infra/local/engines/csc.ts';
+import { crlUrls } from '#pdf/pki.ts';
 
 let csc: RunningCsc;
 let token: string;
@@ -93,5 +98,23 @@ describe('the local CSC v2 provider', () => {
     const response = await fetch(csc.crlUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pkix-crl');
+  });
+});
+
+describe('the local CSC provider\'s keys in a data directory', () => {
+  it('keeps its root and credentials between starts, and certifies the credentials again when its CRL address moved', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'esign-csc-'));
+    try {
+      const first = await cscKeys(dir, 'http://127.0.0.1:1/crl/root.crl');
+      const again = await cscKeys(dir, 'http://127.0.0.1:1/crl/root.crl');
+      expect(again.root.cert).toEqual(first.root.cert);
+      expect(again.credentials.map((c) => c.chain)).toEqual(first.credentials.map((c) => c.chain));
+      const moved = await cscKeys(dir, 'http://127.0.0.1:2/crl/root.crl');
+      expect(moved.root.cert).toEqual(first.root.cert);
+      for (const c of moved.credentials) expect(crlUrls(c.chain[0]!)).toEqual(['http://127.0.0.1:2/crl/root.crl']);
+      expect(moved.credentials.map((c) => c.key.export({ type: 'pkcs8', format: 'der' }))).toEqual(first.credentials.map((c) => c.key.export({ type: 'pkcs8', format: 'der' })));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
