@@ -139,6 +139,8 @@ async function main(): Promise<void> {
     apiUrl, outPath, log, pdfPath: resolve(import.meta.dirname, '../test/fixtures/sample.pdf'),
     clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret',
   });
+  // Under SIGNER=csc the seal's root is the local CSC provider's (the timestamps stay under the local CA's).
+  const cscRoot = await fetch(`${apiUrl}/_local/csc/root.pem`).then((r) => r.ok, () => false);
   log([
     '',
     'Where to look:',
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
     `  Download page:                  ${result.downloadUrl ?? '(see the completion email in the mailbox)'}`,
     `  The envelope and audit log:     ${apiUrl}/docs/ (GET /v1/envelopes/{id}, id ${result.envelopeId})`,
     `  Check the seal:                 pdfsig ${result.sealedPath}`,
-    `                                  (trust root: curl -s ${apiUrl}/_local/pki/root.pem > root.pem)`,
+    `                                  (trust root: curl -s ${apiUrl}/_local/${cscRoot ? 'csc' : 'pki'}/root.pem > root.pem)`,
   ].join('\n'));
 }
 

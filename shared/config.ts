@@ -52,6 +52,14 @@ const EnvSchema = v.object({
     v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number),
     v.maxValue(MAX_INLINE_BODY_BYTES, `DIRECT_DOWNLOAD_MAX_BYTES may be at most ${String(MAX_INLINE_BODY_BYTES)} bytes: a Lambda response carries no larger body once base64-encoded`),
   ), String(MAX_INLINE_BODY_BYTES)),
+  /** Who holds the seal key: `kms` (default), or `csc`, a trust service provider through the CSC API v2 (CSC_*). */
+  SIGNER: v.optional(v.picklist(['kms', 'csc'], 'SIGNER must be kms or csc'), 'kms'),
+  CSC_BASE_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('CSC_BASE_URL must be a URL'))]), ''),
+  CSC_CLIENT_ID: v.optional(v.string(), ''),
+  CSC_CLIENT_SECRET: v.optional(v.string(), ''),
+  CSC_CREDENTIAL_ID: v.optional(v.string(), ''),
+  CSC_PIN: v.optional(v.string(), ''),
+  CSC_OTP: v.optional(v.string(), ''),
   /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
   JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
@@ -139,6 +147,19 @@ export interface Config {
   documentsOrigin: string;
   /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
   jobsMaxConcurrency: number;
+  /** Who holds the seal key: the KMS key (SEAL_KEY_ID), or a credential at a trust service provider (CSC API v2). */
+  signer: { kind: 'kms' } | CscSignerConfig;
+}
+
+/** A CSC v2 credential: where, the OAuth2 client, and the PIN / OTP its authorization asks for (secrets, never logged). */
+export interface CscSignerConfig {
+  kind: 'csc';
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  credentialId: string;
+  pin: string | null;
+  otp: string | null;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -177,6 +198,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
     jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
+    signer: signerOf(e),
+  };
+}
+
+/** SIGNER=csc needs its provider, client and credential; over plain HTTP only locally (the mock provider). */
+function signerOf(e: v.InferOutput<typeof EnvSchema>): Config['signer'] {
+  if (e.SIGNER === 'kms') return { kind: 'kms' };
+  const missing = (['CSC_BASE_URL', 'CSC_CLIENT_ID', 'CSC_CLIENT_SECRET', 'CSC_CREDENTIAL_ID'] as const).filter((name) => !e[name]);
+  if (missing.length > 0) throw new Error(`Invalid configuration: SIGNER=csc needs ${missing.join(', ')}`);
+  if (!e.CSC_BASE_URL.startsWith('https://') && e.LOCAL_MODE !== '1') throw new Error('Invalid configuration: CSC_BASE_URL must be an https:// URL');
+  return {
+    kind: 'csc', baseUrl: e.CSC_BASE_URL.replace(/\/+$/, ''), clientId: e.CSC_CLIENT_ID, clientSecret: e.CSC_CLIENT_SECRET,
+    credentialId: e.CSC_CREDENTIAL_ID, pin: e.CSC_PIN || null, otp: e.CSC_OTP || null,
   };
 }
 

@@ -25,6 +25,8 @@ export interface DevState {
   drain: () => Promise<unknown>;
   /** The local certificate authority's root (PEM): seals verify against it. */
   pki: { rootPem: string };
+  /** The local CSC provider, when seals go through it (SIGNER=csc): seals verify against its root. */
+  csc?: { rootPem: string } | undefined;
 }
 
 export interface OutboxMessage {
@@ -78,6 +80,8 @@ const AppRequest = v.object({
   allowActiveContent: v.optional(v.boolean()),
 });
 
+const pem = (body: string): HttpResult => ({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body });
+
 /** Dev-only endpoints, mounted by the local server only and never deployed (decision 44). */
 export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
@@ -95,7 +99,8 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       return ok({ now: moved.toISOString(), accessTokens: `tokens issued before ${tokensValidFrom} have expired; request a new one from POST /oauth/token` });
     },
     'GET /_local/embed-demo': (_req, url) => Promise.resolve(embedDemoPage(url)),
-    'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
+    'GET /_local/pki/root.pem': () => Promise.resolve(pem(state.pki.rootPem)),
+    ...(state.csc ? { 'GET /_local/csc/root.pem': () => Promise.resolve(pem(state.csc?.rootPem ?? '')) } : {}),
     'POST /_local/apps': async (_req, _url, body) => {
       const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));
       return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);

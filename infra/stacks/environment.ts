@@ -50,6 +50,18 @@ export interface FunctionSettings {
   logLevel?: string;
   /** The jobs consumer's maximum concurrency: a sender paces its emails to its share of the account's SES rate. */
   jobsMaxConcurrency?: number;
+  /** The seal key at a trust service provider (SIGNER=csc) instead of the KMS key; null or absent: KMS. */
+  csc?: CscFunctionSettings | null;
+}
+
+/** A CSC v2 credential as the seal function is given it: its secrets by ARN, read at cold start. */
+export interface CscFunctionSettings {
+  baseUrl: string;
+  clientId: string;
+  credentialId: string;
+  clientSecretArn: string;
+  pinArn: string | null;
+  otpArn: string | null;
 }
 
 /** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
@@ -109,9 +121,23 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
     if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
+    if (settings.csc) Object.assign(env, cscVariables(settings.csc));
   }
   return env;
 }
+
+/** SIGNER=csc and where the credential is; the secrets by ARN only (never their values in the configuration). */
+function cscVariables(csc: CscFunctionSettings): Record<string, string> {
+  return {
+    SIGNER: 'csc', CSC_BASE_URL: csc.baseUrl, CSC_CLIENT_ID: csc.clientId, CSC_CREDENTIAL_ID: csc.credentialId,
+    [secretArnVariable('CSC_CLIENT_SECRET')]: csc.clientSecretArn,
+    ...(csc.pinArn ? { [secretArnVariable('CSC_PIN')]: csc.pinArn } : {}),
+    ...(csc.otpArn ? { [secretArnVariable('CSC_OTP')]: csc.otpArn } : {}),
+  };
+}
+
+/** The secret ARNs a CSC seal reads. */
+export const cscSecretArns = (csc: CscFunctionSettings): string[] => [csc.clientSecretArn, csc.pinArn, csc.otpArn].filter((arn): arn is string => Boolean(arn));
 
 /** Every function of the manifest: routes (and the no-route answer), workers and workflow tasks, each once. */
 export function manifestHandlers(): string[] {
@@ -135,6 +161,7 @@ const ADAPTERS: Record<string, (access: ReturnType<typeof accessOf>, route: bool
   '#adapters/aws/sqs-job-queue.ts': (access) => Boolean(access.jobs),
   '#adapters/aws/sfn-workflows.ts': (access) => Boolean(access.starts?.length),
   '#adapters/aws/kms-signer.ts': (access) => Boolean(access.sign),
+  '#adapters/http/csc-signer.ts': (access) => Boolean(access.sign),
   '#adapters/aws/ssm-certificate-store.ts': (access) => Boolean(access.sign),
   '@aws-sdk/client-ssm': (access) => Boolean(access.sign),
   '#adapters/http/timestamp-authority.ts': (access) => Boolean(access.sign),
