@@ -1,7 +1,7 @@
 import { createWebhook } from '#domain/use-cases/webhooks.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/views.ts';
+import { webhookView } from '#http/webhook-views.ts';
 import { WebhookResponse } from '#schemas/webhook-responses.ts';
 import { CreateWebhookRequest } from '#schemas/webhooks.ts';
 

@@ -1,6 +1,6 @@
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/views.ts';
+import { webhookView } from '#http/webhook-views.ts';
 import { WebhookListResponse } from '#schemas/webhook-responses.ts';
 
 export const definition = route({
