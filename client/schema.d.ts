@@ -4070,6 +4070,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4095,6 +4099,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4120,6 +4128,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4145,6 +4157,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4170,6 +4186,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4195,6 +4215,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4220,6 +4244,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4245,6 +4273,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4270,6 +4302,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4295,6 +4331,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;

@@ -7,7 +7,7 @@ import { WEBHOOK_EVENTS } from '../outbox.ts';
 import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { Clock, Ids, Metrics, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
-import { signatureHeader } from '../webhook-signature.ts';
+import { signatureHeader, signatureV2Header } from '../webhook-signature.ts';
 
 export interface WebhookDeps {
   config: Pick<Config, 'baseUrl'>;
@@ -72,10 +72,14 @@ async function signingKey(deps: WebhookDeps, webhook: Webhook): Promise<string> 
 /** One POST of the stored body; the delivery record after it. */
 async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
   const key = await signingKey(deps, webhook);
+  // Every attempt is signed afresh: a retry hours later still falls within the receiver's tolerance.
+  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   const result = await deps.webhookSender.send({
     url: webhook.url, body: delivery.body,
     headers: {
-      'x-service-signature': signatureHeader(delivery.body, key), 'x-service-event': delivery.event,
+      'x-service-signature': signatureHeader(delivery.body, key),
+      'x-service-timestamp': String(timestamp), 'x-service-signature-v2': signatureV2Header(delivery.body, timestamp, [key]),
+      'x-service-event': delivery.event,
       'x-service-event-id': delivery.eventId, 'x-service-delivery': delivery.id,
     },
   });
