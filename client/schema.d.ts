@@ -638,6 +638,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a webhook's signing secret, the old one overlapping */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/contacts": {
         parameters: {
             query?: never;
@@ -3758,6 +3775,70 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    secret?: string | null;
+                    /** How long the current secret keeps signing beside the new one */
+                    expireCurrentInHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** The webhook, its new secret (shown this once) and when the previous one stops signing */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+                        active: boolean;
+                        createdAt: string;
+                        /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
+                        retrySchedule: "A" | "B";
+                        /** Which key signs X-Service-Signature: the webhook's own `secret`, else the application's client secret; the secret itself is never returned */
+                        signedWith: "secret" | "client_secret";
+                        /** The new signing secret: shown this once, never again */
+                        secret: string;
+                        previousSecretExpiresAt: string | null;
+                    };
+                };
+            };
+            /** A secret that is too short, or an overlap outside 0..72 hours */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such webhook for this application */
+            404: components["responses"]["NotFound"];
+            /** Another rotation of this webhook happened meanwhile; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

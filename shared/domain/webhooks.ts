@@ -20,7 +20,28 @@ export interface Webhook {
   retrySchedule: RetrySchedule;
   /** The signing secret sealed by the SecretBox; null signs with the client secret (DECISIONS 9). */
   secretSealed: string | null;
+  /**
+   * The key a rotation replaced, still signing beside the new one until `until` (ISO) so receivers can switch over
+   * without missing a delivery; `sealed` null: it was the client secret. Absent or null: only the current key signs.
+   */
+  rotatedFrom?: { sealed: string | null; until: string } | null;
   createdAt: string;
+}
+
+/** How long a replaced secret may keep signing after a rotation, at most, and by default. */
+export const MAX_ROTATION_OVERLAP_HOURS = 72;
+export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+
+/** The webhook after its secret is replaced by `sealed`: the current key overlaps it for `overlapHours` (0: stops at once). */
+export function rotated(webhook: Webhook, sealed: string, overlapHours: number, now: Date): Webhook {
+  const until = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
+  return { ...webhook, secretSealed: sealed, rotatedFrom: overlapHours > 0 ? { sealed: webhook.secretSealed, until } : null };
+}
+
+/** The replaced key while it still signs: until the overlap's end, exclusive. */
+export function overlapping(webhook: Webhook, now: Date): { sealed: string | null; until: string } | null {
+  const previous = webhook.rotatedFrom;
+  return previous && now.getTime() < Date.parse(previous.until) ? previous : null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

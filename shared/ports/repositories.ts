@@ -101,6 +101,8 @@ export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
   get(appId: string, id: string): Promise<Webhook | undefined>;
   put(webhook: Webhook): Promise<void>;
+  /** Stores `webhook` only while its stored secret is still `expectedSealed` (and it exists); false otherwise. */
+  replaceSecret(webhook: Webhook, expectedSealed: string | null): Promise<boolean>;
   /** False when there was no such webhook. */
   delete(appId: string, id: string): Promise<boolean>;
   /** False when a delivery with this id exists already (a redelivered event). */

@@ -326,6 +326,12 @@ export const WebhookResponse = v.object({
 
 export const WebhookListResponse = v.array(WebhookResponse);
 
+export const SecretRotationResponse = v.object({
+  ...WebhookResponse.entries,
+  secret: v.pipe(v.string(), v.description('The new signing secret: shown this once, never again')),
+  previousSecretExpiresAt: v.nullable(v.pipe(v.string(), v.isoTimestamp(), v.description('Until when the previous secret also signs; null: it stopped at once'))),
+});
+
 export const DeliveryResponse = v.object({
   id: uuid,
   webhookId: uuid,
