@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's events of the last 30 days, oldest first */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -632,6 +649,23 @@ export interface paths {
         put?: never;
         /** Send a delivery again now */
         post: operations["resendDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver the events of a time range again to this webhook */
+        post: operations["replayWebhookEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3599,6 +3633,73 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                envelopeId?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** A page of events, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                        /** The event id: the same in every delivery of this event */
+                        id: string;
+                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                        createdAt: string;
+                        envelopeId: string;
+                        completedAt: string | null;
+                        documentUrl: string;
+                        data: {
+                        envelopeId: string;
+                        tenantId: string;
+                        subject: string | null;
+                        status: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+                        completedAt: string | null;
+                        documentUrl: string;
+                        signerId: string | null;
+                        signers: ({
+                        id: string;
+                        name: string;
+                        email: string;
+                        status: "pending" | "sent" | "viewed" | "signed" | "declined";
+                        signedAt: string | null;
+                    })[];
+                    };
+                    })[];
+                        /** Pass as `after` to read on; keep it to poll for newer events later */
+                        nextCursor: string;
+                        /** True: more events are there now, read on at once; false: caught up */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** Invalid query parameter (an unknown event type, a malformed id, timestamp or cursor) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -3775,6 +3876,63 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    since: string;
+                    until?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The deliveries are queued */
+            202: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayId: string;
+                        webhookId: string;
+                        /** Events of the range the webhook subscribes to, queued for delivery */
+                        queued: number;
+                        /** True: the range holds more than one replay delivers; replay the rest from the last queued event on */
+                        more: boolean;
+                    };
+                };
+            };
+            /** A malformed timestamp, or `until` not after `since` */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such webhook for this application */
+            404: components["responses"]["NotFound"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

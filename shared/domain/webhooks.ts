@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Envelope } from './model.ts';
+import { loggedEventOf, type LoggedEvent } from './event-log.ts';
 import type { EventOutboxItem, WebhookEventName } from './outbox.ts';
 
 export type RetrySchedule = 'A' | 'B';
@@ -68,24 +69,33 @@ export interface Delivery {
 
 /** The event body that is both published shapes (DECISIONS 8): flat fields plus `data`. */
 export function eventPayload(event: EventOutboxItem, envelope: Envelope, config: Pick<Config, 'baseUrl'>): string {
+  return eventBody(loggedEventOf(event, envelope), config);
+}
+
+/** The same body from the event log's record of the event: what a list or a replay shows. */
+export function eventBody(logged: LoggedEvent, config: Pick<Config, 'baseUrl'>): string {
+  return JSON.stringify(eventObject(logged, config));
+}
+
+export function eventObject(logged: LoggedEvent, config: Pick<Config, 'baseUrl'>) {
+  const { envelope } = logged;
   const kind = envelope.status === 'completed' ? 'sealed' : 'original';
-  const documentUrl = `${config.baseUrl}/v1/envelopes/${envelope.id}/document?kind=${kind}`;
-  const signers = envelope.signers.map(({ id, name, email, status, signedAt }) => ({ id, name, email, status, signedAt }));
-  return JSON.stringify({
-    id: event.id,
-    event: event.event,
-    createdAt: event.createdAt,
-    envelopeId: envelope.id,
+  const documentUrl = `${config.baseUrl}/v1/envelopes/${logged.envelopeId}/document?kind=${kind}`;
+  return {
+    id: logged.id,
+    event: logged.event,
+    createdAt: logged.createdAt,
+    envelopeId: logged.envelopeId,
     completedAt: envelope.completedAt,
     documentUrl,
     data: {
-      envelopeId: envelope.id, tenantId: envelope.tenantId, subject: envelope.subject, status: envelope.status,
-      completedAt: envelope.completedAt, documentUrl, signerId: event.signerId, signers,
+      envelopeId: logged.envelopeId, tenantId: logged.tenantId, subject: envelope.subject, status: envelope.status,
+      completedAt: envelope.completedAt, documentUrl, signerId: logged.signerId, signers: envelope.signers,
     },
-  });
+  };
 }
 
-export function newDelivery(webhook: Webhook, event: EventOutboxItem, body: string, id: string, now: Date): Delivery {
+export function newDelivery(webhook: Webhook, event: Pick<EventOutboxItem, 'id' | 'event' | 'envelopeId'>, body: string, id: string, now: Date): Delivery {
   return {
     id, appId: webhook.appId, webhookId: webhook.id, eventId: event.id, event: event.event, envelopeId: event.envelopeId, body,
     status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, lastResponse: null, createdAt: now.toISOString(),

@@ -55,9 +55,9 @@ export async function deleteWebhook(deps: Pick<WebhookDeps, 'webhooks'>, appId: 
   if (!id || !(await deps.webhooks.delete(appId, id))) throw new NotFound('Webhook not found');
 }
 
-/** One delivery per (event, webhook): the id is derived from both, so a redelivered event finds it again. */
-function deliveryIdFor(eventId: string, webhookId: string): string {
-  const hex = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
+/** One delivery per (event, webhook): the id is derived from both, so a redelivered event finds it again (a replay adds its own id). */
+export function deliveryIdFor(eventId: string, webhookId: string, replayId?: string): string {
+  const hex = createHash('sha256').update(replayId ? `${eventId}:${webhookId}:${replayId}` : `${eventId}:${webhookId}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -117,7 +117,7 @@ async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, 
   return settled;
 }
 
-async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
+export async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
   if (delivery.status !== 'pending' || !delivery.nextAttemptAt) return;
   const waitSeconds = Math.max(0, Math.round((Date.parse(delivery.nextAttemptAt) - deps.clock.now().getTime()) / 1000));
   await deps.workflows.startWebhookRetry({
