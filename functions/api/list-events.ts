@@ -2,7 +2,7 @@ import { listEvents } from '#domain/use-cases/catch-up.ts';
 import { eventObject } from '#domain/webhooks.ts';
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { EventListResponse } from '#schemas/responses.ts';
+import { EventListResponse } from '#schemas/webhook-responses.ts';
 import { encodeCursor, EventsQuery } from '#schemas/webhooks.ts';
 
 export const definition = route({

@@ -2,7 +2,7 @@ import { MAX_REPLAY_EVENTS, replayEvents } from '#domain/use-cases/catch-up.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { IdParams } from '#schemas/common.ts';
-import { ReplayResponse } from '#schemas/responses.ts';
+import { ReplayResponse } from '#schemas/webhook-responses.ts';
 import { ReplayRequest } from '#schemas/webhooks.ts';
 
 export const definition = route({

@@ -3,7 +3,7 @@ import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts'
 import { lambda } from '#http/lambda.ts';
 import { webhookView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
-import { SecretRotationResponse } from '#schemas/responses.ts';
+import { SecretRotationResponse } from '#schemas/webhook-responses.ts';
 import { RotateSecretRequest } from '#schemas/webhooks.ts';
 
 export const definition = route({

@@ -40,17 +40,17 @@ beforeAll(async () => {
 afterAll(async () => { await receiver.stop(); });
 
 /** Runs one snippet on a body file and the delivery's headers; its verdict and exit code. */
-async function verdict(command: string[], body: string, secrets: string[], nowSeconds?: number) {
+async function verdict(command: string[], body: string, secrets: string[], nowSeconds?: number): Promise<{ v2: boolean; bodyOnly: boolean; exit: number }> {
   const file = join(work, `${String(Math.random()).slice(2)}.json`);
   writeFileSync(file, body);
   const args = [...command.slice(1), file, String(got.headers['x-service-signature-v2']), String(got.headers['x-service-signature']), ...secrets];
   const env = { ...process.env, NOW_SECONDS: nowSeconds === undefined ? '' : String(nowSeconds) };
   try {
     const { stdout } = await run(command[0] ?? '', args, { env });
-    return { ...(JSON.parse(stdout) as object), exit: 0 };
+    return { ...(JSON.parse(stdout) as { v2: boolean; bodyOnly: boolean }), exit: 0 };
   } catch (error) {
     const e = error as { stdout: string; code: number };
-    return { ...(JSON.parse(e.stdout) as object), exit: e.code };
+    return { ...(JSON.parse(e.stdout) as { v2: boolean; bodyOnly: boolean }), exit: e.code };
   }
 }
 
