@@ -23,7 +23,7 @@ def verify_v2(raw_body: bytes, header, secret: str, now_seconds=None) -> bool:
     if len(stamps) != 1 or not re.fullmatch(r"\d+", stamps[0]) or not signatures:
         return False
     expected = hmac.new(secret.encode(), stamps[0].encode() + b"." + raw_body, hashlib.sha256).hexdigest()
-    if not any(hmac.compare_digest(signature, expected) for signature in signatures):
+    if not any(hmac.compare_digest(signature.encode(), expected.encode()) for signature in signatures):
         return False
     now = int(time.time()) if now_seconds is None else now_seconds
     return abs(now - int(stamps[0])) <= TOLERANCE_SECONDS
@@ -34,7 +34,7 @@ def verify_body_only(raw_body: bytes, header, secret: str) -> bool:
     if not isinstance(header, str):
         return False
     expected = "sha256=" + hmac.new(secret.encode(), raw_body, hashlib.sha256).hexdigest()
-    return hmac.compare_digest(header.strip(), expected)
+    return hmac.compare_digest(header.strip().encode(), expected.encode())
 
 
 def verify_webhook(raw_body: bytes, headers: dict, secrets: list, now_seconds=None) -> bool:
