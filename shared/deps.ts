@@ -126,12 +126,12 @@ export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
 }
 
 const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
-  get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true,
+  get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
   dueForExpiry: true, dueForReminder: true, dueForSealCheck: true, retainedUntil: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };
 const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
-  list: true, get: true, put: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
+  list: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
 };
 
 /** The table's ports, over one client loaded with the first of them that is called. */

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
+import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { BlobStage } from '#domain/staging.ts';
@@ -34,6 +35,8 @@ export interface EnvelopeRepository {
   /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
+  /** A page of the application's event log, oldest first, written by `commit` with the changes that raised them. */
+  events(query: EventLogQuery): Promise<EventLogPage>;
   /** Ids of live envelopes whose deadline has passed by `now`. */
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
   /** Ids of live envelopes with a signer's reminder due by `now` (decision 37). */
@@ -101,6 +104,8 @@ export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
   get(appId: string, id: string): Promise<Webhook | undefined>;
   put(webhook: Webhook): Promise<void>;
+  /** Stores `webhook` only while its stored secret is still `expectedSealed` (and it exists); false otherwise. */
+  replaceSecret(webhook: Webhook, expectedSealed: string | null): Promise<boolean>;
   /** False when there was no such webhook. */
   delete(appId: string, id: string): Promise<boolean>;
   /** False when a delivery with this id exists already (a redelivered event). */

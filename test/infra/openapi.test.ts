@@ -232,12 +232,12 @@ describe('OpenAPI document: self-contained for a reader', () => {
     expect(v.safeParse(ErrorResponse, doc.components.schemas.Error?.examples?.[0]).issues).toBeUndefined();
   });
 
-  it('lists a webhook for every event a subscription may name, with the delivery body and its signature header', () => {
+  it('lists a webhook for every event a subscription may name, with the delivery body and its signature headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
     for (const [event, item] of Object.entries(doc.webhooks)) {
       expect(item.post, event).toMatchObject({
         requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
-        parameters: [{ name: 'X-Service-Signature', in: 'header' }],
+        parameters: [{ name: 'X-Service-Signature', in: 'header' }, { name: 'X-Service-Timestamp', in: 'header' }, { name: 'X-Service-Signature-V2', in: 'header' }],
       });
     }
     const schema = doc.components.schemas.WebhookEvent;
