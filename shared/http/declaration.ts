@@ -56,5 +56,10 @@ export interface RouteDeclaration<K extends AuthKind = AuthKind, P = unknown, Q 
   errors: Partial<Record<ErrorStatus, string>>;
   /** What the function's code uses (infra/stacks grants exactly this). */
   access: Access;
+  /**
+   * Top-level fields of the answer that are shown once and never stored: an Idempotency-Key repeat answers them as
+   * null (a secret lives only sealed, never in an idempotency record).
+   */
+  withheldFromReplay?: readonly string[];
 }
 

@@ -39,7 +39,7 @@ export const DeliveryListResponse = v.object({ data: v.array(DeliveryResponse) }
 
 export const SecretRotationResponse = v.object({
   ...WebhookResponse.entries,
-  secret: v.pipe(v.string(), v.description('The new signing secret: shown this once, never again')),
+  secret: v.pipe(v.nullable(v.string()), v.description('The new signing secret: shown this once, never again (null in the answer to an Idempotency-Key repeat)')),
   previousSecretExpiresAt: v.nullable(v.pipe(v.string(), v.isoTimestamp(), v.description('Until when the previous secret also signs; null: it stopped at once'))),
 });
 
