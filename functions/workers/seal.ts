@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { sealStep } from '#domain/use-cases/sealing.ts';
 import { task } from '#http/endpoint.ts';
+import { SealInput } from '#schemas/workflow-inputs.ts';
 import { lambda } from '#http/lambda.ts';
-
-const Input = v.object({ envelopeId: v.string() });
 
 /** Workflow task 1 of seal-envelope: draw, certify, sign and store the sealed PDF. */
 export const definition = task({
@@ -13,6 +12,6 @@ export const definition = task({
     table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
     memorySize: 2048, timeoutSeconds: 300,
   },
-}, (deps) => (input: unknown) => sealStep(deps, v.parse(Input, input).envelopeId));
+}, (deps) => (input: unknown) => sealStep(deps, v.parse(SealInput, input).envelopeId));
 
 export const handler = lambda(definition);

@@ -4,26 +4,9 @@ import { startRetention } from './retention.ts';
 import { InvalidState } from './errors.ts';
 import { documentName, originals, type Document, type DownloadLink, type Envelope, type RequestMeta, type SealingState } from './model.ts';
 import type { CompletionOutboxItem, JobOutboxItem } from './outbox.ts';
+import type { SealedFiles } from '#schemas/workflow-inputs.ts';
 
-/** One sealed document: its original, and the file that seals it. */
-export interface SealedFile {
-  sourceDocumentId: string;
-  blobKey: string;
-  sha256: string;
-  pageCount: number;
-  sizeBytes: number;
-  /** Characters no font had, drawn as a visible box (never silently replaced): noted in envelope.sealed. */
-  uncovered?: string[];
-}
-
-/** What a seal round made: one sealed file per original, staged together, and when it sealed them. */
-export interface SealedFiles {
-  /** The stage that wrote them (shared/domain/staging.ts): completing releases it. */
-  stageId: string;
-  /** The time printed on the audit certificate: the envelope's completedAt (decision 21). */
-  sealedAt: string;
-  files: SealedFile[];
-}
+export type { SealedFile, SealedFiles } from '#schemas/workflow-inputs.ts';
 
 /** Sealing may start once every signer has signed and nothing else ended the envelope. */
 export function assertReadyToSeal(envelope: Envelope): void {

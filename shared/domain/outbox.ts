@@ -1,3 +1,7 @@
+import type { EventItem, Job, NoticeItem } from '#schemas/jobs.ts';
+
+export type { Job, JobMessage } from '#schemas/jobs.ts';
+
 /** Webhook event names a subscription may list (decision 22). */
 export const WEBHOOK_EVENTS = [
   'envelope.created',
@@ -27,15 +31,8 @@ export interface OutboxDelivery {
   deadAt?: string | null;
 }
 
-/** A webhook event, written in the same transaction as the change that raised it. */
-export interface EventOutboxItem extends OutboxDelivery {
-  kind: 'event';
-  id: string;
-  envelopeId: string;
-  event: WebhookEventName;
-  createdAt: string;
-  signerId: string | null;
-}
+/** A webhook event, written in the same transaction as the change that raised it (its shape: shared/schemas/jobs.ts). */
+export interface EventOutboxItem extends EventItem, OutboxDelivery {}
 
 /** The claims of a signing link, enough to mint the identical token again when the email goes out. */
 export interface LinkClaims {
@@ -75,40 +72,10 @@ export interface CompletionOutboxItem extends OutboxDelivery {
   linkIds: string[];
 }
 
-export type NoticeKind = 'voided' | 'declined' | 'expired' | 'otp_locked';
+export type NoticeKind = NoticeItem['notice'];
 
-/**
- * Who is told that the envelope ended early (void, decline, expiry): invited signers and carbon copies; or that a signer's link
- * was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
- */
-export interface NoticeOutboxItem extends OutboxDelivery {
-  kind: 'notify';
-  id: string;
-  envelopeId: string;
-  template: 'notice';
-  createdAt: string;
-  notice: NoticeKind;
-  /** The void or decline reason. */
-  reason: string | null;
-  /** Who declined. */
-  declinedBy: string | null;
-  /** The signer whose link was locked (`otp_locked`). */
-  lockedSigner?: { name: string; email: string } | null;
-  recipients: { name: string; email: string }[];
-}
-
-/** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
-export type Job =
-  | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
-  | { type: 'seal'; envelopeId: string; round?: number }
-  | { type: 'webhook.event'; event: EventOutboxItem }
-  | { type: 'retention.tag'; envelopeId: string }
-  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (decision 38). */
-  | { type: 'notice.send'; notice: NoticeOutboxItem }
-  /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
-  | { type: 'blobs.delete'; envelopeId: string; keys: string[] }
-  /** One chunk of a bulk send's rows (decision 35). */
-  | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
+/** A notice (its shape and who gets it: shared/schemas/jobs.ts), shrinking as each recipient is sent theirs. */
+export interface NoticeOutboxItem extends NoticeItem, OutboxDelivery {}
 
 /** Deliveries of one jobs-queue message before the queue moves it to its dead-letter queue. */
 export const JOBS_MAX_RECEIVES = 5;

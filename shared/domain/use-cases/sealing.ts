@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
-import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
+import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
 import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
@@ -9,6 +9,7 @@ import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
 import { sealPdf, type SealEvidence } from '#pdf/seal.ts';
 import type { FlattenItem } from '#pdf/flatten.ts';
+import type { FinalizeInput } from '#schemas/workflow-inputs.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
@@ -85,7 +86,8 @@ async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenI
   }
 }
 
-export type SealStepResult = SealedFiles & { envelopeId: string };
+/** What the Seal task answers is the Finalize task's input. */
+export type SealStepResult = FinalizeInput;
 
 /**
  * Step 1: seals each original (its fields drawn, the audit certificate appended, signed) and stages the sealed files
@@ -147,7 +149,7 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
  * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
  * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
  */
-export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): Promise<{ envelopeId: string }> {
+export async function finalizeStep(deps: SealingDeps, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
   const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
   try {
     const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {

@@ -8,6 +8,7 @@ import { afterAttempt, eventPayload, newDelivery, overlapping, rotated, type Del
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { Clock, Ids, Metrics, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
 import { signatureHeader, signatureV2Header } from '../webhook-signature.ts';
+import type { WebhookAttemptInput } from '#schemas/workflow-inputs.ts';
 
 export interface WebhookDeps {
   config: Pick<Config, 'baseUrl'>;
@@ -139,14 +140,8 @@ export async function dispatchEvent(deps: WebhookDeps, event: EventOutboxItem): 
   return subscribed.length;
 }
 
-export interface RetryInput {
-  appId: string;
-  webhookId: string;
-  deliveryId: string;
-}
-
 /** A retry workflow's attempt; `done` ends the execution. */
-export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
+export async function retryAttempt(deps: WebhookDeps, input: WebhookAttemptInput) {
   const webhook = await deps.webhooks.get(input.appId, input.webhookId);
   const delivery = await deps.webhooks.getDelivery(input.appId, input.webhookId, input.deliveryId);
   if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0 };
