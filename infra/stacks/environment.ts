@@ -44,6 +44,8 @@ export interface FunctionSettings {
   tsaUrl?: string | null;
   tsaAuthHeader?: string | null;
   padesLevel?: string | null;
+  /** REVOCATION_GRACE_SECONDS of the seal; null: the code's default. */
+  revocationGraceSeconds?: number | null;
   /** Where `npm run seal-cert -- import` stores a CA-issued chain (SSM); the seal reads it when it is there. */
   sealCertificateParameter?: string | null;
   /** POWERTOOLS_LOG_LEVEL of every function (default INFO). */
@@ -109,6 +111,7 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
     if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
+    if (settings.revocationGraceSeconds !== undefined && settings.revocationGraceSeconds !== null) env.REVOCATION_GRACE_SECONDS = String(settings.revocationGraceSeconds);
   }
   return env;
 }

@@ -5,6 +5,7 @@
  */
 import type { Node } from 'constructs';
 import { RETENTION_DAYS, type RetentionDays } from '#domain/retention.ts';
+import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
 import type { FunctionSettings } from './environment.ts';
 
 export interface ServiceSettings {
@@ -39,6 +40,11 @@ export interface ServiceSettings {
   tsaAuthHeader: string | null;
   /** Caps the PAdES level (`B-B` .. `B-LTA`); null: the highest `tsaUrl` allows. */
   padesLevel: string | null;
+  /**
+   * REVOCATION_GRACE_SECONDS of the seal (0 to 120): how long it waits before fetching the revocation data of a
+   * certificate it just met, so a CRL or OCSP answer cannot predate the signature; null: the code's default (0).
+   */
+  revocationGraceSeconds: number | null;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL): DEBUG, INFO, WARN or ERROR. */
   logLevel: LogLevel;
   /**
@@ -74,6 +80,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   tsaUrl: null,
   tsaAuthHeader: null,
   padesLevel: null,
+  revocationGraceSeconds: null,
   logLevel: 'INFO',
   jobsMaxConcurrency: 10,
   reservedConcurrency: { seal: null, sign: null },
@@ -162,6 +169,7 @@ export function settingsFromContext(node: Node): ServiceSettings {
     tsaUrl: text(node, 'tsaUrl'),
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),
+    revocationGraceSeconds: revocationGraceSecondsOf(text(node, 'revocationGraceSeconds')),
     logLevel: logLevelOf(text(node, 'logLevel')),
     jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
     reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
@@ -173,6 +181,16 @@ function jobsMaxConcurrencyOf(value: string | null): number {
   if (value === null) return DEFAULT_SETTINGS.jobsMaxConcurrency;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 2 || n > 1000) throw new Error(`jobsMaxConcurrency must be a whole number from 2 to 1000 (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+/** The same bounds as the seal function's own configuration check, so a bad value stops at synth, not at the first seal. */
+function revocationGraceSecondsOf(value: string | null): number | null {
+  if (value === null) return null;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > MAX_REVOCATION_GRACE_SECONDS) {
+    throw new Error(`revocationGraceSeconds must be a whole number of seconds from 0 to ${String(MAX_REVOCATION_GRACE_SECONDS)} (got ${JSON.stringify(value)})`);
+  }
   return n;
 }
 
@@ -208,6 +226,7 @@ export const sealChainParameter = (prefix: string, sealKeyId: string) => `/${pre
 export const functionSettings = (settings: ServiceSettings, sealKeyId?: string): FunctionSettings => ({
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
+  revocationGraceSeconds: settings.revocationGraceSeconds,
   sealCertificateParameter: sealKeyId === undefined ? null : sealChainParameter(settings.prefix, sealKeyId),
   logLevel: settings.logLevel,
   jobsMaxConcurrency: settings.jobsMaxConcurrency,
