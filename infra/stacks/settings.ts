@@ -6,6 +6,7 @@
 import type { Node } from 'constructs';
 import { RETENTION_DAYS, type RetentionDays } from '#domain/retention.ts';
 import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
+import { DEFAULT_SEAL_KEY_SPEC, sealKeySpecOf, type SealKeySpec } from '#adapters/seal-key-spec.ts';
 import type { FunctionSettings } from './environment.ts';
 
 export interface ServiceSettings {
@@ -45,6 +46,12 @@ export interface ServiceSettings {
    * certificate it just met, so a CRL or OCSP answer cannot predate the signature; null: the code's default (0).
    */
   revocationGraceSeconds: number | null;
+  /**
+   * The KMS seal key's spec (ECC_NIST_P256 by default; RSA_3072, RSA_4096 or RSA_2048). A key's spec cannot change:
+   * another spec replaces the key (the old one is retained). A deployment whose key predates the ECC default pins
+   * `RSA_2048` to keep it (docs/sealing-keys.md).
+   */
+  sealKeySpec: SealKeySpec;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL): DEBUG, INFO, WARN or ERROR. */
   logLevel: LogLevel;
   /**
@@ -81,6 +88,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   tsaAuthHeader: null,
   padesLevel: null,
   revocationGraceSeconds: null,
+  sealKeySpec: DEFAULT_SEAL_KEY_SPEC,
   logLevel: 'INFO',
   jobsMaxConcurrency: 10,
   reservedConcurrency: { seal: null, sign: null },
@@ -170,6 +178,7 @@ export function settingsFromContext(node: Node): ServiceSettings {
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),
     revocationGraceSeconds: revocationGraceSecondsOf(text(node, 'revocationGraceSeconds')),
+    sealKeySpec: sealKeySpecOf(text(node, 'sealKeySpec') ?? DEFAULT_SEAL_KEY_SPEC, 'sealKeySpec'),
     logLevel: logLevelOf(text(node, 'logLevel')),
     jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
     reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
