@@ -18,13 +18,21 @@ const fromContext = (context: Record<string, unknown>) => settingsFromContext(ne
 describe('revocationGraceSeconds', () => {
   // The whole app, synthesized once (in a hook, whose time limit fits a synth on a busy machine).
   let functions: ReturnType<typeof manifestFunctions>;
-  beforeAll(() => { functions = manifestFunctions(synthesize({ ...TEST_SETTINGS, revocationGraceSeconds: 30 })); });
+  beforeAll(() => { functions = manifestFunctions(synthesize({ ...TEST_SETTINGS, revocationGraceSeconds: 30, tsaUrl: 'https://tsa.example/' })); });
 
   it('reaches the seal function as REVOCATION_GRACE_SECONDS, and no other function', () => {
     const sealers = functions.filter((f) => f.env.SEAL_KEY_ID !== undefined);
     expect(sealers.map((f) => f.handler)).toContain('functions/workers/seal.ts');
     for (const fn of sealers) expect(fn.env.REVOCATION_GRACE_SECONDS, fn.handler).toBe('30');
     expect(functions.filter((f) => f.env.SEAL_KEY_ID === undefined && f.env.REVOCATION_GRACE_SECONDS !== undefined)).toEqual([]);
+  });
+
+  it('the archive sweep asks the timestamp authority but may not sign with the seal key', () => {
+    const sweep = functions.find((f) => f.handler === 'functions/workers/archive-sweep.ts');
+    expect(sweep?.env.TSA_URL).toBe('https://tsa.example/');
+    expect(sweep?.env.SEAL_KEY_ID).toBeUndefined();
+    expect(JSON.stringify(sweep?.statements)).not.toContain('kms:Sign');
+    expect(JSON.stringify(sweep?.statements)).toContain('s3:PutObject');
   });
 
   it('is left unset without the context, so the code\'s default applies', () => {

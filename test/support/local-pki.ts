@@ -16,10 +16,10 @@ export interface TestPki {
 }
 
 /** The local CA engine in a temporary directory, with a seal key it certified; `keySpec`: of every key (default: the local default). */
-export async function startTestPki(keySpec?: SealKeySpec): Promise<TestPki> {
+export async function startTestPki(keySpec?: SealKeySpec, options: { tsaValidDays?: number } = {}): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'esign-pki-'));
   const spec = keySpec ? { keySpec } : {};
-  const pki = await startLocalPki({ dir: join(dir, 'pki'), ...spec });
+  const pki = await startLocalPki({ dir: join(dir, 'pki'), ...spec, ...options });
   const signer = await KeyFileSigner.open(join(dir, 'signing'), { certify: (key, chain) => pki.sealChain(key, chain), ...spec });
   const input = (level: PadesLevel, overrides: Partial<SealInput> = {}): SealInput => ({
     items: [{ page: 1, rect: { x: 60, y: 700, width: 260, height: 40 }, rotate: 0, value: { kind: 'typed', text: 'Łukasz Nowak', fontLabel: 'Caveat' } }],

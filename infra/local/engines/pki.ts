@@ -35,8 +35,11 @@ const TSA_ACCURACY_SECONDS = 1;
 
 interface Party { key: KeyObject; cert: Uint8Array }
 
-/** `keySpec`: the type of the root's and the timestamp authority's keys when they are made (default ECDSA P-256). */
-export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpec }): Promise<RunningPki> {
+/**
+ * `keySpec`: the type of the root's and the timestamp authority's keys when they are made (default ECDSA P-256).
+ * `tsaValidDays`: the lifetime of a timestamp authority certificate it issues (archive renewal tests shorten it).
+ */
+export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpec; tsaValidDays?: number }): Promise<RunningPki> {
   const keySpec = options.keySpec ?? DEFAULT_SEAL_KEY_SPEC;
   await mkdir(options.dir, { recursive: true });
   const state = await readJson<{ port?: number }>(join(options.dir, 'state.json'));
@@ -49,7 +52,8 @@ export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpe
   }));
   const issue = (key: KeyObject | Uint8Array, profile: 'seal' | 'timestamping', commonName: string) => issueCertificate({
     subject: [[OID.commonName, commonName], [OID.organization, ORGANIZATION], [OID.country, 'DE']],
-    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom: new Date(), validDays: VALID_DAYS.leaf,
+    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom: new Date(),
+    validDays: profile === 'timestamping' ? options.tsaValidDays ?? VALID_DAYS.leaf : VALID_DAYS.leaf,
   });
   const tsa = await party(options.dir, 'tsa', keySpec, (key) => issue(key, 'timestamping', 'E-Signature Service Local Timestamp Authority'), (cert) => crlUrls(cert).includes(crlUrl));
   const tsaSigner = new KeyFileSigner(tsa.key, [tsa.cert, root.cert]);
