@@ -31,8 +31,8 @@ afterAll(async () => { await Promise.all([sealing.pki.stop(), renewing.pki.stop(
 
 const evidence = (pki: TestPki): SealEvidence => ({ level: 'B-LTA', timestamps: new HttpTimestampAuthority(pki.pki.tsaUrl), revocation: new HttpRevocationSource() });
 
-async function sealedEnvelope(deps: Deps): Promise<{ id: string; bytes: Uint8Array }> {
-  const sealingDeps = { ...deps, documentSigner: sealing.signer, sealEvidence: evidence(sealing) };
+async function sealedEnvelope(deps: Deps, level: SealEvidence['level'] = 'B-LTA'): Promise<{ id: string; bytes: Uint8Array }> {
+  const sealingDeps = { ...deps, documentSigner: sealing.signer, sealEvidence: { ...evidence(sealing), level } };
   const id = await fullySigned(sealingDeps);
   // Retained seven years: longer than the sealing authority's certificate lasts, so its timestamps need renewing.
   const signed = await deps.envelopes.find(id);
@@ -95,5 +95,41 @@ describe('renewArchives', () => {
     await renewArchives(same);
     expect(await sealedBytes(deps, id)).toEqual(bytes);
     expect(errors).toContain('archive renewal cannot extend: the timestamp authority\'s certificate expires no later than the last timestamp\'s');
+  });
+});
+
+describe('renewArchives and retention', () => {
+  let deps: Deps;
+  beforeAll(async () => { deps = { ...(await memoryDeps({ clock: { now: () => new Date(now) } })), sealEvidence: evidence(renewing) }; });
+
+  it('leaves a document out of retention alone, and deletes a renewed one once its deletion date has passed', async () => {
+    now = Date.now();
+    const kept = await sealedEnvelope(deps);
+    const renewed = await sealedEnvelope(deps);
+    const validUntil = (await archiveTimestampOf(renewed.bytes))!.validUntil.getTime();
+    now = validUntil - 30 * DAY_MS;
+    await renewArchives(deps);
+    expect(allSignatures(await sealedBytes(deps, renewed.id))).toHaveLength(3);
+    expect(allSignatures(await sealedBytes(deps, kept.id))).toHaveLength(3);
+
+    // Past both envelopes' deletion date: neither is renewed again; the renewed files are deleted and marked purged.
+    const deletion = Date.parse((await deps.envelopes.find(renewed.id))?.deletionAt ?? '');
+    now = deletion + DAY_MS;
+    const result = await renewArchives(deps);
+    expect(result).toMatchObject({ checked: 0, renewed: 0, deleted: 2 });
+    for (const id of [kept.id, renewed.id]) {
+      const sealed = (await deps.envelopes.find(id))?.documents.find((d) => d.kind === 'sealed');
+      expect(sealed?.purgeStatus).toBe('purged');
+      expect(await deps.blobs.get(sealed?.blobKey ?? '')).toBeUndefined();
+    }
+  });
+
+  it('never touches a file sealed without a document timestamp (below B-LTA)', async () => {
+    now = Date.now();
+    const { id, bytes } = await sealedEnvelope(deps, 'B-LT');
+    now = Date.now() + 95 * DAY_MS; // in retention, past the sealing authority's certificate
+    expect(await renewArchives(deps)).toMatchObject({ renewed: 0 });
+    expect(Date.parse((await deps.envelopes.find(id))?.deletionAt ?? '')).toBeGreaterThan(now);
+    expect(await sealedBytes(deps, id)).toEqual(bytes);
   });
 });
