@@ -43,8 +43,8 @@ export interface EnvelopeRepository {
   /** Ids of ended envelopes with stored PDFs whose deletion comes before `until`. */
   retainedUntil(until: Date, limit: number): Promise<string[]>;
   /**
-   * Ended envelopes with stored PDFs whose deletion comes after `after` (an ISO time, or the position of the last one
-   * a previous page answered), in deletion order: the archive renewal walks every retained envelope with it.
+   * Ended envelopes with stored PDFs past the position `after` (`<ISO time>#~` for those deleted after that time, or
+   * the position of the last one a previous page answered), in deletion order: the archive renewal walks them with it.
    */
   retainedAfter(after: string, limit: number): Promise<{ id: string; position: string }[]>;
   pendingOutbox(envelopeId: string): Promise<OutboxItem[]>;

@@ -34,7 +34,7 @@ export async function renewArchives(deps: ArchiveRenewalDeps): Promise<ArchiveSw
   const now = deps.clock.now();
   result.deleted = await deleteRenewedPastRetention(deps, now);
   const horizon = new Date(now.getTime() + ARCHIVE_RENEWAL_DAYS * DAY_MS);
-  for (let position = now.toISOString(); ;) {
+  for (let position = `${now.toISOString()}#~`; ;) { // past every envelope deleted at `now` itself
     const page = await deps.envelopes.retainedAfter(position, PAGE);
     for (const { id } of page) {
       const envelope = await deps.envelopes.find(id);
