@@ -17,9 +17,10 @@ import { runSize, type Row } from './lib.ts';
 import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
 import { pendingFigure } from './pending.ts';
 import { sealFigure } from './seal.ts';
+import { sealKeysFigure } from './seal-keys.ts';
 import { startBenchStack } from './stack.ts';
 
-type Figure = 'seal' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake';
+type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake';
 
 function machine(): string {
   const cpu = cpus();
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const step = (name: string) => { console.error(`[bench] ${name} (${((performance.now() - startMs) / 1000).toFixed(0)} s)`); };
   try {
     if (wanted('seal')) { step('1 seal'); rows.push(...(await sealFigure(size, scratch))); }
+    if (wanted('seal-keys')) { step('1b seal key'); rows.push(...(await sealKeysFigure(size, scratch))); }
     let api: ApiResult | undefined;
     let lifecycle: LifecycleResult | undefined;
     if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity') || wanted('bulk')) {

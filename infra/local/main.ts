@@ -1,6 +1,7 @@
 import { writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JavaMissingError } from './engines/dynamodb.ts';
+import { sealKeySpecOf } from '#adapters/seal-key-spec.ts';
 import { startLocalStack, type LocalStackOptions } from './stack.ts';
 
 const port = (name: string, fallback: number) => {
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     signingPort: port('SIGNING_PORT', 3001),
     devClient: { clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret' },
     baseUrl: process.env.BASE_URL, signingUrl: process.env.SIGNING_URL, mailFrom: process.env.MAIL_FROM, senderCopyEmail: process.env.SENDER_COPY_EMAIL,
+    ...(process.env.SEAL_KEY_SPEC ? { sealKeySpec: sealKeySpecOf(process.env.SEAL_KEY_SPEC, 'SEAL_KEY_SPEC') } : {}),
     ...(process.env.RATE_LIMITS ? { rateLimits: JSON.parse(process.env.RATE_LIMITS) as Record<string, unknown> } : {}),
     ...signerOptions(process.env),
   });

@@ -11,6 +11,7 @@ import type { S3Event } from 'aws-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CERTIFICATE_FILE, KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import type { SealKeySpec } from '#adapters/seal-key-spec.ts';
 import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
 import { SmsOutbox } from '#adapters/local/sms-outbox.ts';
 import { uuidV7Ids, type OffsetClock } from '#adapters/system.ts';
@@ -73,6 +74,8 @@ export interface LocalStackOptions {
   signer?: 'kms' | 'csc';
   /** With `signer: 'csc'`: a real provider (its secrets from the environment); absent: the local CSC provider, credential `rsa` or `ec`. */
   csc?: { baseUrl: string; clientId: string; clientSecret: string; credentialId: string; pin?: string; otp?: string } | { credential: 'rsa' | 'ec' };
+  /** The type of the seal key and the local CA's keys when they are made (SEAL_KEY_SPEC); keys that exist keep theirs. */
+  sealKeySpec?: SealKeySpec;
 }
 
 export interface LocalStack {
@@ -124,7 +127,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startSes({}),
     startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
     // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (decision 21).
-    startLocalPki({ dir: join(scratch, 'pki') }),
+    startLocalPki({ dir: join(scratch, 'pki'), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) }),
   ] as const);
   await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
   return { dynamodb, s3, ses, sqs, pki };
@@ -227,7 +230,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const engines = await startEngines(options, dataDir, scratch, teardown);
     const secrets = await localSecrets(dataDir);
     const sealKeyDir = join(dataDir ?? scratch, 'signing');
-    const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain) });
+    const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
     const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), teardown);
 

@@ -44,10 +44,13 @@ export class DataStack extends Stack {
     });
     this.signingKey = new Key(this, 'SealKey', {
       description: 'Seals completed envelopes (PAdES): the private key never leaves KMS',
-      keySpec: KeySpec.RSA_2048,
+      keySpec: KeySpec[settings.sealKeySpec],
       keyUsage: KeyUsage.SIGN_VERIFY,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    if (this.node.tryGetContext('sealKeySpec') === undefined) {
+      Annotations.of(this.signingKey).addWarningV2('esign:seal-key-spec', `The seal key is ${settings.sealKeySpec} (no sealKeySpec context). A deployment whose seal key was made as RSA_2048 gets a new key (the old one is retained; a CA-issued chain must be imported again): pass -c sealKeySpec=RSA_2048 to keep it`);
+    }
 
     this.secrets = {
       JWT_SECRET: this.secret('JwtSecret', 'Signs the bearer access tokens (HS256)'),

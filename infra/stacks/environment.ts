@@ -45,6 +45,8 @@ export interface FunctionSettings {
   tsaUrl?: string | null;
   tsaAuthHeader?: string | null;
   padesLevel?: string | null;
+  /** REVOCATION_GRACE_SECONDS of the seal; null: the code's default. */
+  revocationGraceSeconds?: number | null;
   /** Where `npm run seal-cert -- import` stores a CA-issued chain (SSM); the seal reads it when it is there. */
   sealCertificateParameter?: string | null;
   /** POWERTOOLS_LOG_LEVEL of every function (default INFO). */
@@ -119,6 +121,9 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     env.SEAL_KEY_ID = resources.sealKeyArn;
     env.SEAL_CERTIFICATE_CHAIN_PEM = resources.sealCertificatePem;
     if (settings.sealCertificateParameter) env.SEAL_CERTIFICATE_PARAMETER = settings.sealCertificateParameter;
+    if (settings.revocationGraceSeconds !== undefined && settings.revocationGraceSeconds !== null) env.REVOCATION_GRACE_SECONDS = String(settings.revocationGraceSeconds);
+  }
+  if (access.sign || access.timestamps) {
     if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
     if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;

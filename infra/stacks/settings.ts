@@ -5,6 +5,8 @@
  */
 import type { Node } from 'constructs';
 import { RETENTION_DAYS, type RetentionDays } from '#domain/retention.ts';
+import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
+import { DEFAULT_SEAL_KEY_SPEC, sealKeySpecOf, type SealKeySpec } from '#adapters/seal-key-spec.ts';
 import type { CscFunctionSettings, FunctionSettings } from './environment.ts';
 
 export interface ServiceSettings {
@@ -39,6 +41,17 @@ export interface ServiceSettings {
   tsaAuthHeader: string | null;
   /** Caps the PAdES level (`B-B` .. `B-LTA`); null: the highest `tsaUrl` allows. */
   padesLevel: string | null;
+  /**
+   * REVOCATION_GRACE_SECONDS of the seal (0 to 120): how long it waits before fetching the revocation data of a
+   * certificate it just met, so a CRL or OCSP answer cannot predate the signature; null: the code's default (0).
+   */
+  revocationGraceSeconds: number | null;
+  /**
+   * The KMS seal key's spec (ECC_NIST_P256 by default; RSA_3072, RSA_4096 or RSA_2048). A key's spec cannot change:
+   * another spec replaces the key (the old one is retained). A deployment whose key predates the ECC default pins
+   * `RSA_2048` to keep it (docs/sealing-keys.md).
+   */
+  sealKeySpec: SealKeySpec;
   /** The functions' log level (POWERTOOLS_LOG_LEVEL): DEBUG, INFO, WARN or ERROR. */
   logLevel: LogLevel;
   /**
@@ -80,6 +93,8 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   tsaUrl: null,
   tsaAuthHeader: null,
   padesLevel: null,
+  revocationGraceSeconds: null,
+  sealKeySpec: DEFAULT_SEAL_KEY_SPEC,
   logLevel: 'INFO',
   jobsMaxConcurrency: 10,
   reservedConcurrency: { seal: null, sign: null },
@@ -170,6 +185,8 @@ export function settingsFromContext(node: Node): ServiceSettings {
     tsaUrl: text(node, 'tsaUrl'),
     tsaAuthHeader: text(node, 'tsaAuthHeader'),
     padesLevel: text(node, 'padesLevel'),
+    revocationGraceSeconds: revocationGraceSecondsOf(text(node, 'revocationGraceSeconds')),
+    sealKeySpec: sealKeySpecOf(text(node, 'sealKeySpec') ?? DEFAULT_SEAL_KEY_SPEC, 'sealKeySpec'),
     logLevel: logLevelOf(text(node, 'logLevel')),
     jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
     reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
@@ -209,6 +226,16 @@ function jobsMaxConcurrencyOf(value: string | null): number {
   return n;
 }
 
+/** The same bounds as the seal function's own configuration check, so a bad value stops at synth, not at the first seal. */
+function revocationGraceSecondsOf(value: string | null): number | null {
+  if (value === null) return null;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > MAX_REVOCATION_GRACE_SECONDS) {
+    throw new Error(`revocationGraceSeconds must be a whole number of seconds from 0 to ${String(MAX_REVOCATION_GRACE_SECONDS)} (got ${JSON.stringify(value)})`);
+  }
+  return n;
+}
+
 function reservedConcurrencyOf(value: unknown): ServiceSettings['reservedConcurrency'] {
   if (value === undefined || value === null) return DEFAULT_SETTINGS.reservedConcurrency;
   const given = value as Record<string, unknown>;
@@ -241,6 +268,7 @@ export const sealChainParameter = (prefix: string, sealKeyId: string) => `/${pre
 export const functionSettings = (settings: ServiceSettings, sealKeyId?: string): FunctionSettings => ({
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
+  revocationGraceSeconds: settings.revocationGraceSeconds,
   sealCertificateParameter: sealKeyId === undefined ? null : sealChainParameter(settings.prefix, sealKeyId),
   logLevel: settings.logLevel,
   jobsMaxConcurrency: settings.jobsMaxConcurrency,

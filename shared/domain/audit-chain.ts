@@ -29,6 +29,7 @@ export type AuditEventName =
   | 'document.downloaded'
   | 'document.purge_reminder_sent'
   | 'document.purged'
+  | 'document.archive_renewed'
   | 'document.removed'
   | 'signer.invitation_failed'
   | 'notification.failed'

@@ -140,6 +140,10 @@ export interface Document {
   retentionUntil: string | null;
   purgeStatus: 'active' | 'purged';
   purgedAt?: string | null;
+  /** Sealed documents: how many document timestamps the archive renewal added (its file is no longer the one sealed). */
+  archiveRenewals?: number;
+  /** Sealed documents: when the authority certificate of the file's last document timestamp expires (B-LTA only). */
+  archiveValidUntil?: string;
 }
 
 export interface Envelope {

@@ -41,6 +41,8 @@ export interface Access {
   starts?: readonly ('seal' | 'webhookRetry')[];
   /** Signs with the seal key (KMS). */
   sign?: boolean;
+  /** Asks the seal's timestamp authority and revocation sources (TSA_URL, its credentials, the PAdES level), without the key. */
+  timestamps?: boolean;
   /** Reads the API's OpenAPI description, generated at build time and shipped beside the bundle (openapi.json). */
   apiDescription?: boolean;
   memorySize?: number;

@@ -45,6 +45,11 @@ export interface EnvelopeRepository {
   dueForSealCheck(now: Date, limit: number): Promise<string[]>;
   /** Ids of ended envelopes with stored PDFs whose deletion comes before `until`. */
   retainedUntil(until: Date, limit: number): Promise<string[]>;
+  /**
+   * Ended envelopes with stored PDFs past the position `after` (`<ISO time>#~` for those deleted after that time, or
+   * the position of the last one a previous page answered), in deletion order: the archive renewal walks them with it.
+   */
+  retainedAfter(after: string, limit: number): Promise<{ id: string; position: string }[]>;
   pendingOutbox(envelopeId: string): Promise<OutboxItem[]>;
   /** Outbox items due by `now`: never dispatched a minute after their commit, or waiting out a failure's backoff. */
   staleOutbox(now: Date, limit: number): Promise<OutboxItem[]>;

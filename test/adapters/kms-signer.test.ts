@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KmsDocumentSigner, issueKmsCertificate } from '../../shared/adapters/aws/kms-signer.ts';
 import { signPdf } from '../../shared/pdf/pades.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { rsaModulusLength, SEAL_KEY_SPECS, type SealKeySpec } from '#adapters/seal-key-spec.ts';
 import { SealKeyMismatch, assertSealKeyMatches } from '#domain/use-cases/seal-key.ts';
 import { toPem } from '#pdf/certificates.ts';
 import { buildDeps } from '#shared/deps.ts';
@@ -28,11 +29,11 @@ interface FakeKmsKey {
  * A KMS double backed by a real local key: GetPublicKey answers with its SPKI, Sign signs the given
  * digest with openssl (so the adapter's request, not our own signing code, decides the result).
  */
-function fakeKmsKey(kind: 'rsa' | 'ec'): FakeKmsKey {
-  const pair = kind === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+function fakeKmsKey(spec: SealKeySpec): FakeKmsKey {
+  const modulusLength = rsaModulusLength(spec);
+  const pair = modulusLength ? generateKeyPairSync('rsa', { modulusLength }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const keyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const spec: KeySpec = kind === 'rsa' ? 'RSA_2048' : 'ECC_NIST_P256';
-  const signingAlgorithm = kind === 'rsa' ? 'RSASSA_PKCS1_V1_5_SHA_256' : 'ECDSA_SHA_256';
+  const signingAlgorithm = modulusLength ? 'RSASSA_PKCS1_V1_5_SHA_256' : 'ECDSA_SHA_256';
   kmsMock.on(GetPublicKeyCommand, { KeyId: KEY_ID }).resolves({
     KeyId: KEY_ID,
     KeySpec: spec,
@@ -49,9 +50,9 @@ function fakeKmsKey(kind: 'rsa' | 'ec'): FakeKmsKey {
   return { spec, publicKey: pair.publicKey, signingAlgorithm };
 }
 
-describe.each(['rsa', 'ec'] as const)('KmsDocumentSigner with a %s key', (kind) => {
+describe.each(SEAL_KEY_SPECS)('KmsDocumentSigner with a %s key', (spec) => {
   it('issues a self-signed certificate through KMS for the KMS public key', async () => {
-    const key = fakeKmsKey(kind);
+    const key = fakeKmsKey(spec);
     const kms = new KMSClient({ region: 'eu-west-1' });
     const pem = await issueKmsCertificate(kms, KEY_ID, 'E-Signature Service', { organization: 'Acme' });
     const cert = new X509Certificate(pem);
@@ -62,10 +63,10 @@ describe.each(['rsa', 'ec'] as const)('KmsDocumentSigner with a %s key', (kind) 
   });
 
   it('seals a PDF that pdfsig, qpdf and openssl accept, signing the digest in KMS', async () => {
-    fakeKmsKey(kind);
+    fakeKmsKey(spec);
     const kms = new KMSClient({ region: 'eu-west-1' });
     const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'E-Signature Service'));
-    expect(signer.algorithm).toBe(kind === 'rsa' ? 'rsa-sha256' : 'ecdsa-sha256');
+    expect(signer.algorithm).toBe(spec === 'ECC_NIST_P256' ? 'ecdsa-sha256' : 'rsa-sha256');
     const sealed = await signPdf(await makePdf({ pages: 3 }), signer, { signingTime: new Date('2026-04-01T08:00:00Z') });
     const report = pdfsig(sealed);
     expect(report).toContain('Signature is Valid.');
@@ -80,7 +81,7 @@ describe.each(['rsa', 'ec'] as const)('KmsDocumentSigner with a %s key', (kind) 
 describe('KmsDocumentSigner errors', () => {
   it('passes KMS failures through and refuses an empty answer', async () => {
     const kms = new KMSClient({ region: 'eu-west-1' });
-    fakeKmsKey('rsa');
+    fakeKmsKey('RSA_2048');
     const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
     kmsMock.on(SignCommand).rejects(Object.assign(new Error('key disabled'), { name: 'DisabledException' }));
     await expect(signer.signDigest(new Uint8Array(32))).rejects.toThrow('key disabled');
@@ -105,7 +106,7 @@ describe('the seal key check with KMS', () => {
   };
 
   it('passes a chain issued for the KMS key, asking KMS for the public key once', async () => {
-    fakeKmsKey('ec');
+    fakeKmsKey('ECC_NIST_P256');
     const kms = new KMSClient({ region: 'eu-west-1' });
     const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
     kmsMock.resetHistory();
@@ -117,7 +118,7 @@ describe('the seal key check with KMS', () => {
   });
 
   it('seals unchecked, with a warning, when the role may not read the public key', async () => {
-    fakeKmsKey('rsa');
+    fakeKmsKey('RSA_2048');
     const kms = new KMSClient({ region: 'eu-west-1' });
     const signer = new KmsDocumentSigner(kms, KEY_ID, await issueKmsCertificate(kms, KEY_ID, 'Seal'));
     kmsMock.on(GetPublicKeyCommand).rejects(Object.assign(new Error('not authorized to perform kms:GetPublicKey'), { name: 'AccessDeniedException' }));
@@ -127,7 +128,7 @@ describe('the seal key check with KMS', () => {
   });
 
   it('refuses an imported chain for another key, logged for the alarm, and asks KMS again after a failed read', async () => {
-    const key = fakeKmsKey('rsa');
+    const key = fakeKmsKey('RSA_2048');
     const kms = new KMSClient({ region: 'eu-west-1' });
     const other = await KeyFileSigner.open(tempDir());
     const chainPem = (await other.certificateChain()).map((der) => toPem(der)).join('');
@@ -142,7 +143,7 @@ describe('the seal key check with KMS', () => {
   });
 
   it('reads an imported chain again once a minute old on the service clock, and checks it against the key again', async () => {
-    fakeKmsKey('rsa');
+    fakeKmsKey('RSA_2048');
     const kms = new KMSClient({ region: 'eu-west-1' });
     const first = await issueKmsCertificate(kms, KEY_ID, 'Seal one');
     const second = await issueKmsCertificate(kms, KEY_ID, 'Seal two');

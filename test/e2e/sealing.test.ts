@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
+import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectErrorShape, newApp, outboxFor } from '#test/support/api.ts';
 import { createWithPdf, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
@@ -65,6 +66,11 @@ describe('sealing a completed envelope', () => {
     const rootPem = Buffer.from(root.bytes).toString('utf8');
     const [seal, stamp] = allSignatures(sealed);
     expect(opensslCmsVerify(seal!.cms, seal!.content, rootPem)).toMatchObject({ ok: true });
+    // sealed with the default key type: ECDSA P-256, signed as ecdsa-with-SHA256
+    const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(seal!.cms).content });
+    expect(signedData.signerInfos[0]?.signatureAlgorithm.algorithmId).toBe('1.2.840.10045.4.3.2');
+    const sealCertificate = new X509Certificate(new Uint8Array((signedData.certificates?.[0] as pkijs.Certificate).toSchema().toBER()));
+    expect(sealCertificate.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
     expect(opensslTsVerify(stamp!.cms, createHash('sha256').update(stamp!.content).digest(), rootPem)).toMatchObject({ ok: true });
     expect(qpdfCheck(file)).toMatchObject({ ok: true });
     const text = pdftotext(file);

@@ -24,7 +24,7 @@ describe('the imported seal certificate chain', () => {
     const reads = seal.statements.filter((s) => [s.Action].flat().includes('ssm:GetParameter'));
     expect(reads.map((s) => resolve(s.Resource))).toEqual(['arn:aws-cn:ssm:us-east-1:000000000000:parameter/Esign/seal-certificate-chain/{{sealKeyId}}']);
     const data = synthesized.templates.data;
-    const sealKey = resourcesOfType(data, 'AWS::KMS::Key').find(([, k]) => k.Properties.KeySpec === 'RSA_2048')![0];
+    const sealKey = resourcesOfType(data, 'AWS::KMS::Key').find(([, k]) => k.Properties.KeyUsage === 'SIGN_VERIFY')![0];
     data.hasResourceProperties('AWS::SSM::Parameter', { Name: '/Esign/seal-key-id', Value: { Ref: sealKey } });
     const outputs = (data.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
     expect(text(outputs.SealCertificateChainParameter?.Value)).toBe(text({ 'Fn::Join': ['', ['/Esign/seal-certificate-chain/', { Ref: sealKey }]] }));

@@ -82,8 +82,8 @@ describe('CDK app: stateful resources', () => {
     templateOf('data').hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
   });
 
-  it('the seal key is an asymmetric RSA 2048 signing key; the data key rotates', () => {
-    templateOf('data').hasResourceProperties('AWS::KMS::Key', { KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' });
+  it('the seal key is an asymmetric ECC P-256 signing key by default; the data key rotates', () => {
+    templateOf('data').hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
     templateOf('data').hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, Description: Match.stringLikeRegexp('documents bucket') });
   });
 
@@ -116,7 +116,7 @@ describe('CDK app: stateful resources', () => {
   });
 
   it('issues the seal certificate through a custom resource and hands it to the seal task through SSM', () => {
-    const sealKey = resourcesOfType(templateOf('data'), 'AWS::KMS::Key').find(([, k]) => k.Properties.KeySpec === 'RSA_2048')![0];
+    const sealKey = resourcesOfType(templateOf('data'), 'AWS::KMS::Key').find(([, k]) => k.Properties.KeyUsage === 'SIGN_VERIFY')![0];
     templateOf('data').hasResourceProperties('Custom::SealCertificate', { KeyId: { 'Fn::GetAtt': [sealKey, 'Arn'] } });
     templateOf('data').hasResourceProperties('AWS::SSM::Parameter', { Name: '/Esign/seal-certificate-pem', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SealCertificate'), 'CertificatePem'] } });
     const issuer = resourcesOfType(templateOf('data'), 'AWS::Lambda::Function').find(([, f]) => f.Properties.Description === 'Issues the seal key certificate through KMS (deploy time)');

@@ -7,6 +7,7 @@ import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFName, PDFRawStream } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEAL_KEY_SPECS } from '#adapters/seal-key-spec.ts';
 import type { RunningPki } from '#infra/local/engines/pki.ts';
 import { loadPdf } from '#pdf/load.ts';
 import { sealPdf } from '#pdf/seal.ts';
@@ -43,10 +44,15 @@ async function dss(pdf: Uint8Array): Promise<{ certs: Uint8Array[]; crls: Uint8A
   return { certs: streams('Certs'), crls: streams('CRLs') };
 }
 
-describe('sealPdf at each PAdES level, against the local CA', () => {
-  it('B-LTA: signature with a timestamp, a DSS with chains and CRLs, a document timestamp; every validator agrees', async () => {
+describe.each(SEAL_KEY_SPECS)('B-LTA with %s keys (seal, timestamp authority and root)', (spec) => {
+  let keyed: TestPki;
+  beforeAll(async () => { keyed = await startTestPki(spec); });
+  afterAll(async () => { await keyed.pki.stop(); });
+
+  it('signature with a timestamp, a DSS with chains and CRLs, a document timestamp; every validator agrees', async () => {
+    const { pki } = keyed;
     const input = await makePdf({ pages: 2 });
-    const { bytes, level } = await sealPdf(input, sealInput('B-LTA'));
+    const { bytes, level } = await sealPdf(input, keyed.input('B-LTA'));
     expect(level).toBe('B-LTA');
     expect(startsWith(bytes, input)).toBe(true);
     const [seal, stamp, ...more] = allSignatures(bytes);
@@ -78,7 +84,9 @@ describe('sealPdf at each PAdES level, against the local CA', () => {
     expect(mutoolVerify(bytes)).toMatch(/The signature is valid/);
     expect(mutoolShow(bytes, 'trailer/Root/DSS')).toMatch(/\/Certs\s*\[/);
   });
+});
 
+describe('sealPdf at each PAdES level, against the local CA', () => {
   it('B-T carries a signature timestamp and nothing after the signature; B-B neither', async () => {
     const input = await makePdf({ pages: 1 });
     const bt = await sealPdf(input, sealInput('B-T'));

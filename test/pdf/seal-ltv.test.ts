@@ -96,9 +96,14 @@ describe('the DSS of a B-LTA seal', () => {
 });
 
 describe('a PDF another tool signed (@signpdf, a key the local CA certified)', () => {
+  // RSA keys throughout: @signpdf's P12 signer (node-forge) reads no EC key and no certificate an EC key signed.
+  let rsa: TestPki;
+  beforeAll(async () => { rsa = await startTestPki('RSA_2048'); });
+  afterAll(async () => { await rsa.pki.stop(); });
+
   it("seals with the other tool's certificate and a CRL for it in the DSS", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'esign-peer-'));
-    const peer = await KeyFileSigner.open(dir, { certify: (key, chain) => pki.sealChain(key, chain) });
+    const peer = await KeyFileSigner.open(dir, { certify: (key, chain) => rsa.pki.sealChain(key, chain), keySpec: 'RSA_2048' });
     const [peerCert] = await peer.certificateChain();
     const p12 = join(dir, 'peer.p12');
     execFileSync('openssl', ['pkcs12', '-export', '-inkey', join(dir, KEY_FILE), '-in', join(dir, CERTIFICATE_FILE), '-out', p12, '-passout', 'pass:', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1'], { stdio: 'ignore' });
@@ -106,10 +111,10 @@ describe('a PDF another tool signed (@signpdf, a key the local CA certified)', (
     pdflibAddPlaceholder({ pdfDoc: doc, reason: 'Approved', contactInfo: 'peer@example.com', name: 'Peer', location: 'Elsewhere' });
     const unsigned = await doc.save({ useObjectStreams: false });
     const signed = new Uint8Array(await new SignPdf().sign(Buffer.from(unsigned), new P12Signer(execFileSync('cat', [p12]))));
-    const { bytes } = await sealPdf(signed, started.input('B-LTA'));
+    const { bytes } = await sealPdf(signed, rsa.input('B-LTA'));
     const store = await dss(bytes);
     expect(store.certs.map((c) => Buffer.from(c))).toContainEqual(Buffer.from(peerCert!));
-    expect(store.crls.some((crl) => opensslVerifyWithCrl(peerCert!, crl, pki.rootPem).ok)).toBe(true);
+    expect(store.crls.some((crl) => opensslVerifyWithCrl(peerCert!, crl, rsa.pki.rootPem).ok)).toBe(true);
   });
 });
 

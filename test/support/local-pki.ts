@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
 import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
 import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import type { SealKeySpec } from '#adapters/seal-key-spec.ts';
 import { startLocalPki, type RunningPki } from '#infra/local/engines/pki.ts';
 import type { PadesLevel, SealInput } from '#pdf/seal.ts';
 
@@ -14,11 +15,12 @@ export interface TestPki {
   input: (level: PadesLevel, overrides?: Partial<SealInput>) => SealInput;
 }
 
-/** The local CA engine in a temporary directory, with a seal key it certified. */
-export async function startTestPki(): Promise<TestPki> {
+/** The local CA engine in a temporary directory, with a seal key it certified; `keySpec`: of every key (default: the local default). */
+export async function startTestPki(keySpec?: SealKeySpec, options: { tsaValidDays?: number } = {}): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'esign-pki-'));
-  const pki = await startLocalPki({ dir: join(dir, 'pki') });
-  const signer = await KeyFileSigner.open(join(dir, 'signing'), { certify: (key, chain) => pki.sealChain(key, chain) });
+  const spec = keySpec ? { keySpec } : {};
+  const pki = await startLocalPki({ dir: join(dir, 'pki'), ...spec, ...options });
+  const signer = await KeyFileSigner.open(join(dir, 'signing'), { certify: (key, chain) => pki.sealChain(key, chain), ...spec });
   const input = (level: PadesLevel, overrides: Partial<SealInput> = {}): SealInput => ({
     items: [{ page: 1, rect: { x: 60, y: 700, width: 260, height: 40 }, rotate: 0, value: { kind: 'typed', text: 'Łukasz Nowak', fontLabel: 'Caveat' } }],
     certificate: {

@@ -56,7 +56,7 @@ export function inProcessAnswers(services: InProcessServices): Partial<Record<Aw
     kms: (command, input: SignCommandInput) => {
       // The seal step reads the key's public half to check its certificate against it.
       if (command === 'GetPublicKeyCommand' && input.KeyId === services.kms.keyArn) {
-        return Promise.resolve({ KeyId: input.KeyId, KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY', PublicKey: services.kms.signer.publicKey() });
+        return Promise.resolve({ KeyId: input.KeyId, KeySpec: services.kms.signer.keySpec, KeyUsage: 'SIGN_VERIFY', PublicKey: services.kms.signer.publicKey() });
       }
       if (command !== 'SignCommand') return undefined;
       if (input.KeyId !== services.kms.keyArn || input.MessageType !== 'DIGEST' || !input.Message) {

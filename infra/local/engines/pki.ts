@@ -5,12 +5,12 @@
  * root's CRL (GET /crl/root.crl) on a port of their own. The port is kept between starts when it is free, so the
  * CRL address written into the certificates stays valid; when it moved, the leaf certificates are issued again.
  */
-import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { KeyFileSigner, signRsaDigest } from '#adapters/local/key-file-signer.ts';
+import { generateSealKey, KeyFileSigner, signDigestWithKey } from '#adapters/local/key-file-signer.ts';
+import { DEFAULT_SEAL_KEY_SPEC, type SealKeySpec } from '#adapters/seal-key-spec.ts';
 import { selfSigned } from '#pdf/dss.ts';
 import { crlUrls, issueCertificate, issueCrl, type SigningKey } from '#pdf/pki.ts';
 import { fromPem, OID, toPem } from '#pdf/certificates.ts';
@@ -35,21 +35,27 @@ const TSA_ACCURACY_SECONDS = 1;
 
 interface Party { key: KeyObject; cert: Uint8Array }
 
-export async function startLocalPki(options: { dir: string }): Promise<RunningPki> {
+/**
+ * `keySpec`: the type of the root's and the timestamp authority's keys when they are made (default ECDSA P-256).
+ * `tsaValidDays`: the lifetime of a timestamp authority certificate it issues (archive renewal tests shorten it).
+ */
+export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpec; tsaValidDays?: number }): Promise<RunningPki> {
+  const keySpec = options.keySpec ?? DEFAULT_SEAL_KEY_SPEC;
   await mkdir(options.dir, { recursive: true });
   const state = await readJson<{ port?: number }>(join(options.dir, 'state.json'));
   const port = state?.port && (await isPortFree(state.port, '127.0.0.1')) ? state.port : await freePort();
   const endpoint = `http://127.0.0.1:${String(port)}`;
   const crlUrl = `${endpoint}/crl/root.crl`;
-  const root = await party(options.dir, 'root', async (key) => issueCertificate({
+  const root = await party(options.dir, 'root', keySpec, async (key) => issueCertificate({
     subject: [[OID.commonName, 'E-Signature Service Local Root CA'], [OID.organization, ORGANIZATION], [OID.country, 'DE']],
     publicKey: spki(key), profile: 'ca', key: signingKey(key), validFrom: new Date(), validDays: VALID_DAYS.root,
   }));
   const issue = (key: KeyObject | Uint8Array, profile: 'seal' | 'timestamping', commonName: string) => issueCertificate({
     subject: [[OID.commonName, commonName], [OID.organization, ORGANIZATION], [OID.country, 'DE']],
-    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom: new Date(), validDays: VALID_DAYS.leaf,
+    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom: new Date(),
+    validDays: profile === 'timestamping' ? options.tsaValidDays ?? VALID_DAYS.leaf : VALID_DAYS.leaf,
   });
-  const tsa = await party(options.dir, 'tsa', (key) => issue(key, 'timestamping', 'E-Signature Service Local Timestamp Authority'), (cert) => crlUrls(cert).includes(crlUrl));
+  const tsa = await party(options.dir, 'tsa', keySpec, (key) => issue(key, 'timestamping', 'E-Signature Service Local Timestamp Authority'), (cert) => crlUrls(cert).includes(crlUrl));
   const tsaSigner = new KeyFileSigner(tsa.key, [tsa.cert, root.cert]);
   let crlNumber = 0;
   const server = createServer((req, res) => void handle(req, res, {
@@ -85,14 +91,14 @@ function keepsChain(leaf: Uint8Array, root: Uint8Array, crlUrl: string): boolean
 }
 
 /** A key and its certificate under `dir` (made on first use); the certificate is issued again when `valid` says so. */
-async function party(dir: string, name: string, certify: (key: KeyObject) => Promise<Uint8Array>, valid: (cert: Uint8Array) => boolean = () => true): Promise<Party> {
+async function party(dir: string, name: string, keySpec: SealKeySpec, certify: (key: KeyObject) => Promise<Uint8Array>, valid: (cert: Uint8Array) => boolean = () => true): Promise<Party> {
   const keyFile = join(dir, `${name}-key.pem`);
   const certFile = join(dir, `${name}.pem`);
   let key: KeyObject;
   try {
     key = createPrivateKey(await readFile(keyFile, 'utf8'));
   } catch {
-    key = (await promisify(generateKeyPair)('rsa', { modulusLength: 2048 })).privateKey;
+    key = await generateSealKey(keySpec);
     await writeFile(keyFile, key.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 });
   }
   const stored = fromPem((await readFile(certFile, 'utf8').catch(() => '')))[0];
@@ -103,7 +109,10 @@ async function party(dir: string, name: string, certify: (key: KeyObject) => Pro
 }
 
 const spki = (key: KeyObject): Uint8Array => createPublicKey(key).export({ type: 'spki', format: 'der' });
-const signingKey = (key: KeyObject): SigningKey => ({ algorithm: 'rsa-sha256', signDigest: (digest) => Promise.resolve(signRsaDigest(key, digest)) });
+const signingKey = (key: KeyObject): SigningKey => ({
+  algorithm: key.asymmetricKeyType === 'ec' ? 'ecdsa-sha256' : 'rsa-sha256',
+  signDigest: (digest) => Promise.resolve(signDigestWithKey(key, digest)),
+});
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {

@@ -193,6 +193,15 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return (await this.sweepIndex('GSI5', 'RET', `${until.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));
   }
 
+  async retainedAfter(after: string, limit: number): Promise<{ id: string; position: string }[]> {
+    const pages = await Promise.all(SHARDS.map((shard) => this.db.send(new QueryCommand({
+      TableName: this.table, IndexName: 'GSI5', Limit: limit, KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK > :after',
+      ExpressionAttributeValues: { ':pk': `RET#${String(shard)}`, ':after': after },
+    }))));
+    const found = pages.flatMap((page) => (page.Items ?? []).map((item) => ({ id: idOfPk(item.PK), position: String(item.GSI5SK) })));
+    return found.sort((a, b) => (a.position < b.position ? -1 : 1)).slice(0, limit);
+  }
+
   /** Ids of live envelopes whose deadline is at or before `now`. */
   async dueForExpiry(now: Date, limit: number): Promise<string[]> {
     return (await this.sweepIndex('GSI4', 'LIVE', `${now.toISOString()}#~`, limit)).map((key) => idOfPk(key.PK));

@@ -1,11 +1,12 @@
 /**
- * The seal key on AWS: a KMS asymmetric key (RSA or ECC_NIST_P256, SIGN_VERIFY) whose private half
+ * The seal key on AWS: a KMS asymmetric key (ECC_NIST_P256 or RSA, SIGN_VERIFY) whose private half
  * never leaves KMS. Its certificate is issued at deploy time, self-signed through KMS by
  * `issueKmsCertificate` (or imported from a real CA), and handed to the signer as a PEM chain.
  */
 import { GetPublicKeyCommand, KMSClient, SignCommand, type KMSClientConfig, type SigningAlgorithmSpec } from '@aws-sdk/client-kms';
 import type { DocumentSigner } from '#ports/services.ts';
 import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#pdf/certificates.ts';
+import { SEAL_KEY_SPECS } from '#adapters/seal-key-spec.ts';
 import { algorithmOfCertificate } from './seal-certificate.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when the seal function first signs. */
@@ -102,8 +103,8 @@ async function signDigestWithKms(kms: KMSClient, keyId: string, algorithm: Signa
 }
 
 function algorithmOfKeySpec(spec: string | undefined): SignatureAlgorithm {
-  if (spec?.startsWith('RSA_')) return 'rsa-sha256';
+  if (spec?.startsWith('RSA_')) return 'rsa-sha256'; // RSASSA-PKCS1-v1_5 with SHA-256 at any modulus size
   if (spec === 'ECC_NIST_P256') return 'ecdsa-sha256';
   // P-384/P-521 pair with SHA-384/512 in KMS, which the DocumentSigner port (SHA-256 digests) cannot carry.
-  throw new Error(`Unsupported KMS key spec for sealing: ${spec ?? 'unknown'} (use RSA_2048 or ECC_NIST_P256)`);
+  throw new Error(`Unsupported KMS key spec for sealing: ${spec ?? 'unknown'} (use one of ${SEAL_KEY_SPECS.join(', ')})`);
 }

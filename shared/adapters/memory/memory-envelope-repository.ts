@@ -131,6 +131,14 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     return Promise.resolve(sweep(this.envelopes.values(), sweepEntry, 'RET', until, limit).map((e) => e.id));
   }
 
+  retainedAfter(after: string, limit: number): Promise<{ id: string; position: string }[]> {
+    const entries = [...this.envelopes.values()].flatMap((envelope) => {
+      const entry = sweepEntry(envelope);
+      return entry?.partition.startsWith('RET#') && entry.sortKey > after ? [{ id: envelope.id, position: entry.sortKey }] : [];
+    });
+    return Promise.resolve(entries.sort((a, b) => (a.position < b.position ? -1 : 1)).slice(0, limit));
+  }
+
   /** Checks every condition first, then writes everything: nothing in between yields, so no other call interleaves. */
   commit(change: EnvelopeChange): Promise<void> {
     const refusal = this.refusal(change);

@@ -138,6 +138,21 @@ export function describeEnvelopeSweeps(name: string, builder: Builder<{ envelope
       expect(await repo().retainedUntil(at(plus(deletionAt, 1000)), 1)).toHaveLength(1);
     });
 
+    it('walks ended envelopes still retained after a time, in deletion order, page by page across every shard', async () => {
+      const retained = await Promise.all(Array.from({ length: 12 }, (_, i) => stored({ status: 'completed', deletionAt: plus(T0, (i + 1) * 60_000) })));
+      await stored({ status: 'completed', deletionAt: T0 }); // deleted at T0: not after it
+      await stored({ status: 'sent', deletionAt: plus(T0, 5000) }); // live
+      const walked: string[] = [];
+      for (let position = `${T0}#~`; ;) {
+        const page = await repo().retainedAfter(position, 5);
+        walked.push(...page.map((p) => p.id));
+        const last = page.at(-1);
+        if (!last || page.length < 5) break;
+        position = last.position;
+      }
+      expect(walked).toEqual(retained.map((e) => e.id));
+    });
+
     it('reads at most `limit` ids from an index spread over many envelopes', async () => {
       const live = await Promise.all(Array.from({ length: 20 }, (_, i) => stored({ status: 'sent', expiresAt: plus(T0, i * 1000) })));
       const due = await repo().dueForExpiry(at(plus(T0, 60_000)), 7);
