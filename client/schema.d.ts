@@ -2010,8 +2010,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
-                "application/pdf": string;
+                "application/octet-stream": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+                "application/pdf": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
             };
         };
         responses: {
@@ -2935,8 +2935,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
-                "application/pdf": string;
+                "application/octet-stream": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+                "application/pdf": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
             };
         };
         responses: {
