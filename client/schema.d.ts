@@ -1232,6 +1232,8 @@ export interface components {
             signedAt: string;
             /** The envelope after this signature; `completed` follows once every signer has signed and sealing has run */
             envelopeStatus: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+            /** Whether this was the last signature: every signer has signed, and the envelope completes as soon as it is sealed */
+            allSigned: boolean;
         };
         /** The signer declined: the envelope ends `declined` and nobody else can sign. */
         DeclineResult: {
