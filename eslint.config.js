@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'web/dist/', 'coverage/', 'test-artifacts/', 'client/schema.d.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'dist/', 'web/dist/', 'coverage/', 'test-artifacts/', 'client/schema.d.ts', 'client/dist/', 'examples/*/dist/'] },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildOpenApi, type OpenApiDocument } from '#infra/openapi.ts';
+import { buildOpenApi, type OpenApiDocument } from '../infra/openapi.ts'; // relative: client/ is a package of its own, without the repository's import map
 import { isMainModule } from '../infra/main-module.ts';
 
 type Json = Record<string, unknown>;
@@ -86,9 +86,16 @@ function parametersType(parameters: unknown): string {
   return `{\n${['query', 'header', 'path', 'cookie'].map(group).join('\n')}\n    }`;
 }
 
-function contentType(content: unknown): string {
+/** Raw bytes sent as a request body: what a program holds a file in, not a string (which would go as JSON). */
+export const BINARY_BODY = 'Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>';
+const isBinaryMedia = (media: string, schema: unknown) => (media === 'application/octet-stream' || media === 'application/pdf') && isObject(schema) && schema.type === 'string';
+
+function contentType(content: unknown, request = false): string {
   if (!isObject(content)) return 'never';
-  const lines = Object.entries(content).map(([media, body]) => `            ${JSON.stringify(media)}: ${indent(typeOf(isObject(body) ? body.schema : undefined), '            ')};`);
+  const lines = Object.entries(content).map(([media, body]) => {
+    const schema = isObject(body) ? body.schema : undefined;
+    return `            ${JSON.stringify(media)}: ${request && isBinaryMedia(media, schema) ? BINARY_BODY : indent(typeOf(schema), '            ')};`;
+  });
   return `{\n${lines.join('\n')}\n        }`;
 }
 
@@ -103,7 +110,7 @@ function responseType(response: unknown): string {
 
 function operationType(operation: Json): string {
   const body = isObject(operation.requestBody) ? operation.requestBody : undefined;
-  const requestBody = body ? `    requestBody${body.required === true ? '' : '?'}: {\n        content: ${contentType(body.content)};\n    };` : '    requestBody?: never;';
+  const requestBody = body ? `    requestBody${body.required === true ? '' : '?'}: {\n        content: ${contentType(body.content, true)};\n    };` : '    requestBody?: never;';
   const responses = isObject(operation.responses) ? operation.responses : {};
   const lines = Object.entries(responses).map(([status, response]) => `${comment(isObject(response) ? response.description : undefined, '        ')}        ${key(status)}: ${indent(responseType(response))};`);
   return `{\n    parameters: ${parametersType(operation.parameters)};\n${requestBody}\n    responses: {\n${lines.join('\n')}\n    };\n}`;

@@ -5,6 +5,9 @@
  *   const api = createEsignClient({ baseUrl: 'http://127.0.0.1:3000' });
  *   api.use(clientCredentials({ baseUrl, clientId: 'local-client', clientSecret: 'local-secret' }));
  *   const { data, error } = await api.GET('/v1/envelopes/{id}', { params: { path: { id } } });
+ *
+ * Beside the raw calls: uploadDocument (any kind of bytes, presigned when large), paginate (every item of a list
+ * route), verifyWebhook (a delivery's signature and timestamp).
  */
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema.d.ts';
@@ -14,8 +17,24 @@ export type Schemas = components['schemas'];
 export type EsignClient = Client<paths>;
 export type ApiError = Schemas['Error'];
 
+export { ApiCallError } from './client-errors.ts';
+export { listAll, paginate, type ListItem, type ListPath, type PaginateOptions } from './client-pagination.ts';
+export { MAX_DIRECT_BYTES, toBytes, uploadDocument, uploadLargeDocument, type BinaryBody, type UploadOptions } from './client-uploads.ts';
+export { checkWebhook, verifyWebhook, type VerifyWebhookOptions, type WebhookHeaders, type WebhookVerdict } from './webhook-verifier.ts';
+
+const isBinary = (body: unknown) => body instanceof Uint8Array || body instanceof ArrayBuffer || (typeof Blob !== 'undefined' && body instanceof Blob)
+  || (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream) || body instanceof URLSearchParams || body instanceof FormData;
+
+/** Bytes, blobs, streams and forms go as they are; anything else as JSON (a form-encoded content type: as a form). */
+function serializeBody(body: unknown, headers?: Headers | Record<string, string>): unknown {
+  if (isBinary(body)) return body;
+  const type = headers instanceof Headers ? headers.get('content-type') : headers?.['content-type'] ?? headers?.['Content-Type'];
+  if (type === 'application/x-www-form-urlencoded') return new URLSearchParams(body as Record<string, string>).toString();
+  return JSON.stringify(body);
+}
+
 export function createEsignClient(options: ClientOptions & { baseUrl: string }): EsignClient {
-  return createClient<paths>(options);
+  return createClient<paths>({ bodySerializer: serializeBody, ...options });
 }
 
 /** Routes whose credential is in the path (or that issue the credential): no bearer header. */
@@ -26,7 +45,6 @@ export async function requestToken(options: { baseUrl: string; clientId: string;
   const client = createEsignClient({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const { data, error, response } = await client.POST('/oauth/token', {
     body: { grant_type: 'client_credentials', client_id: options.clientId, client_secret: options.clientSecret },
-    bodySerializer: (body) => new URLSearchParams(body as Record<string, string>),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   if (!data) throw new Error(`POST /oauth/token answered ${String(response.status)}: ${error.message}`);

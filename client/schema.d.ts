@@ -1283,6 +1283,8 @@ export interface components {
             signedAt: string;
             /** The envelope after this signature; `completed` follows once every signer has signed and sealing has run */
             envelopeStatus: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+            /** Whether this was the last signature: every signer has signed, and the envelope completes as soon as it is sealed */
+            allSigned: boolean;
         };
         /** The signer declined: the envelope ends `declined` and nobody else can sign. */
         DeclineResult: {
@@ -2061,8 +2063,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
-                "application/pdf": string;
+                "application/octet-stream": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+                "application/pdf": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
             };
         };
         responses: {
@@ -2986,8 +2988,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
-                "application/pdf": string;
+                "application/octet-stream": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
+                "application/pdf": Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>;
             };
         };
         responses: {
@@ -3981,8 +3983,8 @@ export interface operations {
                         retrySchedule: "A" | "B";
                         /** Which key signs X-Service-Signature: the webhook's own `secret`, else the application's client secret; the secret itself is never returned */
                         signedWith: "secret" | "client_secret";
-                        /** The new signing secret: shown this once, never again */
-                        secret: string;
+                        /** The new signing secret: shown this once, never again (null in the answer to an Idempotency-Key repeat) */
+                        secret: string | null;
                         previousSecretExpiresAt: string | null;
                     };
                 };

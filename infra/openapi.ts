@@ -11,7 +11,7 @@ import type { ApiDescription } from '#ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type ComponentName, type SchemaObject } from './openapi/components.ts';
 import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';
-import { COMPONENT_DESCRIPTIONS, COMPONENT_EXAMPLES, REQUEST_EXAMPLES } from './openapi/examples.ts';
+import { COMPONENT_DESCRIPTIONS, COMPONENT_EXAMPLES, REQUEST_EXAMPLE_SETS, REQUEST_EXAMPLES } from './openapi/examples.ts';
 import { API_DESCRIPTION, errorDescription } from './openapi/overview.ts';
 import { WEBHOOK_EVENT_SCHEMA, webhookOperations } from './openapi/webhooks.ts';
 
@@ -54,7 +54,7 @@ const idempotencyConflict = (own: string | undefined) =>
   `${own === undefined ? 'The' : `${own}; or: the`} Idempotency-Key was used for a different request (\`idempotency_key_reused\`), ` +
   'or the first request with it is still running (`request_in_progress`, retry shortly)';
 
-export interface OpenApiMedia { schema: SchemaObject; example?: unknown; encoding?: Record<string, { contentType: string }> }
+export interface OpenApiMedia { schema: SchemaObject; example?: unknown; examples?: Record<string, { summary: string; description?: string; value: unknown }>; encoding?: Record<string, { contentType: string }> }
 export interface OpenApiParameter { name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: SchemaObject }
 export interface OpenApiOperation {
   operationId: string;
@@ -109,12 +109,16 @@ function contentOf(content: Content): Record<string, OpenApiMedia> {
     : { schema: media.jsonSchema, ...(media.encoding ? { encoding: media.encoding } : {}) }]));
 }
 
-/** The operation's example body on its JSON (or form) media. */
+/** The operation's example body on its JSON (or form) media; with named examples, all of them, the plain one first. */
 function withExample(operationId: string, content: Record<string, OpenApiMedia>): Record<string, OpenApiMedia> {
   const example = REQUEST_EXAMPLES[operationId];
   if (example === undefined) return content;
+  const named = REQUEST_EXAMPLE_SETS[operationId];
+  // A media type carries `example` or `examples`, never both.
+  const examples = named && { default: { summary: 'The usual request', value: example }, ...named };
   return Object.fromEntries(Object.entries(content).map(([type, media]) =>
-    [type, type === 'application/json' || type === 'application/x-www-form-urlencoded' ? { ...media, example } : media]));
+    [type, type === 'application/json' ? (examples ? { ...media, examples } : { ...media, example })
+      : type === 'application/x-www-form-urlencoded' ? { ...media, example } : media]));
 }
 
 function requestBody(route: RouteDeclaration): OpenApiOperation['requestBody'] {

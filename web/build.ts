@@ -180,6 +180,8 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
   const preload = [...first].filter((p) => p !== main).map((p) => `<link rel="modulepreload" href="${url(p)}">`).join('\n  ');
   const html = readFileSync(join(SRC, 'index.html'), 'utf8').replace('%CSS%', cssUrl).replace('%JS%', mainUrl).replace('%PRELOAD%', preload);
   put(out, 'index.html', html);
+  // The tab's icon, at the site's root as browsers look for it (served from the pages bucket on AWS)
+  put(out, 'favicon.svg', readFileSync(join(SRC, 'favicon.svg')));
   const scripts = Object.keys(outputs).filter((path) => path.endsWith('.js'));
   const isPdfjs = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('pdfjs-dist'));
   const report = {

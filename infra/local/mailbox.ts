@@ -20,6 +20,7 @@ header{background:#1d2330;color:#fff;padding:12px 20px}header a{color:#9cc4ff}
 main{max-width:980px;margin:0 auto;padding:16px}article{background:#fff;border-radius:8px;padding:14px 18px;margin:0 0 14px;box-shadow:0 1px 2px #0002}
 .meta{color:#5b6475;font-size:13px}.tag{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;color:#fff;background:#3867d6}
 .sms .tag{background:#20bf6b}h2{font-size:17px;margin:6px 0}pre{white-space:pre-wrap;font:inherit;margin:8px 0}
+a,pre,.meta,h2,header{overflow-wrap:anywhere}
 iframe{width:100%;height:420px;border:1px solid #dde;border-radius:6px;background:#fff}details{margin-top:6px}`;
 
 function article(message: OutboxMessage): string {

@@ -84,6 +84,54 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   putTenant: { retentionDays: 90, defaultExpiresInDays: 14, fieldOrigin: 'top-left' },
 };
 
+const TEMPLATE = '0194a3b0-7c1e-7d2a-9f10-3a4b5c6d7e92';
+
+/**
+ * Named request examples for the tasks integrators ask about most, shown beside the operation's default example
+ * (as `examples` on the media type: the reference offers them in a list).
+ */
+export const REQUEST_EXAMPLE_SETS: Record<string, Record<string, { summary: string; description?: string; value: unknown }>> = {
+  createEnvelope: {
+    fromTemplate: {
+      summary: 'From a template, sent at once',
+      description: 'A JSON body with `templateId` makes the envelope from a template: each of its roles gets a recipient, fields labelled in `prefill` start filled in, and `send: true` sends it in the same call (the answer carries the signing URLs).',
+      value: {
+        tenantId: 'acme', templateId: TEMPLATE,
+        recipients: { client: { name: 'Ana Silva', email: 'ana@example.com' }, counsel: { name: 'Ben Okafor', email: 'ben@example.com', authMethod: 'email_otp' } },
+        prefill: { Company: 'Acme Ltd', 'Contract value': 'EUR 12,000' },
+        subject: 'Mutual NDA for Acme Ltd', message: 'Please review and sign', send: true,
+      },
+    },
+    anchors: {
+      summary: 'Fields placed by anchor text',
+      description: 'Instead of `page`, `x` and `y`, an `anchor` places a field where a text occurs in the document (case-sensitive): at every occurrence, or only the first; `offsetX`/`offsetY` move it in PDF points; `ignoreIfMissing` skips an anchor the document lacks instead of refusing the envelope.',
+      value: {
+        tenantId: 'acme', subject: 'Order form',
+        signers: [{ name: 'Ana Silva', email: 'ana@example.com' }, { name: 'Ben Okafor', email: 'ben@example.com', routingOrder: 2 }],
+        fields: [
+          { signerIndex: 0, type: 'signature', anchor: { text: '/sig1/', offsetY: -8 }, w: 180, h: 40 },
+          { signerIndex: 0, type: 'date', anchor: { text: '/date1/', occurrence: 'first' }, w: 120, h: 20 },
+          { signerEmail: 'ben@example.com', type: 'initial', anchor: { text: '/init2/', ignoreIfMissing: true }, w: 60, h: 30 },
+        ],
+      },
+    },
+  },
+  addField: {
+    anchor: {
+      summary: 'By anchor: one field per occurrence',
+      description: 'Answers `{ data: [Field, ...] }`, one field wherever `/sig1/` occurs.',
+      value: { signerId: SIGNER, type: 'signature', anchor: { text: '/sig1/', offsetX: 0, offsetY: -4, occurrence: 'all' }, w: 180, h: 40 },
+    },
+  },
+  createEmbeddedSigningUrl: {
+    framed: {
+      summary: 'For a frame in your app (no return URL)',
+      description: 'Put the answered `url` in an iframe on an origin listed in the console\'s embed origins; the page posts `signed` or `declined` to the parent window instead of navigating.',
+      value: {},
+    },
+  },
+};
+
 /** Example bodies for the schemas a newcomer reads first. */
 export const COMPONENT_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
   TokenResponse: { access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.…', token_type: 'Bearer', expires_in: 3600 },

@@ -101,6 +101,7 @@ export const SignResultResponse = v.object({
   signed: v.literal(true),
   signedAt: timestamp,
   envelopeStatus: v.pipe(v.picklist(ENVELOPE_STATUSES), v.description('The envelope after this signature; `completed` follows once every signer has signed and sealing has run')),
+  allSigned: v.pipe(v.boolean(), v.description('Whether this was the last signature: every signer has signed, and the envelope completes as soon as it is sealed')),
 });
 
 export const DeclineResultResponse = v.object({

@@ -54,6 +54,11 @@ async function consent(): Promise<void> {
 
 async function sign(fieldId: string, dialogName: string): Promise<void> {
   await page.locator(`[data-field-id="${fieldId}"]`).click();
+  await drawIn(dialogName);
+}
+
+/** Draws in the open signature dialog and adopts the drawing. */
+async function drawIn(dialogName: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: dialogName });
   await dialog.waitFor();
   await drawWithMouse(page, dialog.locator('canvas.pad'));
@@ -96,17 +101,16 @@ describe('a contract and its annex on a 360 px phone', { timeout: 180_000 }, () 
 
     // The guide goes across documents by label: past the prefilled Company, to the annex
     const start = page.getByRole('button', { name: 'Start: Job title, annex.pdf, page 1' });
-    await start.click();
-    await expect.poll(() => focusedField(page)).toBe(id('Job title'));
-    await jobTitle.click();
+    await start.click(); // one tap: the field's editor opens
     const textDialog = page.getByRole('dialog', { name: 'Job title' });
     await textDialog.getByRole('textbox').fill('Director');
     await textDialog.getByRole('button', { name: 'Done' }).click();
     await textDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedField(page)).toBe(id('Job title'));
     await expect.poll(() => page.locator('#announcer').textContent()).toBe('Done. Next: Supplier signature in annex.pdf, page 1.');
     await page.getByRole('button', { name: 'Next field: Supplier signature, annex.pdf, page 1' }).click();
+    await drawIn('Supplier signature');
     await expect.poll(() => focusedField(page)).toBe(id('Supplier signature'));
-    await sign(id('Supplier signature'), 'Supplier signature');
     expect(await page.locator('#progress').innerText()).toBe('All required fields are done. Select Finish to sign.');
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.locator('[data-done="signed"]').waitFor();

@@ -120,13 +120,13 @@ describe('the signing page', { timeout: 120_000 }, () => {
     expect(summary(await axe(page))).toEqual([]);
 
     // Guided navigation: Start goes to the first required field in reading order (top to bottom): the text field
+    // One press opens the field's editor; closing it puts focus back on the field
     await page.getByRole('button', { name: 'Start' }).click();
-    await expect.poll(() => focusedField(page)).toBe(text);
-    await page.keyboard.press('Enter');
     const textDialog = page.getByRole('dialog', { name: 'Fill in the text field' });
     await textDialog.getByLabel('Text for the field on page 1').fill('ACME Corp., Lisbon office');
     await textDialog.getByRole('button', { name: 'Done' }).click();
     await textDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedField(page)).toBe(text);
 
     await page.getByRole('button', { name: 'Next field' }).click();
     await expect.poll(() => focusedField(page)).toBe(box);
@@ -134,8 +134,6 @@ describe('the signing page', { timeout: 120_000 }, () => {
     expect(await page.locator(`input[data-field-id="${box ?? ''}"]`).isChecked()).toBe(true);
 
     await page.getByRole('button', { name: 'Next field' }).click();
-    await expect.poll(() => focusedField(page)).toBe(sig);
-    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add your signature' });
     await dialog.waitFor();
     await drawWithMouse(page, dialog.locator('canvas.pad'));
@@ -147,8 +145,6 @@ describe('the signing page', { timeout: 120_000 }, () => {
     const preview = await page.locator(`[data-field-id="${sig ?? ''}"]`).screenshot();
 
     await page.getByRole('button', { name: 'Next field' }).click();
-    await expect.poll(() => focusedField(page)).toBe(initial);
-    await page.keyboard.press('Enter');
     const initials = page.getByRole('dialog', { name: 'Add your initials' });
     await initials.getByText('Type', { exact: true }).click();
     expect(await initials.getByRole('textbox', { name: 'Your initials' }).inputValue()).toBe('AMS');

@@ -12,7 +12,7 @@ import { latestCode, settle, tokenOf } from '#test/support/signing.ts';
 const apiUrl = () => inject('apiUrl');
 const SAMPLE = new URL('../fixtures/sample.pdf', import.meta.url);
 
-async function signWithCode(api: EsignClient, token: string, email: string, name: string): Promise<void> {
+async function signWithCode(api: EsignClient, token: string, email: string, name: string, last: boolean): Promise<void> {
   const path = { token };
   const context = await api.GET('/v1/signing/{token}', { params: { path } });
   expect(context.data?.requiresOtpVerification).toBe(true);
@@ -22,7 +22,8 @@ async function signWithCode(api: EsignClient, token: string, email: string, name
   expect((await api.POST('/v1/signing/{token}/consent', { params: { path } })).data).toBeDefined();
   const fields = (context.data?.fields ?? []).map((field) => ({ fieldId: field.id, textValue: name }));
   const signed = await api.POST('/v1/signing/{token}/sign', { params: { path }, body: { fields, fontLabel: 'Caveat' } });
-  expect(signed.data).toMatchObject({ signed: true });
+  // The last signature is told so at once: the envelope itself completes only after sealing.
+  expect(signed.data).toMatchObject({ signed: true, envelopeStatus: 'in_progress', allSigned: last });
 }
 
 describe('typed client: token, create, send, sign, complete, download sealed', () => {
@@ -54,10 +55,10 @@ describe('typed client: token, create, send, sign, complete, download sealed', (
 
     const sent = await api.POST('/v1/envelopes/{id}/send', { params: { path: { id } }, body: { message: 'Typed' } });
     const first = sent.data?.signers.find((s) => s.routingOrder === 1);
-    await signWithCode(api, tokenOf(first?.signingUrl), 'ana-client@example.com', 'Ana Silva');
+    await signWithCode(api, tokenOf(first?.signingUrl), 'ana-client@example.com', 'Ana Silva', false);
     await settle(); // the next routing group is invited by a background job
     const invitation = (await outboxFor('ben-client@example.com')).map((m) => /\/sign\/(\S+)/.exec(m.text)?.[1]).find(Boolean);
-    await signWithCode(api, invitation ?? '', 'ben-client@example.com', 'Ben Okafor');
+    await signWithCode(api, invitation ?? '', 'ben-client@example.com', 'Ben Okafor', true);
 
     await settle(); // the seal workflow
     const completed = await api.GET('/v1/envelopes/{id}', { params: { path: { id } } });

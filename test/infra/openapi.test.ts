@@ -1,4 +1,4 @@
-import { BulkSendRequest, CreateTemplateRequest } from '#schemas/templates.ts';
+import { BulkSendRequest, CreateFromTemplateRequest, CreateTemplateRequest } from '#schemas/templates.ts';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
@@ -218,10 +218,17 @@ describe('OpenAPI document: self-contained for a reader', () => {
       const content = doc.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content ?? {};
       for (const [type, media] of Object.entries(content)) {
         if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') continue;
-        expect(media.example, `${route.operationId} ${type}`).toBeDefined();
-        const schema = route.body?.schema ?? { issueToken: TokenRequest, createEnvelope: CreateEnvelopeRequest, createTemplate: CreateTemplateRequest, bulkSend: BulkSendRequest }[route.operationId];
-        if (!schema) throw new Error(`${route.operationId}: no schema to check its example against`);
-        expect(v.safeParse(schema, media.example).issues, route.operationId).toBeUndefined();
+        const named = Object.entries(media.examples ?? {}).map(([name, { value }]) => [name, value] as const);
+        const examples = media.example === undefined ? named : [['example', media.example] as const, ...named];
+        expect(examples.length, `${route.operationId} ${type}`).toBeGreaterThan(0);
+        // Creating an envelope takes either body: the envelope itself, or a template and its recipients.
+        const schemas = route.body?.schema ? [route.body.schema]
+          : { issueToken: [TokenRequest], createEnvelope: [CreateEnvelopeRequest, CreateFromTemplateRequest], createTemplate: [CreateTemplateRequest], bulkSend: [BulkSendRequest] }[route.operationId];
+        if (!schemas) throw new Error(`${route.operationId}: no schema to check its example against`);
+        for (const [name, example] of examples) {
+          const issues = schemas.map((schema) => v.safeParse(schema, example).issues);
+          expect(issues.some((found) => found === undefined), `${route.operationId} ${name}: ${JSON.stringify(issues)}`).toBe(true);
+        }
       }
     }
   });

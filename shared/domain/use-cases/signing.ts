@@ -187,7 +187,9 @@ export async function signDocument(deps: SigningDeps, token: string, input: Sign
     return { change: { ...change, releases: [stage.id] }, result: null };
   }));
   const after = signerOf(signed.envelope, signer.id);
-  return { signed: true as const, signedAt: stamped(after.signedAt, 'signature'), envelopeStatus: signed.envelope.status };
+  // The envelope completes only once sealing has run: the signer who signed last is told now that nobody is left.
+  const allSigned = signed.envelope.signers.every((s) => s.status === 'signed');
+  return { signed: true as const, signedAt: stamped(after.signedAt, 'signature'), envelopeStatus: signed.envelope.status, allSigned };
 }
 
 export async function declineToSign(deps: SigningDeps, token: string, reason: string | null, meta: RequestMeta) {

@@ -9,7 +9,7 @@ import { t } from '../../i18n/i18n.ts';
 import type { Value } from '../values.ts';
 import { drawTypedSignature, INK, paddingOf, type SignatureFont } from '../fonts.ts';
 import type { DocumentState } from '../state.ts';
-import { isDone, isFlagged, labelOf, percentBox, today, valueOf } from './model.ts';
+import { isDone, isFlagged, labelOf, needsInput, percentBox, today, valueOf } from './model.ts';
 
 export interface FieldView {
   box: HTMLElement; // the positioned element
@@ -77,7 +77,7 @@ export function createFieldView(field: SigningField, page: PageGeometry, handler
 
 /** The accessible name: an empty field's starts with the words it shows (WCAG 2.5.3, label in name). */
 function describe(field: SigningField, number: number, total: number, value: Value | undefined): string {
-  const where = { type: field.type, number, total, need: field.required ? 'required' : 'optional', page: field.page };
+  const where = { type: field.type, number, total, need: needsInput(field) ? 'required' : 'optional', page: field.page };
   const label = labelOf(field);
   if (field.type === 'checkbox' || field.type === 'date') return label ? `${label}: ${t('field.describe.plain', where)}` : t('field.describe.plain', where);
   if (!value) return t('field.describe.empty', { ...where, placeholder: placeholder(field) });
@@ -114,15 +114,19 @@ function renderPreview(view: FieldView, field: SigningField, value: Value | unde
 
 /** Brings every field's element up to date with the state; a preview is drawn again only when what it shows changed. */
 export function renderFields(doc: DocumentState, views: ReadonlyMap<string, FieldView>): void {
-  doc.fields.forEach((field, i) => {
+  // Numbered as the bar counts ("1 of 3 required fields"): required fields among the required, the others apart
+  const required = doc.fields.filter(needsInput);
+  const optional = doc.fields.filter((f) => !needsInput(f) && f.type !== 'date'); // a date is filled in by the service
+  doc.fields.forEach((field) => {
     const view = views.get(field.id);
     if (!view) return;
+    const group = needsInput(field) ? required : optional;
     const value = valueOf(doc, field);
     const font = value?.kind === 'typed' ? doc.font : view.shown?.font ?? doc.font;
     if (!view.shown || view.shown.value !== value || view.shown.font !== font) {
       renderPreview(view, field, value, font);
       view.shown = { value, font };
-      if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, i + 1, doc.fields.length, value));
+      if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, group.indexOf(field) + 1, group.length, value));
     }
     const done = isDone(field, value);
     const unticked = field.type === 'checkbox' && !field.required && !(value?.kind === 'checkbox' && value.checked);

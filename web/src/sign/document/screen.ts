@@ -105,12 +105,15 @@ export function showDocument(page: Page): void {
     if (shown && layer) layer.append(readOnlyView(field, shown));
   }
 
+  const open = new Map<string, () => void>();
   documentOf(store.state).fields.forEach((field, index) => {
     const shown = geometryOf(field.documentId, field.page);
     const layer = pagesOf(field.documentId)?.layer(field.page);
     if (!shown || !layer) return;
+    const edit = () => { void editField(store, field, () => { view.control.focus({ preventScroll: true }); }); };
+    if (field.type !== 'checkbox' && field.type !== 'date') open.set(field.id, edit);
     const view = createFieldView(field, shown, {
-      onActivate: () => { void editField(store, field, () => { view.control.focus({ preventScroll: true }); }); },
+      onActivate: edit,
       onCheck: (checked) => { setChecked(store, field, checked); },
       onFocus: () => { if (documentOf(store.state).cursor !== index) store.update((s) => { documentOf(s).cursor = index; }); },
     });
@@ -123,7 +126,10 @@ export function showDocument(page: Page): void {
     next: () => {
       const next = nextMissing(documentOf(store.state));
       store.update((s) => { documentOf(s).started = true; });
-      if (next) goTo(next.id);
+      if (!next) return;
+      goTo(next.id);
+      // One tap fills the next field: its editor opens at once (a checkbox is there to tick)
+      open.get(next.id)?.();
     },
     finish: () => { void submit(); },
   });

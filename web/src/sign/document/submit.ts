@@ -44,7 +44,8 @@ export function createSubmit(page: Page, goTo: (fieldId: string) => void): () =>
     setSubmit({ status: 'busy' });
     try {
       const answer = await api<SignAnswer>('POST', signingPath(store.state.token, '/sign'), body, signKey(body));
-      page.finished('signed', answer.envelopeStatus);
+      // The last signature completes the envelope for this signer, though it reads `completed` only once sealed
+      page.finished('signed', answer.allSigned ? 'completed' : answer.envelopeStatus);
     } catch (error) {
       const e = asApiError(error);
       if (signingRoute(e).to !== 'inline') {
