@@ -14,6 +14,7 @@ import type { Submission } from '#domain/submission.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
+import { findSealedHash, sealedHashItem } from './dynamo-sealed-hashes.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /**
@@ -24,6 +25,7 @@ import { INDEX_SHARDS } from './table-schema.ts';
  * - `SK = AUD#<seq>`: one audit entry, written once (`attribute_not_exists`), never updated.
  * - `SK = OUT#<id>`: an outbox item until dispatched; GSI3 finds it when due again (`OUTBOX#<shard>`).
  * - `SK = SUB#<signerId>`: one signer's submitted values.
+ * - `PK = SEALED#<sha256>`: a sealed file's hash, put with the completion (dynamo-sealed-hashes.ts).
  * Beside them: `STAGE#<id>` items name blobs written before the commit that will name them (GSI3 `STAGED#<shard>`),
  * and `COUNTS#<appId>#<tenantId> / SHARD#<nn>` keep the tenant's counts for the list's `total` (dynamo-counters.ts; the
  * tenant item `APP#<appId> / TENANT#<tenantId>` holds the counts written before they were sharded).
@@ -116,6 +118,9 @@ function transactionOf(table: string, change: EnvelopeChange, usageAt: number): 
   for (const entry of change.audit) add({ Put: { TableName: table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } });
   for (const item of change.outbox) add({ Put: { TableName: table, Item: outboxItem(item) } });
   if (change.submission) add({ Put: { TableName: table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } });
+  if (after.status === 'completed' && before?.status !== 'completed') {
+    for (const document of after.documents.filter((d) => d.kind === 'sealed')) add({ Put: { TableName: table, Item: sealedHashItem(after.id, document.id, document.sha256) } });
+  }
   for (const id of change.releases ?? []) add({ Delete: { TableName: table, Key: stageKey(id), ConditionExpression: 'attribute_exists(PK)' } }, 'stage');
   const counts = tenantCountsItem(table, change, randomShard());
   if (counts) add(counts);
@@ -150,6 +155,10 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
   }
 
   /** The envelope and its audit log in one Query: `AUD#...` entries sort just before `ENV`. */
+  findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined> {
+    return findSealedHash(this.db, this.table, sha256);
+  }
+
   async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
     const items = await this.queryAll({
       TableName: this.table, ConsistentRead: true,
