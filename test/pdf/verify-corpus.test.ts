@@ -4,19 +4,17 @@
  * unsigned PDF; each verdict cross-checked with pdfsig and, for the CMS, openssl.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PDFName, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendIncrementalUpdate, openForUpdate } from '#pdf/incremental.ts';
-import { signPdf } from '#pdf/pades.ts';
 import { sealPdf, type PadesLevel } from '#pdf/seal.ts';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { pemCertificates } from '#shared/verify/verify-report.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
+import { foreignSealedPdf } from '#test/support/foreign-ca.ts';
 import { makePdf } from '#test/support/pdfs.ts';
-import { allSignatures, flipByte, opensslCmsVerify, opensslSignDigest, pdfsig, tempDir } from './signature-tools.ts';
+import { allSignatures, flipByte, opensslCmsVerify, pdfsig } from './signature-tools.ts';
 
 let pki: TestPki;
 let serviceRoot: string;
@@ -60,18 +58,7 @@ describe('a seal under a foreign openssl CA', () => {
   let bytes: Uint8Array;
   let rootPem: string;
   beforeAll(async () => {
-    const dir = tempDir();
-    const at = (name: string) => join(dir, name);
-    const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '30', '-subj', '/CN=Foreign Test Root/O=Elsewhere',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-    run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('leaf.key'), '-out', at('leaf.csr'), '-subj', '/CN=Foreign Seal/O=Elsewhere');
-    run('x509', '-req', '-in', at('leaf.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('leaf.pem'), '-days', '10');
-    rootPem = readFileSync(at('ca.pem'), 'utf8');
-    const keyPem = readFileSync(at('leaf.key'), 'utf8');
-    const chain = [...pemCertificates(readFileSync(at('leaf.pem'), 'utf8')), ...pemCertificates(rootPem)];
-    const signer = { algorithm: 'rsa-sha256' as const, certificateChain: () => Promise.resolve(chain), signDigest: (digest: Uint8Array) => Promise.resolve(opensslSignDigest(keyPem, digest)) };
-    bytes = await signPdf(await makePdf({ pages: 1 }), signer, { signingTime: new Date() });
+    ({ bytes, rootPem } = await foreignSealedPdf());
   });
 
   it('with its root configured: TOTAL_PASSED, trust "configured"; openssl verifies the CMS against that root', async () => {
