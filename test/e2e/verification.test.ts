@@ -12,6 +12,7 @@ import { pemCertificates, type ServiceRecord } from '#shared/verify/verify-repor
 import { call, expectErrorShape, newApp } from '#test/support/api.ts';
 import { createWithPdf, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
 import { makePdf } from '#test/support/pdfs.ts';
+import { pdftotext, tempPdf } from '#test/support/validators.ts';
 import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
 
 let token: string;
@@ -84,6 +85,9 @@ describe('GET /v1/verify/{envelopeId}/{documentId}', () => {
     const answer = await call<ServiceRecord>('GET', `/v1/verify/${envelope.id}/${idOf(original)}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ sealedByThisService: true, sha256: envelope.documentHashFinal, documentCount: 1 });
+    // the audit certificate prints this very address (and draws it as a QR code)
+    const printed = pdftotext(tempPdf(sealed)).replace(/\s+/g, '');
+    expect(printed).toContain(`${inject('signingUrl')}/verify#${envelope.id}.${idOf(original)}`);
     const prefixed = await call<ServiceRecord>('GET', `/v1/verify/env_${envelope.id}/doc_${idOf(original)}`);
     expect(prefixed.body.sha256).toBe(envelope.documentHashFinal);
   });
