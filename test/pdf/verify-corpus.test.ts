@@ -3,7 +3,9 @@
  * and without its root, a flipped byte, an appended update that changes a page, a removed DSS, a non-PDF and an
  * unsigned PDF; each verdict cross-checked with pdfsig and, for the CMS, openssl.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PDFName, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendIncrementalUpdate, openForUpdate } from '#pdf/incremental.ts';
@@ -14,7 +16,7 @@ import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { foreignSealedPdf } from '#test/support/foreign-ca.ts';
 import { makePdf } from '#test/support/pdfs.ts';
-import { allSignatures, flipByte, opensslCmsVerify, pdfsig } from './signature-tools.ts';
+import { allSignatures, flipByte, opensslCmsVerify, pdfsig, tempDir, tempFile } from './signature-tools.ts';
 
 let pki: TestPki;
 let serviceRoot: string;
@@ -26,6 +28,17 @@ beforeAll(async () => {
   for (const level of ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const) sealed.set(level, (await sealPdf(original, pki.input(level))).bytes);
 }, 120_000);
 afterAll(async () => { await pki.pki.stop(); });
+
+/** pdfsig with an NSS database trusting `rootPem` (what docs/verification.md tells a third party to run; needs certutil). */
+function pdfsigTrusting(bytes: Uint8Array, rootPem: string): string {
+  const dir = tempDir();
+  const db = `sql:${join(dir, 'nssdb')}`;
+  mkdirSync(join(dir, 'nssdb'));
+  execFileSync('certutil', ['-N', '-d', db, '--empty-password']);
+  execFileSync('certutil', ['-A', '-d', db, '-n', 'root', '-t', 'C,C,C', '-i', tempFile(rootPem, 'root.pem', dir)]);
+  const run = spawnSync('pdfsig', ['-nssdir', db, tempFile(bytes, 'file.pdf', dir)], { encoding: 'utf8' });
+  return `${run.stdout}${run.stderr}`;
+}
 
 const trustService = () => ({ anchors: { service: [serviceRoot], configured: [] } });
 const file = (level: PadesLevel): Uint8Array => sealed.get(level)!;
@@ -42,7 +55,7 @@ describe('our seals at each PAdES level', () => {
     if (level !== 'B-B') expect(seal?.timestampTime).not.toBeNull();
     if (level === 'B-LT' || level === 'B-LTA') expect(seal?.revocationEmbedded.some((f) => f.source === 'crl' && f.status === 'good')).toBe(true);
     expect(report.sha256).toBe(execFileSync('sha256sum', [], { input: bytes }).toString().slice(0, 64));
-    expect(pdfsig(bytes)).toContain('Signature is Valid.');
+    expect(pdfsigTrusting(bytes, pki.pki.rootPem).split('Signature #2')[0]).toMatch(/Signature is Valid\.[\s\S]*Certificate is Trusted/);
     const [first] = allSignatures(bytes);
     expect(opensslCmsVerify(first!.cms, first!.content, pki.pki.rootPem).ok).toBe(true);
   });
@@ -68,6 +81,7 @@ describe('a seal under a foreign openssl CA', () => {
     expect(report.signatures[0]).toMatchObject({ kind: 'signature', trust: 'configured', padesLevel: 'B-B', signerCommonName: 'Foreign Seal', keyAlgorithm: 'RSA', keySize: 2048 });
     const [signature] = allSignatures(bytes);
     expect(opensslCmsVerify(signature!.cms, signature!.content, rootPem).ok).toBe(true);
+    expect(pdfsigTrusting(bytes, rootPem)).toContain('Certificate is Trusted');
   });
 
   it('without it: INDETERMINATE NO_CERTIFICATE_CHAIN_FOUND, the signature itself intact (pdfsig: valid, issuer not trusted)', async () => {
@@ -77,6 +91,7 @@ describe('a seal under a foreign openssl CA', () => {
     const text = pdfsig(bytes);
     expect(text).toContain('Signature is Valid.');
     expect(text).not.toContain('Certificate is Trusted');
+    expect(pdfsigTrusting(bytes, pki.pki.rootPem)).toContain("Certificate issuer isn't Trusted"); // our root is not theirs
   });
 });
 
