@@ -84,6 +84,19 @@ describe('a seal under a foreign openssl CA', () => {
     expect(pdfsigTrusting(bytes, rootPem)).toContain('Certificate is Trusted');
   });
 
+  it('sealed by us afterwards: the earlier signature holds, its later changes covered by the seal', async () => {
+    const resealed = (await sealPdf(bytes, pki.input('B-T'))).bytes;
+    const configured = await Promise.all(pemCertificates(rootPem).map(async (der) => hex(await sha256(der))));
+    const report = await verifyPdf(resealed, { anchors: { service: [serviceRoot], configured } });
+    expect(report.indication, JSON.stringify(report.signatures.map((s) => s.reasons))).toBe('TOTAL_PASSED');
+    const [earlier, seal] = report.signatures;
+    expect(earlier).toMatchObject({ kind: 'signature', trust: 'configured', intact: true, coversWholeFile: false });
+    expect(earlier?.modifiedAfter.map((m) => m.kind)).toEqual(expect.arrayContaining(['page', 'signature']));
+    expect(earlier?.modifiedAfter.every((m) => m.acceptable)).toBe(true);
+    expect(seal).toMatchObject({ kind: 'seal', padesLevel: 'B-T', coversWholeFile: true });
+    expect(pdfsig(resealed).match(/Signature is Valid\./g)).toHaveLength(2);
+  });
+
   it('without it: INDETERMINATE NO_CERTIFICATE_CHAIN_FOUND, the signature itself intact (pdfsig: valid, issuer not trusted)', async () => {
     const report = await verifyPdf(bytes, trustService());
     expect(report).toMatchObject({ indication: 'INDETERMINATE', subIndication: 'NO_CERTIFICATE_CHAIN_FOUND' });
