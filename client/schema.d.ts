@@ -794,6 +794,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/verify/{envelopeId}/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The seal record of a document by the ids its audit certificate prints */
+        get: operations["verifySealedDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/verify/{sha256}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this service sealed the file with this SHA-256 */
+        get: operations["verifySealedHash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "envelope.created": {
@@ -4301,6 +4335,106 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifySealedDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`, as the audit certificate prints it */
+                envelopeId: string;
+                /** Document id: a UUID, or the prefixed form `doc_<uuid>`; answers always use the plain UUID */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The envelope completed and sealed this document */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sealedByThisService: true;
+                        /** The envelope completed and its documents were sealed */
+                        status: "completed";
+                        /** When the seal was made (ISO 8601, to the millisecond): the time the certificate prints */
+                        completedAt: string | null;
+                        /** How many documents the envelope sealed */
+                        documentCount: number;
+                        /** How many signers the envelope had */
+                        signerCount: number;
+                        /** The PAdES level this service seals at; the file itself proves the level it reached */
+                        padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA";
+                        /** The audit chain's head hash as printed on the certificate */
+                        auditChainHead: string;
+                        /** The event number of that head ("event #14") */
+                        auditChainHeadEvent: number;
+                        /** By envelope and document ids only: the sealed file's SHA-256, which a dropped file must match */
+                        sha256?: string;
+                    };
+                };
+            };
+            /** No sealed document with these ids (or they do not belong together) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifySealedHash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The SHA-256 of a sealed PDF, 64 hex digits (either case): hashed by whoever holds the file, which is never uploaded */
+                sha256: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** This service sealed a file with this hash */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sealedByThisService: true;
+                        /** The envelope completed and its documents were sealed */
+                        status: "completed";
+                        /** When the seal was made (ISO 8601, to the millisecond): the time the certificate prints */
+                        completedAt: string | null;
+                        /** How many documents the envelope sealed */
+                        documentCount: number;
+                        /** How many signers the envelope had */
+                        signerCount: number;
+                        /** The PAdES level this service seals at; the file itself proves the level it reached */
+                        padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA";
+                        /** The audit chain's head hash as printed on the certificate */
+                        auditChainHead: string;
+                        /** The event number of that head ("event #14") */
+                        auditChainHeadEvent: number;
+                        /** By envelope and document ids only: the sealed file's SHA-256, which a dropped file must match */
+                        sha256?: string;
+                    };
+                };
+            };
+            /** This service sealed no file with this hash (or the hash is malformed) */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -42,7 +42,7 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse, 
  */
 export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => Invocable, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
   const headers = { ...SECURITY_HEADERS, 'content-security-policy': signingHostCsp(documentsOrigin) };
-  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link'), {}, fallback);
+  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link' || servedBySigningHost(r.def.path)), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (servedBySigningHost(url.pathname)) return api(req, res);

@@ -9,6 +9,8 @@ export const PATH_PARAMETERS: Record<string, string> = {
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID',
   documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>`; answers always use the plain UUID',
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>`; answers always use the plain UUID',
+  envelopeId: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`, as the audit certificate prints it',
+  sha256: "The SHA-256 of a sealed PDF, 64 hex digits (either case): hashed by whoever holds the file, which is never uploaded",
   uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:

@@ -28,6 +28,8 @@ export interface Line {
   cells: Cell[];
   rule?: boolean;
   image?: { png: Uint8Array; x: number; width: number; height: number };
+  /** A QR code's modules (true: dark), drawn `size` points wide at `x` (certificate-qr.ts). */
+  qr?: { modules: boolean[][]; x: number; size: number };
 }
 
 export type Block = Line[];

@@ -11,6 +11,7 @@ import type { SealDrawing } from './draw/drawing.ts';
 import { layoutLine, type ShapedLine } from './text/layout.ts';
 import { GREY, MARGIN, PAGE, heading, record, rows, utc, type Block, type Line } from './certificate-blocks.ts';
 import { sealRows, senderRows, signerBlocks } from './certificate-evidence.ts';
+import { drawQr, verificationLines } from './certificate-qr.ts';
 
 export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
@@ -55,6 +56,8 @@ export interface AuditCertificateInput {
   /** Who seals: the seal certificate's subject, and the timestamp authority's host (null: no timestamp). */
   seal?: { subject: string; timestampAuthority: string | null };
   signers: CertificateSigner[];
+  /** The verification page for this file (`<signing host>/verify#<envelopeId>.<documentId>`): printed, and drawn as a QR code. */
+  verifyUrl?: string;
   events: { seq: number; timestamp: string; event: string; actor: string; ip: string | null; userAgent: string | null }[];
 }
 
@@ -113,7 +116,7 @@ async function layout(input: AuditCertificateInput): Promise<Block[]> {
     ...sealRows(input),
     ['Audit chain head', `event #${String(input.chainHead.seq)} ${input.chainHead.hash}`],
     ['Sealed file', 'The SHA-256 of this sealed file is recorded by the service as documentHashFinal (a file cannot contain its own hash).'],
-  ]);
+  ]).then(async (lines) => [...lines, ...(input.verifyUrl ? await verificationLines(input.verifyUrl) : [])]);
   return [
     ...(await section('Envelope', [Promise.resolve(summary)])),
     ...(await section(`Documents (${String(input.documents.length)})`, documents)),
@@ -171,6 +174,7 @@ function drawLine(canvas: Canvas, line: Line, top: number, drawing: SealDrawing)
     const { png, x, width, height } = line.image;
     canvas.xobject(drawing.png(png).ref, [width, 0, 0, height, MARGIN + x, top - line.height + (line.height - height) / 2]);
   }
+  if (line.qr) drawQr(canvas, line.qr, top, line.height);
   if (line.rule) {
     const y = top - line.height / 2;
     canvas.line([MARGIN, y], [PAGE.width - MARGIN, y], { width: 0.5, color: RULE });

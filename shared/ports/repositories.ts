@@ -30,6 +30,8 @@ export interface EnvelopeRepository {
   getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined>;
   /** Any application's envelope: for signer links and workers, which are not scoped by a bearer token. */
   find(id: string): Promise<Envelope | undefined>;
+  /** The envelope and sealed document whose sealed file has this SHA-256 (lower-case hex), recorded when it completed. */
+  findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined>;
   submissions(envelopeId: string): Promise<Submission[]>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */

@@ -1,10 +1,11 @@
-/** Entry point: /sign/{token} is the signing page, /download/{token} the download portal. */
+/** Entry point: /sign/{token} is the signing page, /download/{token} the download portal, /verify the verification page. */
 import { h, showScreen } from './dom.ts';
 import { startDownload } from './download.ts';
 import { startEmbedded } from './embed.ts';
 import { t } from './i18n/i18n.ts';
 import { startPage } from './i18n/language.ts';
 import { startSigning } from './sign/flow.ts';
+import { startVerify } from './verify-page.ts';
 
 function route(): void {
   const parts = window.location.pathname.split('/').filter(Boolean);
@@ -15,6 +16,10 @@ function route(): void {
   }
   if (kind === 'embed' && token && parts.length === 2) {
     void startEmbedded(decodeURIComponent(token));
+    return;
+  }
+  if (kind === 'verify' && parts.length === 1) {
+    startVerify();
     return;
   }
   if (kind === 'download' && token && parts.length === 2) {

@@ -16,6 +16,7 @@ import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports
 import { cancelledBy, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';
+import { findSealedHash, sealedHashItem } from './dynamo-sealed-hashes.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /**
@@ -26,6 +27,8 @@ import { INDEX_SHARDS } from './table-schema.ts';
  * - `SK = AUD#<seq>`: one audit entry, written once (`attribute_not_exists`), never updated.
  * - `SK = OUT#<id>`: an outbox item until dispatched; GSI3 finds it when due again (`OUTBOX#<shard>`).
  * - `SK = SUB#<signerId>`: one signer's submitted values.
+ * - `PK = SEALED#<sha256>`: a sealed file's hash, put by the commit that stores the file (completion, archive renewal;
+ *   dynamo-sealed-hashes.ts).
  * The commit also writes the webhook events it raises into the application's event log (dynamo-event-log.ts).
  * Beside them: `STAGE#<id>` items name blobs written before the commit that will name them (GSI3 `STAGED#<shard>`),
  * and `COUNTS#<appId>#<tenantId> / SHARD#<nn>` keep the tenant's counts for the list's `total` (dynamo-counters.ts; the
@@ -120,6 +123,11 @@ function transactionOf(table: string, change: EnvelopeChange, usageAt: number): 
   for (const item of change.outbox) add({ Put: { TableName: table, Item: outboxItem(item) } });
   for (const put of eventLogPuts(table, change, new Date())) add(put);
   if (change.submission) add({ Put: { TableName: table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } });
+  // Every sealed file a commit stores stays findable by its hash: the completion's, and an archive renewal's new revision.
+  const known = new Set(before?.documents.filter((d) => d.kind === 'sealed').map((d) => d.sha256) ?? []);
+  for (const document of after.documents.filter((d) => d.kind === 'sealed' && !known.has(d.sha256))) {
+    add({ Put: { TableName: table, Item: sealedHashItem(after.id, document.id, document.sha256) } });
+  }
   for (const id of change.releases ?? []) add({ Delete: { TableName: table, Key: stageKey(id), ConditionExpression: 'attribute_exists(PK)' } }, 'stage');
   const counts = tenantCountsItem(table, change, randomShard());
   if (counts) add(counts);
@@ -158,6 +166,10 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
   }
 
   /** The envelope and its audit log in one Query: `AUD#...` entries sort just before `ENV`. */
+  findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined> {
+    return findSealedHash(this.db, this.table, sha256);
+  }
+
   async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
     const items = await this.queryAll({
       TableName: this.table, ConsistentRead: true,

@@ -94,6 +94,14 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     return Promise.resolve(envelope && copy(envelope));
   }
 
+  findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined> {
+    for (const envelope of this.envelopes.values()) {
+      const document = envelope.status === 'completed' ? envelope.documents.find((d) => d.kind === 'sealed' && d.sha256 === sha256) : undefined;
+      if (document) return Promise.resolve({ envelopeId: envelope.id, documentId: document.id });
+    }
+    return Promise.resolve(undefined);
+  }
+
   async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
     const envelope = await this.get(appId, id);
     return envelope && { envelope, auditLog: this.audit.list(id) };

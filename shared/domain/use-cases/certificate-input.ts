@@ -56,6 +56,8 @@ export interface CertificateSources {
   documentSigner: DocumentSigner;
   tsaUrl: string | null;
   timestamped: boolean;
+  /** Where the verification page is (the signing host): the certificate prints its address for this file. */
+  signingUrl?: string;
   /** The committed bytes of a stored signature image. */
   png: (blobKey: string, sha256: string) => Promise<Uint8Array>;
 }
@@ -77,5 +79,6 @@ export async function certificateFacts(sources: CertificateSources): Promise<(or
     sender: { createdBy: envelope.createdBy, appId: envelope.appId, sentAt: envelope.sentAt },
     cc: (envelope.cc ?? []).map(({ name, email }) => ({ name, email })),
     seal, signers, events,
+    ...(sources.signingUrl ? { verifyUrl: `${sources.signingUrl}/verify#${envelope.id}.${original.id}` } : {}),
   });
 }

@@ -106,7 +106,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
   const certificate = await certificateFacts({
-    envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl,
+    envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl, signingUrl: deps.config.signingUrl,
     timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
   });
   const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];

@@ -1,0 +1,227 @@
+/**
+ * Verifies every signature and document timestamp of a PDF (browser and Node): integrity over the /ByteRange, the
+ * CMS signature, the certificate path to a trust anchor, timestamps (the signature timestamp's imprint over the
+ * signature value, the document timestamp's over its range, each TSA's path), the embedded CRLs and OCSP responses at
+ * the validation time, the changes made after each signature, and the PAdES level reached.
+ *
+ *   const report = await verifyPdf(bytes, { anchors: { service: [rootSha256], configured: [] } });
+ */
+import { PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
+import type * as pkijs from 'pkijs';
+import {
+  buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt,
+  type PathResult, type TrustAnchors,
+} from './verify-chain.ts';
+import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, sameObject, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
+import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
+import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type TimestampCheck } from './verify-timestamp.ts';
+
+export interface VerifyOptions {
+  anchors?: TrustAnchors;
+  /** The verification time (defaults to now). */
+  now?: Date;
+  /** What the service says about this file's hash, when asked. */
+  service?: ServiceRecord | null;
+}
+
+interface Context {
+  bytes: Uint8Array;
+  parsed: ParsedPdf;
+  final: PDFDocument;
+  anchors: TrustAnchors;
+  now: Date;
+  revisions: Map<number, Promise<PDFDocument>>;
+  /** Certificates the file carries anywhere (CMS, timestamp tokens, DSS): where paths are built from. */
+  pool: pkijs.Certificate[];
+  crls: Uint8Array[];
+}
+
+export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}): Promise<VerificationReport> {
+  const now = options.now ?? new Date();
+  const base = { sha256: hex(await sha256(bytes)), size: bytes.length, verifiedAt: now.toISOString(), service: options.service ?? null };
+  const failed = (error: string): VerificationReport => ({ ...base, indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', signatures: [], error });
+  if (!looksLikePdf(bytes)) return failed('This file is not a PDF.');
+  let final: PDFDocument;
+  let parsed: ParsedPdf;
+  try {
+    final = await loadRevision(bytes);
+    parsed = parsePdf(bytes, final);
+  } catch (error) {
+    return failed(`This PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const context: Context = {
+    bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(),
+    pool: parseCertificates(parsed.dss?.certs ?? []), crls: [...(parsed.dss?.crls ?? [])],
+  };
+  for (const signature of parsed.signatures) {
+    const cms = parseCms(signature.contents);
+    if (!cms) continue;
+    context.pool.push(...cms.certificates);
+    context.crls.push(...cms.crls);
+    const token = signature.documentTimestamp ? null : signatureTimestampToken(cms);
+    const tokenCms = token && parseCms(token);
+    if (tokenCms) context.pool.push(...tokenCms.certificates);
+  }
+  const timestamps = new Map<PdfSignature, SignatureReport>();
+  const signatures: SignatureReport[] = [];
+  // Document timestamps first: they give the earlier signatures their proof of existence.
+  for (const signature of parsed.signatures.filter((s) => s.documentTimestamp)) timestamps.set(signature, await verifyDocumentTimestamp(context, signature));
+  for (const [i, signature] of parsed.signatures.entries()) {
+    const report = timestamps.get(signature) ?? (await verifySignature(context, signature, timestamps));
+    report.index = i + 1;
+    report.modifiedAfter = await modificationsAfter(context, signature);
+    applyModifications(report);
+    signatures.push(report);
+  }
+  return { ...base, ...overall(signatures), signatures, error: null };
+}
+
+function blank(signature: PdfSignature, bytes: Uint8Array, now: Date): SignatureReport {
+  return {
+    index: 0, kind: signature.documentTimestamp ? 'document-timestamp' : 'signature', field: signature.field, indication: 'TOTAL_PASSED', subIndication: null,
+    reasons: [], subFilter: signature.subFilter, padesLevel: null, intact: false, byteRange: signature.byteRange,
+    coversWholeFile: signature.revisionEnd === bytes.length, modifiedAfter: [], signer: null, signerCommonName: null, issuer: null, chain: [],
+    rootSha256: null, trust: 'untrusted', claimedTime: signature.claimedTime, timestampTime: null, tsa: null, timestampTrust: null,
+    revocationEmbedded: [], digestAlgorithm: null, signatureAlgorithm: null, keyAlgorithm: null, keySize: null, validationTime: now.toISOString(), warnings: [],
+  };
+}
+
+const verdict = (report: SignatureReport, indication: Indication, subIndication: SubIndication, reason: string): SignatureReport => {
+  if (report.indication === 'TOTAL_FAILED' || (report.indication === 'INDETERMINATE' && indication !== 'TOTAL_FAILED')) {
+    report.reasons.push(reason);
+    return report;
+  }
+  report.indication = indication;
+  report.subIndication = subIndication;
+  report.reasons.unshift(reason);
+  return report;
+};
+
+/** Path, trust, validity and revocation of `leaf` at `at`, written into `report`. */
+async function checkCertificates(context: Context, report: SignatureReport, leaf: pkijs.Certificate, at: Date, proven: boolean): Promise<PathResult> {
+  const path = await buildPath(leaf, context.pool, context.anchors);
+  report.chain = path.summaries;
+  report.trust = path.complete ? path.trust : 'untrusted';
+  report.rootSha256 = path.rootSha256;
+  report.validationTime = at.toISOString();
+  report.revocationEmbedded = await revocationStatus(path.path, context.crls, context.parsed.dss?.ocsps ?? []);
+  if (!path.complete) verdict(report, 'INDETERMINATE', 'NO_CERTIFICATE_CHAIN_FOUND', 'The certificate chain is incomplete: an issuer is missing from the file.');
+  else if (path.trust === 'untrusted') verdict(report, 'INDETERMINATE', 'NO_CERTIFICATE_CHAIN_FOUND', 'The certificate chain ends at a root this verifier does not trust.');
+  const validity = validityAt(path.path, at);
+  if (validity === 'expired') verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', proven ? 'A certificate had expired when the signature was timestamped.' : 'A certificate has expired and no timestamp proves the signature existed before.');
+  if (validity === 'not-yet-valid') verdict(report, 'INDETERMINATE', 'NOT_YET_VALID', 'A certificate was not yet valid at the validation time.');
+  const revoked = report.revocationEmbedded.find((f) => f.status === 'revoked' && (!f.revokedAt || Date.parse(f.revokedAt) <= at.getTime()));
+  if (revoked) verdict(report, 'TOTAL_FAILED', 'REVOKED', `The certificate of ${revoked.certificate} was revoked before the validation time.`);
+  const withoutData = path.path.slice(0, -1).filter((cert) => !report.revocationEmbedded.some((f) => f.certificate === distinguishedName(cert.subject)));
+  if (withoutData.length > 0) report.warnings.push(`No revocation data is embedded for ${withoutData.map((c) => distinguishedName(c.subject)).join('; ')}: revocation was not checked.`);
+  return path;
+}
+
+async function verifyDocumentTimestamp(context: Context, signature: PdfSignature): Promise<SignatureReport> {
+  const report = blank(signature, context.bytes, context.now);
+  if (signature.rangeProblem) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', `The signed range is malformed: ${signature.rangeProblem}.`);
+  const check = await checkTimestamp(signature.contents, coveredBytes(context.bytes, signature.byteRange));
+  if (!check) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', 'The document timestamp is not a readable RFC 3161 token.');
+  describeTimestamp(report, check);
+  report.intact = check.imprintMatches;
+  report.digestAlgorithm = digestName(check.cms.signerInfo.digestAlgorithm.algorithmId);
+  if (!check.imprintMatches) return verdict(report, 'TOTAL_FAILED', 'HASH_FAILURE', 'The bytes this timestamp covers were changed after it was made.');
+  if (!check.valid) return verdict(report, 'TOTAL_FAILED', 'SIG_CRYPTO_FAILURE', "The timestamp authority's signature does not verify.");
+  if (!check.cms.signer) return verdict(report, 'INDETERMINATE', 'NO_SIGNING_CERTIFICATE_FOUND', "The timestamp authority's certificate is not in the token.");
+  const path = await checkCertificates(context, report, check.cms.signer, check.genTime, true);
+  report.timestampTrust = report.trust;
+  describeSigner(report, path);
+  return report;
+}
+
+function describeTimestamp(report: SignatureReport, check: TimestampCheck): void {
+  report.timestampTime = check.genTime.toISOString();
+  report.tsa = check.tsa;
+}
+
+function describeSigner(report: SignatureReport, path: PathResult): void {
+  const leaf = path.path[0];
+  if (!leaf) return;
+  report.signer = distinguishedName(leaf.subject);
+  report.signerCommonName = commonName(leaf.subject);
+  report.issuer = distinguishedName(leaf.issuer);
+  const key = keyDescription(leaf);
+  report.keyAlgorithm = key.algorithm;
+  report.keySize = key.size;
+}
+
+async function verifySignature(context: Context, signature: PdfSignature, documentTimestamps: Map<PdfSignature, SignatureReport>): Promise<SignatureReport> {
+  const report = blank(signature, context.bytes, context.now);
+  if (signature.rangeProblem) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', `The signed range is malformed: ${signature.rangeProblem}.`);
+  const cms = parseCms(signature.contents);
+  if (!cms) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', 'The signature value is not a readable CMS signature.');
+  const check = await checkCms(cms, coveredBytes(context.bytes, signature.byteRange));
+  report.intact = check.digestMatches;
+  report.digestAlgorithm = check.digestAlgorithm;
+  report.signatureAlgorithm = check.signatureAlgorithm;
+  report.claimedTime ??= check.signingTime?.toISOString() ?? null;
+  if (!check.digestMatches) return verdict(report, 'TOTAL_FAILED', 'HASH_FAILURE', 'The signed bytes were changed after signing: the document is not what was signed.');
+  if (!cms.signer) return verdict(report, 'INDETERMINATE', 'NO_SIGNING_CERTIFICATE_FOUND', "The signer's certificate is not in the signature.");
+  if (!check.signatureValid) return verdict(report, 'TOTAL_FAILED', 'SIG_CRYPTO_FAILURE', "The signature value does not verify with the signer's key.");
+  // Proof of existence: the signature timestamp, else the earliest document timestamp covering the signature.
+  let proof: Date | null = null;
+  const token = signatureTimestampToken(cms);
+  if (token) {
+    const stamp = await checkTimestamp(token, signatureValue(cms));
+    if (stamp) {
+      describeTimestamp(report, stamp);
+      const tsaReport = blank(signature, context.bytes, context.now);
+      if (stamp.valid && stamp.cms.signer) await checkCertificates(context, tsaReport, stamp.cms.signer, stamp.genTime, true);
+      report.timestampTrust = stamp.valid && stamp.cms.signer ? tsaReport.trust : 'untrusted';
+      if (!stamp.valid) report.warnings.push('The signature timestamp does not verify: it is ignored.');
+      else if (tsaReport.indication !== 'TOTAL_PASSED') report.warnings.push(`The signature timestamp is not trusted (${tsaReport.reasons[0] ?? ''}): it is ignored.`);
+      else proof = stamp.genTime;
+    }
+  }
+  const covering = [...documentTimestamps].filter(([stamp, result]) => stamp.revisionEnd > signature.revisionEnd && result.indication === 'TOTAL_PASSED' && result.timestampTime);
+  if (!proof && covering[0]) proof = new Date(covering[0][1].timestampTime ?? '');
+  const path = await checkCertificates(context, report, cms.signer, proof ?? context.now, proof !== null);
+  describeSigner(report, path);
+  if (report.trust === 'service') report.kind = 'seal';
+  report.padesLevel = await levelOf(context, signature, check.hasSigningCertificateAttribute, proof !== null, report, covering.map(([stamp]) => stamp));
+  return report;
+}
+
+/** B-B with the signing-certificate attribute; B-T once time-stamped; B-LT with revocation data for the path; B-LTA with a document timestamp over it. */
+async function levelOf(context: Context, signature: PdfSignature, signingCertificate: boolean, timestamped: boolean, report: SignatureReport, stamps: PdfSignature[]): Promise<PadesLevel | null> {
+  if (signature.subFilter !== 'ETSI.CAdES.detached' || !signingCertificate) return null;
+  if (!timestamped) return 'B-B';
+  const nonRoot = report.chain.slice(0, -1);
+  const longTerm = context.parsed.dss !== null && nonRoot.every((cert) => report.revocationEmbedded.some((f) => f.certificate === cert.subject));
+  if (!longTerm) return 'B-T';
+  for (const stamp of stamps) {
+    if ((await revision(context, stamp.revisionEnd)).catalog.has(PDFName.of('DSS'))) return 'B-LTA';
+  }
+  return 'B-LT';
+}
+
+function revision(context: Context, end: number): Promise<PDFDocument> {
+  let loaded = context.revisions.get(end);
+  if (!loaded) context.revisions.set(end, (loaded = loadRevision(context.bytes.subarray(0, end))));
+  return loaded;
+}
+
+/** The changes after `signature`: those a later approval signature covers are acceptable, as are DSS and document timestamps. */
+async function modificationsAfter(context: Context, signature: PdfSignature): Promise<SignatureReport['modifiedAfter']> {
+  if (signature.rangeProblem || signature.revisionEnd >= context.bytes.length) return [];
+  const before = await revision(context, signature.revisionEnd);
+  const later = context.parsed.signatures.filter((s) => !s.documentTimestamp && !s.rangeProblem && s.revisionEnd > signature.revisionEnd).at(-1);
+  const laterDoc = later && (await revision(context, later.revisionEnd));
+  const signedLater = (ref: PDFRef): boolean => {
+    const now = context.final.context.lookup(ref);
+    return !!laterDoc && now !== undefined && sameObject(laterDoc.context.lookup(ref), now);
+  };
+  return changesBetween(before, context.final, signedLater);
+}
+
+function applyModifications(report: SignatureReport): void {
+  const unacceptable = report.modifiedAfter.filter((m) => !m.acceptable);
+  if (unacceptable.length === 0) return;
+  const what = [...new Set(unacceptable.map((m) => m.description))].join(', ');
+  verdict(report, 'TOTAL_FAILED', 'SIG_CONSTRAINTS_FAILURE', `The file was changed after this signature, and not only by validation data or timestamps: ${what}.`);
+}

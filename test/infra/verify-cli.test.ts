@@ -1,0 +1,45 @@
+/**
+ * `npm run verify`: exit codes 0 (passed), 1 (failed), 2 (indeterminate, usage), the JSON report, trust only from
+ * `--trust` files. Run as the command a third party runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { VerificationReport } from '#shared/verify/verify-report.ts';
+import { flipByte, tempFile } from '#test/pdf/signature-tools.ts';
+import { foreignSealedPdf } from '#test/support/foreign-ca.ts';
+
+let signed: string;
+let tampered: string;
+let rootFile: string;
+beforeAll(async () => {
+  const made = await foreignSealedPdf();
+  signed = tempFile(made.bytes, 'signed.pdf', made.dir);
+  tampered = tempFile(flipByte(made.bytes, 200), 'tampered.pdf', made.dir);
+  rootFile = made.rootFile;
+});
+
+const verify = (...args: string[]) => {
+  const run = spawnSync('npx', ['tsx', 'infra/verify-cli.ts', ...args], { encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+};
+
+describe('npm run verify', () => {
+  it('exit 0 with the root trusted; the JSON report says TOTAL_PASSED with the configured root', () => {
+    const run = verify(signed, '--json', '--trust', rootFile);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as VerificationReport;
+    expect(report).toMatchObject({ indication: 'TOTAL_PASSED', service: null });
+    expect(report.signatures[0]).toMatchObject({ kind: 'signature', trust: 'configured', intact: true });
+  });
+
+  it('exit 2 with nothing trusted (NO_CERTIFICATE_CHAIN_FOUND), 1 for a changed byte (HASH_FAILURE), 2 for a usage error', () => {
+    const untrusted = verify(signed);
+    expect(untrusted.status).toBe(2);
+    expect(untrusted.stdout).toContain('INDETERMINATE (NO_CERTIFICATE_CHAIN_FOUND)');
+    const changed = verify(tampered, '--trust', rootFile);
+    expect(changed.status).toBe(1);
+    expect(changed.stdout).toContain('TOTAL_FAILED (HASH_FAILURE)');
+    expect(verify().status).toBe(2);
+    expect(verify(signed, '--bogus').status).toBe(2);
+  });
+});
