@@ -24,4 +24,10 @@ export default defineConfig(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // Standalone snippets for integrators (the docs include them, a test runs them): plain JavaScript, no type information.
+    files: ['examples/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
+  },
 );

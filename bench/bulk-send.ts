@@ -1,5 +1,5 @@
 /**
- * Figure 7: a bulk send (ADDITIONS A5) on the local stack: a one-role template, then 1,000 JSON rows (100 with
+ * Figure 7: a bulk send (decision 35) on the local stack: a one-role template, then 1,000 JSON rows (100 with
  * `--quick`) posted in one request and polled every 100 ms until the batch is completed. Rows per second from the
  * 202 to the last row's envelope sent (each row: a copy of the template's PDF, the envelope created and sent in one
  * transaction, its invitation email), through the jobs queue and its consumer as deployed (chunks of 20 rows).

@@ -18,7 +18,7 @@ import { HOSTED_PER_ENVELOPE_USD, PRICES, PRICES_CHECKED } from './prices.ts';
 /** S3 requests billed at the PUT rate (DELETE is free; the rest bills as GET). */
 const S3_PUT_CLASS = new Set(['PutObject', 'CopyObject', 'PostObject', 'ListObjects', 'ListObjectsV2', 'PutObjectTagging', 'CreateMultipartUpload', 'UploadPart', 'CompleteMultipartUpload']);
 const S3_FREE = new Set(['DeleteObject', 'DeleteObjects']);
-/** Retention of the documents after the envelope ends (the tenant default, DESIGN retention): one month of storage. */
+/** Retention of the documents after the envelope ends (the tenant default, decision 28): one month of storage. */
 const STORAGE_MONTHS = 1;
 /**
  * Cold starts: at the low, uneven traffic of most deployments about every other invocation of an envelope's life finds

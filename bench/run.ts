@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (`-- --quick` for a few runs per figure; `-- --only=seal,api` for some figures while working on
  * them). Prints one markdown table and writes it, with the machine it ran on, to bench/RESULTS.md. Never part of
- * `npm test`. What each figure measures and how: README, "Performance".
+ * `npm test`. What each figure measures and how: docs/performance.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildOpenApi, type OpenApiDocument } from '#infra/openapi.ts';
+import { isMainModule } from '../infra/main-module.ts';
 
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -164,7 +165,7 @@ export const clientDocument = () => buildOpenApi({ serverUrl: 'http://127.0.0.1:
 
 export const SCHEMA_FILE = resolve(import.meta.dirname, 'schema.d.ts');
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+if (isMainModule(import.meta.url)) {
   writeFileSync(SCHEMA_FILE, generateSchemaTypes(clientDocument()));
   console.log(`wrote ${SCHEMA_FILE}`);
 }

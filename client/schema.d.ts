@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's events of the last 30 days, oldest first */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -632,6 +649,40 @@ export interface paths {
         put?: never;
         /** Send a delivery again now */
         post: operations["resendDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver the events of a time range again to this webhook */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a webhook's signing secret, the old one overlapping */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3582,6 +3633,73 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                envelopeId?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** A page of events, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                        /** The event id: the same in every delivery of this event */
+                        id: string;
+                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                        createdAt: string;
+                        envelopeId: string;
+                        completedAt: string | null;
+                        documentUrl: string;
+                        data: {
+                        envelopeId: string;
+                        tenantId: string;
+                        subject: string | null;
+                        status: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+                        completedAt: string | null;
+                        documentUrl: string;
+                        signerId: string | null;
+                        signers: ({
+                        id: string;
+                        name: string;
+                        email: string;
+                        status: "pending" | "sent" | "viewed" | "signed" | "declined";
+                        signedAt: string | null;
+                    })[];
+                    };
+                    })[];
+                        /** Pass as `after` to read on; keep it to poll for newer events later */
+                        nextCursor: string;
+                        /** True: more events are there now, read on at once; false: caught up */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** Invalid query parameter (an unknown event type, a malformed id, timestamp or cursor) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -3758,6 +3876,127 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    since: string;
+                    until?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The deliveries are queued */
+            202: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayId: string;
+                        webhookId: string;
+                        /** Events of the range the webhook subscribes to, queued for delivery */
+                        queued: number;
+                        /** True: the range holds more than one replay delivers; replay the rest from the last queued event on */
+                        more: boolean;
+                    };
+                };
+            };
+            /** A malformed timestamp, or `until` not after `since` */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such webhook for this application */
+            404: components["responses"]["NotFound"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    secret?: string | null;
+                    /** How long the current secret keeps signing beside the new one */
+                    expireCurrentInHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** The webhook, its new secret (shown this once) and when the previous one stops signing */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+                        active: boolean;
+                        createdAt: string;
+                        /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
+                        retrySchedule: "A" | "B";
+                        /** Which key signs X-Service-Signature: the webhook's own `secret`, else the application's client secret; the secret itself is never returned */
+                        signedWith: "secret" | "client_secret";
+                        /** The new signing secret: shown this once, never again */
+                        secret: string;
+                        previousSecretExpiresAt: string | null;
+                    };
+                };
+            };
+            /** A secret that is too short, or an overlap outside 0..72 hours */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such webhook for this application */
+            404: components["responses"]["NotFound"];
+            /** Another rotation of this webhook happened meanwhile; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4070,6 +4309,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4095,6 +4338,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4120,6 +4367,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4145,6 +4396,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4170,6 +4425,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4195,6 +4454,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4220,6 +4483,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4245,6 +4512,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4270,6 +4541,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;
@@ -4295,6 +4570,10 @@ export interface operations {
             header: {
                 /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
                 "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
             };
             path?: never;
             cookie?: never;

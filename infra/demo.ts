@@ -8,6 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { clientCredentials, createEsignClient, type EsignClient, type Schemas } from '../client/index.ts';
+import { isMainModule } from './main-module.ts';
 
 export interface DemoOptions {
   apiUrl: string;
@@ -138,6 +139,8 @@ async function main(): Promise<void> {
     apiUrl, outPath, log, pdfPath: resolve(import.meta.dirname, '../test/fixtures/sample.pdf'),
     clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret',
   });
+  // Under SIGNER=csc the seal's root is the local CSC provider's (the timestamps stay under the local CA's).
+  const cscRoot = await fetch(`${apiUrl}/_local/csc/root.pem`).then((r) => r.ok, () => false);
   log([
     '',
     'Where to look:',
@@ -146,11 +149,11 @@ async function main(): Promise<void> {
     `  Download page:                  ${result.downloadUrl ?? '(see the completion email in the mailbox)'}`,
     `  The envelope and audit log:     ${apiUrl}/docs/ (GET /v1/envelopes/{id}, id ${result.envelopeId})`,
     `  Check the seal:                 pdfsig ${result.sealedPath}`,
-    `                                  (trust root: curl -s ${apiUrl}/_local/pki/root.pem > root.pem)`,
+    `                                  (trust root: curl -s ${apiUrl}/_local/${cscRoot ? 'csc' : 'pki'}/root.pem > root.pem)`,
   ].join('\n'));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+if (isMainModule(import.meta.url)) {
   main().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

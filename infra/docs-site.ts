@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { buildOpenApi } from './openapi.ts';
+import { isMainModule } from './main-module.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -77,7 +78,7 @@ export function buildDocsSite(outDir: string, serverUrl: string): string {
 
 export const DOCS_DIST = resolve(import.meta.dirname, '../web/docs-dist');
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+if (isMainModule(import.meta.url)) {
   const serverUrl = (process.env.BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
   console.log(`wrote ${buildDocsSite(resolve(process.argv[2] ?? DOCS_DIST), serverUrl)} (server ${serverUrl})`);
 }

@@ -22,7 +22,7 @@ const CONVERSION: ConversionConfig = {
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
 };
 
-/** Spec 8: the budget headers are on every response, errors included. */
+/** The budget headers are on every response, errors included (decision 31). */
 const commonHeaders = {
   'X-Request-Id': { $ref: '#/components/headers/RequestId' },
   'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
@@ -38,7 +38,7 @@ const HEADERS = {
   IdempotentReplayed: { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
 
-/** POSTs with a credential take an Idempotency-Key (spec 8). */
+/** POSTs with a credential take an Idempotency-Key (decision 32). */
 const idempotent = (route: RouteDeclaration) => route.method === 'POST' && route.auth !== 'none';
 
 const IDEMPOTENCY_KEY: OpenApiParameter = {

@@ -23,6 +23,7 @@ import { fromPem, toPem } from '#pdf/certificates.ts';
 import { OID } from '#pdf/certificates.ts';
 import { certificationRequest, parseSubject, type SigningKey } from '#pdf/pki.ts';
 import { sealChainParameter } from './stacks/settings.ts';
+import { isMainModule } from './main-module.ts';
 
 /** The e-seal profile's fields (EN 319 412-3): a name, the organisation and its country. */
 export const DEFAULT_SUBJECT = 'CN=E-Signature Service Seal,O=E-Signature Service,C=DE';
@@ -116,7 +117,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   throw new Error('Usage: seal-cert csr [--subject "CN=...,O=...,C=..."] [--organization-identifier VATDE-123456789] [--policy OID]... [--out FILE] | seal-cert import CHAIN.pem');
 }
 
-if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
+if (isMainModule(import.meta.url)) {
   main(process.argv.slice(2)).then((out) => { process.stdout.write(`${out.trimEnd()}\n`); }, (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

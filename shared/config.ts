@@ -52,6 +52,14 @@ const EnvSchema = v.object({
     v.string(), v.regex(/^\d+$/, 'DIRECT_DOWNLOAD_MAX_BYTES must be a number of bytes'), v.transform(Number),
     v.maxValue(MAX_INLINE_BODY_BYTES, `DIRECT_DOWNLOAD_MAX_BYTES may be at most ${String(MAX_INLINE_BODY_BYTES)} bytes: a Lambda response carries no larger body once base64-encoded`),
   ), String(MAX_INLINE_BODY_BYTES)),
+  /** Who holds the seal key: `kms` (default), or `csc`, a trust service provider through the CSC API v2 (CSC_*). */
+  SIGNER: v.optional(v.picklist(['kms', 'csc'], 'SIGNER must be kms or csc'), 'kms'),
+  CSC_BASE_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('CSC_BASE_URL must be a URL'))]), ''),
+  CSC_CLIENT_ID: v.optional(v.string(), ''),
+  CSC_CLIENT_SECRET: v.optional(v.string(), ''),
+  CSC_CREDENTIAL_ID: v.optional(v.string(), ''),
+  CSC_PIN: v.optional(v.string(), ''),
+  CSC_OTP: v.optional(v.string(), ''),
   /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
   JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
@@ -67,7 +75,7 @@ export interface RateLimits {
   perIp: RateWindow;
 }
 
-/** DECISIONS 19: 600 requests per 60 s per application; the link-endpoint numbers are ours. */
+/** 600 requests per 60 s per application; per link token 120, per address 1,200 (decision 31). */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   plans: { standard: { limit: 600, windowSeconds: 60 } },
   perToken: { limit: 120, windowSeconds: 60 },
@@ -112,7 +120,7 @@ export interface Config {
   jobsQueueUrl: string;
   sealStateMachineArn: string;
   webhookRetryStateMachineArn: string;
-  /** Each webhook attempt's limit (spec 6.3: 10 s). */
+  /** Each webhook attempt's limit: 10 s (decision 25). */
   webhookTimeoutMs: number;
   /** The KMS key that seals, and its certificate chain in PEM (signing certificate first). */
   sealKeyId: string;
@@ -123,12 +131,12 @@ export interface Config {
   originVerifySecret: string | null;
   /** Also sends the completed, sealed copy here (the sender's address), when set. */
   senderCopyEmail: string | null;
-  /** Request budgets (spec 8, DECISIONS 19). */
+  /** Request budgets (decision 31). */
   rateLimits: RateLimits;
   /** The RFC 3161 timestamp authority and its optional header; null: none. */
   tsaUrl: string | null;
   tsaAuthHeader: string | null;
-  /** The PAdES level seals are made at (ADDITIONS A9). */
+  /** The PAdES level seals are made at (decision 21). */
   padesLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
   /** The DSS's revocation data is issued at least this long after the signature timestamp. */
   revocationGraceSeconds: number;
@@ -139,6 +147,19 @@ export interface Config {
   documentsOrigin: string;
   /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
   jobsMaxConcurrency: number;
+  /** Who holds the seal key: the KMS key (SEAL_KEY_ID), or a credential at a trust service provider (CSC API v2). */
+  signer: { kind: 'kms' } | CscSignerConfig;
+}
+
+/** A CSC v2 credential: where, the OAuth2 client, and the PIN / OTP its authorization asks for (secrets, never logged). */
+export interface CscSignerConfig {
+  kind: 'csc';
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  credentialId: string;
+  pin: string | null;
+  otp: string | null;
 }
 
 /** Reads and validates the environment once; a missing or bad variable fails the cold start loudly. */
@@ -177,6 +198,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
     jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
+    signer: signerOf(e),
+  };
+}
+
+/** SIGNER=csc needs its provider, client and credential; over plain HTTP only locally (the mock provider). */
+function signerOf(e: v.InferOutput<typeof EnvSchema>): Config['signer'] {
+  if (e.SIGNER === 'kms') return { kind: 'kms' };
+  const missing = (['CSC_BASE_URL', 'CSC_CLIENT_ID', 'CSC_CLIENT_SECRET', 'CSC_CREDENTIAL_ID'] as const).filter((name) => !e[name]);
+  if (missing.length > 0) throw new Error(`Invalid configuration: SIGNER=csc needs ${missing.join(', ')}`);
+  if (!e.CSC_BASE_URL.startsWith('https://') && e.LOCAL_MODE !== '1') throw new Error('Invalid configuration: CSC_BASE_URL must be an https:// URL');
+  return {
+    kind: 'csc', baseUrl: e.CSC_BASE_URL.replace(/\/+$/, ''), clientId: e.CSC_CLIENT_ID, clientSecret: e.CSC_CLIENT_SECRET,
+    credentialId: e.CSC_CREDENTIAL_ID, pin: e.CSC_PIN || null, otp: e.CSC_OTP || null,
   };
 }
 

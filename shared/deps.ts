@@ -32,7 +32,7 @@ import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfig, type Config, type CscSignerConfig } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
 export interface Deps {
@@ -126,12 +126,12 @@ export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
 }
 
 const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
-  get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true,
+  get: true, getWithAudit: true, find: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
   dueForExpiry: true, dueForReminder: true, dueForSealCheck: true, retainedUntil: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };
 const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
-  list: true, get: true, put: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
+  list: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
 };
 
 /** The table's ports, over one client loaded with the first of them that is called. */
@@ -198,6 +198,26 @@ function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSign
   };
 }
 
+/**
+ * The seal key at a trust service provider (CSC API v2): the adapter is loaded with the first call. Its algorithm is
+ * the credential's, known once the chain is read, which a seal asks for first.
+ */
+function cscSigner(settings: CscSignerConfig, clock: Clock): DocumentSigner {
+  let loaded: DocumentSigner | undefined;
+  const load = once(async () => {
+    const { CscDocumentSigner } = await import('#adapters/http/csc-signer.ts');
+    return (loaded = new CscDocumentSigner(settings, { clock }));
+  });
+  return {
+    get algorithm() {
+      if (!loaded) throw new Error('The CSC credential is not loaded yet: ask for its certificate chain first');
+      return loaded.algorithm;
+    },
+    certificateChain: async () => (await load()).certificateChain(),
+    signDigest: async (digest) => (await load()).signDigest(digest),
+  };
+}
+
 /** What seals above PAdES B-B reach out to: the timestamp authority (TSA_URL), and revocation data for B-LT and up. */
 function sealEvidence(config: Config): SealEvidence {
   const { padesLevel: level, tsaUrl } = config;
@@ -249,7 +269,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
       const { SfnWorkflows, sfnClient } = await import('#adapters/aws/sfn-workflows.ts');
       return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
     }, { startSealing: true, startWebhookRetry: true }),
-    documentSigner: kmsSigner(config, aws, clock),
+    documentSigner: config.signer.kind === 'csc' ? cscSigner(config.signer, clock) : kmsSigner(config, aws, clock),
     sealEvidence: sealEvidence(config),
     logger,
     // EMF lines on Lambda; kept in memory locally, where no CloudWatch reads them.

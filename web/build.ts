@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { isLiteralElement, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import * as esbuild from 'esbuild';
+import { isMainModule } from '../infra/main-module.ts';
 
 const WEB = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(WEB);
@@ -243,7 +244,7 @@ export async function buildWeb(options: { ifStale?: boolean; quiet?: boolean } =
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMainModule(import.meta.url)) {
   const ifStale = process.argv.includes('--if-stale');
   buildWeb({ ifStale }).then((built) => {
     if (!built) console.log('web: web/dist is up to date');

@@ -6,9 +6,9 @@ import { lambda } from '#http/lambda.ts';
 import { fieldView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { AddFieldRequest } from '#schemas/envelopes.ts';
-import { AnchoredFieldsResponse, FieldResponse } from '#schemas/responses.ts';
+import { AnchoredFieldsResponse, FieldResponse } from '#schemas/envelope-responses.ts';
 
-/** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (ADDITIONS A3). */
+/** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (decision 17). */
 const AddFieldResponse = v.union([FieldResponse, AnchoredFieldsResponse]);
 
 export const definition = route({

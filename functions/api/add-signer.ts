@@ -5,7 +5,7 @@ import { lambda } from '#http/lambda.ts';
 import { signerView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { CreateSignerRequest } from '#schemas/envelopes.ts';
-import { SignerResponse } from '#schemas/responses.ts';
+import { SignerResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers', auth: 'bearer', tag: 'Envelopes',

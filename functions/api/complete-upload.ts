@@ -4,7 +4,7 @@ import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { documentUploadView } from '#http/views.ts';
 import { UploadParams } from '#schemas/envelopes.ts';
-import { DocumentUploadResponse } from '#schemas/responses.ts';
+import { DocumentUploadResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url/{uploadId}/complete', auth: 'bearer', tag: 'Envelopes',

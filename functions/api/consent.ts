@@ -2,7 +2,7 @@ import { consentToSign } from '#domain/use-cases/signing.ts';
 import { json, linkAccess, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT, LINK_BEFORE_OTP, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { ConsentResponse } from '#schemas/responses.ts';
+import { ConsentResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

@@ -11,7 +11,7 @@ import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
 import { CreateFromTemplateRequest } from '#schemas/templates.ts';
 import { createFromTemplate } from '#domain/use-cases/from-template.ts';
 import * as v from 'valibot';
-import { EnvelopeResponse } from '#schemas/responses.ts';
+import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
 import { PDF_REFUSED } from '#http/error-docs.ts';
 
 type CreateInput =
@@ -30,7 +30,7 @@ function jsonPart(fields: Record<string, string>, name: string): unknown {
   }
 }
 
-/** Variant A: a `data` part holding the JSON request, or flat form fields with `signers`/`fields` as JSON strings. */
+/** Multipart: a `data` part holding the JSON request, or flat form fields with `signers`/`fields` as JSON strings. */
 function multipartRequest(fields: Record<string, string>): unknown {
   if (fields.data !== undefined) return jsonPart(fields, 'data');
   const flat = (name: string) => (fields[name]?.trim() ? fields[name] : undefined);
@@ -42,18 +42,18 @@ function multipartRequest(fields: Record<string, string>): unknown {
   };
 }
 
-/** Told apart by Content-Type (DECISIONS 4): multipart carries the PDF, JSON uploads it later. */
+/** Told apart by Content-Type (decision 8): multipart carries the PDF, JSON uploads it later. */
 const createBody: BodyRule<CreateInput> = {
   accepts: ['json', 'multipart'],
   read: (body: ParsedBody) => {
     if (body.kind === 'json') {
-      // An envelope made from a template names it (ADDITIONS A4).
+      // An envelope made from a template names it (decision 34).
       const value = body.value as Record<string, unknown> | null;
       if (typeof value === 'object' && value !== null && 'templateId' in value) return { fromTemplate: parseWith(CreateFromTemplateRequest, value) };
       return { request: parseRequest(body.value), files: [] };
     }
     if (body.kind !== 'multipart') throw ValidationError.at('body', 'must be JSON or multipart/form-data');
-    // Several `file` parts are several documents, in order (ADDITIONS A2); each is named by its filename.
+    // Several `file` parts are several documents, in order (decision 9); each is named by its filename.
     const files = body.files.filter((f) => f.field === 'file').map((f) => ({ bytes: f.bytes, filename: f.filename }));
     const request = parseRequest(multipartRequest(body.fields));
     if (files.length === 0) throw ValidationError.at('file', 'is required: attach the PDF as the `file` part');
@@ -65,7 +65,7 @@ const jsonText = (schema: Record<string, unknown>) => ({ type: 'string', content
 const component = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const createProperty = (name: keyof typeof CreateEnvelopeRequest.entries) => component(`CreateEnvelopeRequest/properties/${name}`);
 
-/** Variant A (DECISIONS 4): the PDFs plus either a `data` part with the JSON request or flat form fields. */
+/** Multipart (decision 8): the PDFs plus either a `data` part with the JSON request or flat form fields. */
 const multipartCreate = {
   jsonSchema: {
     anyOf: [
@@ -89,7 +89,7 @@ const multipartCreate = {
 export const definition = route({
   method: 'POST', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',
   operationId: 'createEnvelope', summary: 'Create an envelope (multipart with the PDF, or JSON)',
-  description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document` (Variant B). The two are told apart by Content-Type.',
+  description: 'Multipart carries the PDFs (several `file` parts are several documents, in order); a JSON create is followed by `POST /v1/envelopes/{id}/document`. The two are told apart by Content-Type.',
   body: createBody,
   requestContent: { required: true, content: { 'multipart/form-data': multipartCreate, ...json(v.union([CreateEnvelopeRequest, CreateFromTemplateRequest])) } },
   success: { status: 201, description: 'The envelope, in draft; from a template with `send: true`, sent (`signers[].signingUrl` as the send answers)', content: json(EnvelopeResponse) },

@@ -4,7 +4,7 @@ import { NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { IdParams } from '#schemas/common.ts';
 import { UploadUrlRequest } from '#schemas/envelopes.ts';
-import { UploadUrlResponse } from '#schemas/responses.ts';
+import { UploadUrlResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url', auth: 'bearer', tag: 'Envelopes',

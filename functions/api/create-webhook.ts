@@ -1,16 +1,17 @@
 import { createWebhook } from '#domain/use-cases/webhooks.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/views.ts';
-import { WebhookResponse } from '#schemas/responses.ts';
+import { webhookView } from '#http/webhook-views.ts';
+import { WebhookResponse } from '#schemas/webhook-responses.ts';
 import { CreateWebhookRequest } from '#schemas/webhooks.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',
   operationId: 'createWebhook', summary: 'Subscribe an HTTPS endpoint to events',
   description:
-    'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`, ' +
-    'keyed with `secret` when given, else with the client secret of the application.',
+    'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>` ' +
+    'and with `X-Service-Signature-V2: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (refuse a `t` older than a few minutes), ' +
+    'keyed with `secret` when given, else with the client secret of the application; `rotate-secret` replaces the key.',
   body: jsonBody(CreateWebhookRequest),
   success: { status: 201, description: 'The webhook', content: json(WebhookResponse) },
   errors: { 400: 'Not an HTTPS URL, an unknown event name, no events, or a secret that is too short' },

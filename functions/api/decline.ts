@@ -2,7 +2,7 @@ import { declineToSign } from '#domain/use-cases/signing.ts';
 import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT, LINK_BEFORE_OTP } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { DeclineResultResponse } from '#schemas/responses.ts';
+import { DeclineResultResponse } from '#schemas/signing-responses.ts';
 import { DeclineRequest, TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

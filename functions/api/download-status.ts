@@ -2,7 +2,7 @@ import { downloadStatus } from '#domain/use-cases/download.ts';
 import { json, respond, route } from '#http/endpoint.ts';
 import { DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { DownloadStatusResponse } from '#schemas/responses.ts';
+import { DownloadStatusResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

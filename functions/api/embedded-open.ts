@@ -2,7 +2,7 @@ import { openEmbedded } from '#domain/use-cases/embedding.ts';
 import { json, linkAccess, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { EmbeddedSessionResponse } from '#schemas/responses.ts';
+import { EmbeddedSessionResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

@@ -2,7 +2,7 @@ import { embeddedUrl } from '#domain/use-cases/embedding.ts';
 import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { EmbeddedUrlResponse } from '#schemas/responses.ts';
+import { EmbeddedUrlResponse } from '#schemas/signing-responses.ts';
 import { EmbeddedUrlRequest, SignerParams } from '#schemas/signing.ts';
 
 export const definition = route({

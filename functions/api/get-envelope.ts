@@ -3,7 +3,7 @@ import { bearerAccess, envelopeWrite, json, respond, route } from '#http/endpoin
 import { lambda } from '#http/lambda.ts';
 import { envelopeView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
-import { EnvelopeResponse } from '#schemas/responses.ts';
+import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}', auth: 'bearer', tag: 'Envelopes',

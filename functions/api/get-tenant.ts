@@ -1,6 +1,6 @@
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { TenantSettingsResponse } from '#schemas/responses.ts';
+import { TenantSettingsResponse } from '#schemas/console-responses.ts';
 import { TenantParams } from '#schemas/tenants.ts';
 
 /** A tenant's settings: the stored ones, or the defaults for a tenant that has set none. */

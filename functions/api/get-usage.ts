@@ -1,7 +1,7 @@
 import { usageSummary } from '#domain/use-cases/console.ts';
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { UsageResponse } from '#schemas/responses.ts';
+import { UsageResponse } from '#schemas/console-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/console/usage', auth: 'bearer', tag: 'Console',

@@ -2,7 +2,7 @@ import { listContacts } from '#domain/use-cases/console.ts';
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { ContactsQuery } from '#schemas/console.ts';
-import { ContactListResponse } from '#schemas/responses.ts';
+import { ContactListResponse } from '#schemas/console-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',

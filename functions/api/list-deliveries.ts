@@ -1,9 +1,9 @@
 import { findWebhook } from '#domain/use-cases/webhooks.ts';
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { deliveryView } from '#http/views.ts';
+import { deliveryView } from '#http/webhook-views.ts';
 import { IdParams } from '#schemas/common.ts';
-import { DeliveryListResponse } from '#schemas/responses.ts';
+import { DeliveryListResponse } from '#schemas/webhook-responses.ts';
 import { DeliveriesQuery } from '#schemas/webhooks.ts';
 
 export const definition = route({

@@ -3,7 +3,7 @@ import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { envelopeView } from '#http/views.ts';
 import { ListEnvelopesQuery } from '#schemas/envelopes.ts';
-import { EnvelopeListResponse } from '#schemas/responses.ts';
+import { EnvelopeListResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',

@@ -7,8 +7,8 @@ const METHODS = ['get', 'post', 'put', 'delete'] as const;
 
 /**
  * The API's `$default` route (and the local server's fallback): a path no route has is 404, a method its path lacks
- * is 405 with `Allow` (DECISIONS 32), in the error shape, through the same pipeline as every route, so these answers
- * carry the rate-limit headers too (spec 8). The routes are the API description's paths (shipped beside the bundle).
+ * is 405 with `Allow` (decision 7), in the error shape, through the same pipeline as every route, so these answers
+ * carry the rate-limit headers too (decision 31). The routes are the API description's paths (shipped beside the bundle).
  */
 export const definition = fallback(
   // Counted like any request against its caller (a bearer token's application, so JWT_SECRET to tell it; else the

@@ -4,7 +4,7 @@ import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { parseWith } from '#http/validation.ts';
 import { TokenRequest } from '#schemas/auth.ts';
-import { TokenResponse } from '#schemas/responses.ts';
+import { TokenResponse } from '#schemas/auth.ts';
 
 /** RFC 6749 2.3.1 form-encodes the id and secret inside Basic; many clients do not, so a part that does not decode is taken as sent. */
 function formDecoded(part: string): string {

@@ -1,6 +1,6 @@
 import { json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { OpenApiDocumentResponse } from '#schemas/responses.ts';
+import { OpenApiDocumentResponse } from '#schemas/error-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/openapi.json', auth: 'none', tag: 'Meta',

@@ -3,7 +3,7 @@ import { json, linkAccess, respond, route } from '#http/endpoint.ts';
 import { OTP_LIFETIME_CODES } from '#domain/otp-budget.ts';
 import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { OtpRequestedResponse } from '#schemas/responses.ts';
+import { OtpRequestedResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

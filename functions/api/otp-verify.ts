@@ -3,7 +3,7 @@ import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
 import { otpGuessBound, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
 import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { OtpVerificationResponse } from '#schemas/responses.ts';
+import { OtpVerificationResponse } from '#schemas/signing-responses.ts';
 import { OtpVerifyRequest, TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

@@ -2,9 +2,9 @@ import { checkEmbedOrigins } from '#domain/embedding.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { ConsoleSettingsRequest } from '#schemas/console.ts';
-import { ConsoleSettingsResponse } from '#schemas/responses.ts';
+import { ConsoleSettingsResponse } from '#schemas/console-responses.ts';
 
-/** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (ADDITIONS A6). */
+/** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (decision 36). */
 export const definition = route({
   method: 'PUT', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
   operationId: 'putConsoleSettings', summary: "Set the application's settings (embedOrigins)",

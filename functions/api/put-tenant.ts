@@ -1,6 +1,6 @@
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { TenantSettingsResponse } from '#schemas/responses.ts';
+import { TenantSettingsResponse } from '#schemas/console-responses.ts';
 import { TenantParams, TenantSettingsRequest } from '#schemas/tenants.ts';
 
 /** Sets a tenant's defaults; envelopes created from now on take them (existing ones keep theirs). */

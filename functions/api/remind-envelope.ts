@@ -3,7 +3,7 @@ import { envelopeWrite, invites, json, respond, route } from '#http/endpoint.ts'
 import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { IdParams } from '#schemas/common.ts';
-import { RemindResponse } from '#schemas/responses.ts';
+import { RemindResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/remind', auth: 'bearer', tag: 'Envelopes',

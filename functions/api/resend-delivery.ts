@@ -1,8 +1,8 @@
 import { resendDelivery } from '#domain/use-cases/webhooks.ts';
 import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { deliveryView } from '#http/views.ts';
-import { DeliveryResponse } from '#schemas/responses.ts';
+import { deliveryView } from '#http/webhook-views.ts';
+import { DeliveryResponse } from '#schemas/webhook-responses.ts';
 import { DeliveryParams } from '#schemas/webhooks.ts';
 
 export const definition = route({

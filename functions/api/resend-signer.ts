@@ -2,7 +2,7 @@ import { resendLink } from '#domain/use-cases/routing.ts';
 import { envelopeWrite, invites, json, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { SigningLinkResponse } from '#schemas/responses.ts';
+import { SigningLinkResponse } from '#schemas/signing-responses.ts';
 import { SignerParams } from '#schemas/signing.ts';
 
 export const definition = route({

@@ -2,9 +2,9 @@ import { saveContact } from '#domain/use-cases/console.ts';
 import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import { ContactRequest } from '#schemas/console.ts';
-import { ContactResponse } from '#schemas/responses.ts';
+import { ContactResponse } from '#schemas/console-responses.ts';
 
-/** 200 whether created or updated (spec 4.6): the contact is keyed by (application, email). */
+/** 200 whether created or updated (decision 40): the contact is keyed by (application, email). */
 export const definition = route({
   method: 'POST', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',
   operationId: 'saveContact', summary: 'Create a contact, or update the one with the same email',

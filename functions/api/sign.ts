@@ -1,7 +1,7 @@
 import { signDocument } from '#domain/use-cases/signing.ts';
 import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
-import { SignResultResponse } from '#schemas/responses.ts';
+import { SignResultResponse } from '#schemas/signing-responses.ts';
 import { SignRequest, TokenParams } from '#schemas/signing.ts';
 import { CONCURRENT, LINK_BEFORE_OTP } from '#http/error-docs.ts';
 
@@ -20,7 +20,7 @@ export const definition = route({
     409: `The signer already signed or declined; or: ${CONCURRENT.toLowerCase()}`,
   },
   // The last signature queues sealing (a workflow start); a finished routing group queues the next one.
-  // Drawn signatures are staged before the commit; a refused or lost request deletes its own (DECISIONS 31).
+  // Drawn signatures are staged before the commit; a refused or lost request deletes its own (decision 19).
   access: { ...linkAccess, documents: { write: ['signatures/'], delete: ['signatures/'] }, starts: ['seal'] },
 }, (deps) => async ({ params, body, meta }) => respond(SignResultResponse, await signDocument(deps, params.token, body, meta)));
 

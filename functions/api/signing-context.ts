@@ -3,8 +3,8 @@ import { readSigningContext } from '#domain/use-cases/signing.ts';
 import { json, linkAccess, respond, route } from '#http/endpoint.ts';
 import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
-import { completedFieldView, signingContextView } from '#http/views.ts';
-import { SigningContextResponse } from '#schemas/responses.ts';
+import { completedFieldView, signingContextView } from '#http/signing-views.ts';
+import { SigningContextResponse } from '#schemas/signing-responses.ts';
 import { TokenParams } from '#schemas/signing.ts';
 
 export const definition = route({

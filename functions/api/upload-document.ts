@@ -7,9 +7,9 @@ import { lambda } from '#http/lambda.ts';
 import { documentUploadView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { UploadQuery } from '#schemas/envelopes.ts';
-import { DocumentUploadResponse } from '#schemas/responses.ts';
+import { DocumentUploadResponse } from '#schemas/envelope-responses.ts';
 
-/** The raw PDF: `application/octet-stream` (spec 4.2) or `application/pdf`; any other type of body is a 415. */
+/** The raw PDF: `application/octet-stream` (decision 8) or `application/pdf`; any other type of body is a 415. */
 const RAW_TYPES = ['application/octet-stream', 'application/pdf'];
 
 const rawPdf: BodyRule<Uint8Array> = {

@@ -4,7 +4,7 @@ import { envelopeWrite, json, respond, route } from '#http/endpoint.ts';
 import { NO_ENVELOPE } from '#http/error-docs.ts';
 import { lambda } from '#http/lambda.ts';
 import { IdParams } from '#schemas/common.ts';
-import { AuditVerificationResponse } from '#schemas/responses.ts';
+import { AuditVerificationResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}/audit/verify', auth: 'bearer', tag: 'Envelopes',

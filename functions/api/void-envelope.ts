@@ -5,7 +5,7 @@ import { lambda } from '#http/lambda.ts';
 import { envelopeView } from '#http/views.ts';
 import { IdParams } from '#schemas/common.ts';
 import { VoidRequest } from '#schemas/envelopes.ts';
-import { EnvelopeResponse } from '#schemas/responses.ts';
+import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/void', auth: 'bearer', tag: 'Envelopes',

@@ -2,7 +2,7 @@ import { sweepAbandonedStages } from '#domain/use-cases/blobs.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 
-/** Runs hourly: blobs staged a day ago for a commit that never came (a crash, or a presigned upload never completed) are deleted (DECISIONS 31). */
+/** Runs hourly: blobs staged a day ago for a commit that never came (a crash, or a presigned upload never completed) are deleted (decision 19). */
 export const definition = worker({
   name: 'blob-sweep',
   trigger: { kind: 'schedule', everySeconds: 3600 },

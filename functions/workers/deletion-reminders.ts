@@ -2,7 +2,7 @@ import { sendDeletionReminders } from '#domain/use-cases/retention.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 
-/** Daily: the 20-, 10- and 1-day deletion reminders (spec 3.4). Idempotent: each is recorded before it is sent. */
+/** Daily: the 20-, 10- and 1-day deletion reminders (decision 33). Idempotent: each is recorded before it is sent. */
 export const definition = worker({
   name: 'deletion-reminders',
   trigger: { kind: 'schedule', everySeconds: 86_400 },

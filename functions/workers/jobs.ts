@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as v from 'valibot';
-import { JOBS_MAX_RECEIVES, WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
 import { runRoutingAdvance } from '#domain/use-cases/routing.ts';
 import { dispatchEvent } from '#domain/use-cases/webhooks.ts';
 import { tagRetention } from '#domain/use-cases/retention.ts';
@@ -10,33 +10,14 @@ import { runBulkChunk } from '#domain/use-cases/bulk-send.ts';
 import { failBulkJob } from '#domain/use-cases/bulk-sweep.ts';
 import { parseWith } from '#http/validation.ts';
 import { BulkRowRequest } from '#schemas/templates.ts';
+import { JobMessage, type NoticeItem } from '#schemas/jobs.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 import type { Deps } from '#shared/deps.ts';
 
-const EventItem = v.object({
-  kind: v.literal('event'), id: v.string(), envelopeId: v.string(), event: v.picklist(WEBHOOK_EVENTS), createdAt: v.string(), signerId: v.nullable(v.string()),
-});
-
-const NoticeItem = v.object({
-  kind: v.literal('notify'), template: v.literal('notice'), id: v.string(), envelopeId: v.string(), createdAt: v.string(),
-  notice: v.picklist(['voided', 'declined', 'expired', 'otp_locked']), reason: v.nullable(v.string()), declinedBy: v.nullable(v.string()),
-  lockedSigner: v.optional(v.nullable(v.object({ name: v.string(), email: v.string() }))),
-  recipients: v.array(v.object({ name: v.string(), email: v.string() })),
-});
-
-const JobMessage = v.variant('type', [
-  v.object({ type: v.literal('routing.advance'), envelopeId: v.string(), routingOrder: v.number() }),
-  v.object({ type: v.literal('webhook.event'), event: EventItem }),
-  v.object({ type: v.literal('retention.tag'), envelopeId: v.string() }),
-  v.object({ type: v.literal('blobs.delete'), envelopeId: v.string(), keys: v.array(v.string()) }),
-  v.object({ type: v.literal('notice.send'), notice: NoticeItem }),
-  v.object({ type: v.literal('bulk.rows'), appId: v.string(), batchId: v.string(), chunk: v.number() }),
-]);
-
 const parseRow = (row: unknown) => parseWith(BulkRowRequest, row);
 
-async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<void> {
+async function run(deps: Deps, job: JobMessage): Promise<void> {
   if (job.type === 'routing.advance') await runRoutingAdvance(deps, job.envelopeId, job.routingOrder);
   else if (job.type === 'retention.tag') await tagRetention(deps, job.envelopeId);
   else if (job.type === 'blobs.delete') await deleteBlobs(deps, job.keys);
@@ -46,13 +27,13 @@ async function run(deps: Deps, job: v.InferOutput<typeof JobMessage>): Promise<v
 }
 
 /** Void, decline and expiry notices, and locked links; a redelivery may repeat a notice, never lose one. */
-async function sendNoticeJob(deps: Deps, notice: v.InferOutput<typeof NoticeItem>): Promise<void> {
+async function sendNoticeJob(deps: Deps, notice: NoticeItem): Promise<void> {
   const envelope = await deps.envelopes.find(notice.envelopeId);
   if (envelope) await sendNotices(deps, envelope, notice);
 }
 
 /** On its last delivery, a failing bulk.rows job fails its rows left (true), so the batch ends rather than waits. */
-async function gaveUp(deps: Deps, job: v.InferOutput<typeof JobMessage>, receives: number, error: string): Promise<boolean> {
+async function gaveUp(deps: Deps, job: JobMessage, receives: number, error: string): Promise<boolean> {
   if (job.type !== 'bulk.rows' || receives < JOBS_MAX_RECEIVES) return false;
   try {
     await failBulkJob(deps, job, error);
@@ -81,7 +62,7 @@ export const definition = worker({
 }, (deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
-    let job: v.InferOutput<typeof JobMessage>;
+    let job: JobMessage;
     try {
       job = v.parse(JobMessage, JSON.parse(record.body));
     } catch {

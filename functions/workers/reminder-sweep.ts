@@ -2,7 +2,7 @@ import { sweepReminders } from '#domain/use-cases/reminders.ts';
 import { worker } from '#http/endpoint.ts';
 import { lambda } from '#http/lambda.ts';
 
-/** Runs every five minutes (EventBridge schedule on AWS, the local scheduler on the service clock): ADDITIONS A7. */
+/** Runs every five minutes (EventBridge schedule on AWS, the local scheduler on the service clock): signing reminders (decision 37). */
 export const definition = worker({
   name: 'reminder-sweep',
   trigger: { kind: 'schedule', everySeconds: 300 },

@@ -1,17 +1,11 @@
 import * as v from 'valibot';
 import { sealFailed } from '#domain/use-cases/sealing.ts';
 import { task } from '#http/endpoint.ts';
+import { SealFailedInput } from '#schemas/workflow-inputs.ts';
 import { lambda } from '#http/lambda.ts';
 
-/** The Step Functions catch: `error` is `{ Error, Cause }` of the state that failed. */
-const Input = v.object({
-  envelopeId: v.string(),
-  round: v.optional(v.number(), 1),
-  error: v.object({ Error: v.optional(v.string(), 'Error'), Cause: v.optional(v.string(), '') }),
-});
-
 /** Cause is the Lambda error's JSON (`{"errorType","errorMessage",...}`) when a function failed; anything else as it came. */
-function describe(error: v.InferOutput<typeof Input>['error']): string {
+function describe(error: SealFailedInput['error']): string {
   try {
     const cause = JSON.parse(error.Cause) as { errorMessage?: unknown };
     if (typeof cause.errorMessage === 'string') return `${error.Error}: ${cause.errorMessage}`.slice(0, 1000);
@@ -26,7 +20,7 @@ export const definition = task({
   // The seal workflow's catch: records why a round failed.
   access: { table: 'write', jobs: true, timeoutSeconds: 30 },
 }, (deps) => (input: unknown) => {
-  const { envelopeId, round, error } = v.parse(Input, input);
+  const { envelopeId, round, error } = v.parse(SealFailedInput, input);
   return sealFailed(deps, envelopeId, round, describe(error));
 });
 

@@ -1,18 +1,17 @@
 import * as v from 'valibot';
 import { sealStep } from '#domain/use-cases/sealing.ts';
 import { task } from '#http/endpoint.ts';
+import { SealInput } from '#schemas/workflow-inputs.ts';
 import { lambda } from '#http/lambda.ts';
-
-const Input = v.object({ envelopeId: v.string() });
 
 /** Workflow task 1 of seal-envelope: draw, certify, sign and store the sealed PDF. */
 export const definition = task({
-  // Sized for a 25 MB, 500-page PDF (DESIGN 8): reads the original and the drawn signatures, stages sealed/ (a stage
+  // Sized for a 25 MB, 500-page PDF (decision 45): reads the original and the drawn signatures, stages sealed/ (a stage
   // record in the table names it until finalize's commit does).
   access: {
     table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
     memorySize: 2048, timeoutSeconds: 300,
   },
-}, (deps) => (input: unknown) => sealStep(deps, v.parse(Input, input).envelopeId));
+}, (deps) => (input: unknown) => sealStep(deps, v.parse(SealInput, input).envelopeId));
 
 export const handler = lambda(definition);

@@ -98,6 +98,16 @@ export function grantSecrets(fn: ServiceFunction, secretArns: readonly string[],
 }
 
 /**
+ * Read access to secrets the operator made for a trust service provider (the CSC client secret, PIN, OTP). An ARN may
+ * be given without Secrets Manager's six-character suffix, so the suffixed form is granted too. Their encryption key
+ * is the operator's: the AWS managed key needs no grant, a customer managed key must allow this role to decrypt.
+ */
+export function grantProviderSecrets(fn: ServiceFunction, secretArns: readonly string[]): void {
+  if (secretArns.length === 0) return;
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secretArns.flatMap((arn) => [arn, `${arn}-??????`]) }));
+}
+
+/**
  * SES SendEmail from `senderEmail` to anyone, and the account's quota to pace by. The resource is every identity because SES checks the recipients'
  * identities too while the account is in its sandbox (a grant on the sender's identity alone fails there); the
  * ses:FromAddress condition keeps the function to the one sender, whether the verified identity is the address or

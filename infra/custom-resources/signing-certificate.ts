@@ -1,6 +1,6 @@
 /**
  * Custom resource handler (Provider framework onEvent): issues the seal key's X.509 certificate at deploy time,
- * self-signed through KMS by the key itself (DESIGN 6). The private key never leaves KMS; the PEM is returned to
+ * self-signed through KMS by the key itself (decision 43). The private key never leaves KMS; the PEM is returned to
  * the stack, which stores it in an SSM parameter for the sealing function.
  */
 import { KMSClient } from '@aws-sdk/client-kms';

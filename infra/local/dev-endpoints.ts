@@ -26,6 +26,8 @@ export interface DevState {
   drain: () => Promise<unknown>;
   /** The local certificate authority's root (PEM): seals verify against it. */
   pki: { rootPem: string };
+  /** The local CSC provider, when seals go through it (SIGNER=csc): seals verify against its root. */
+  csc?: { rootPem: string } | undefined;
 }
 
 function jsonOf(body: Buffer): unknown {
@@ -68,7 +70,9 @@ const AppRequest = v.object({
   allowActiveContent: v.optional(v.boolean()),
 });
 
-/** Dev-only endpoints, mounted by the local server only and never deployed (DESIGN 7). */
+const pem = (body: string): HttpResult => ({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body });
+
+/** Dev-only endpoints, mounted by the local server only and never deployed (decision 44). */
 export function devHandlers(state: DevState): Record<string, DevHandler> {
   return {
     'GET /_local/outbox': async (_req: IncomingMessage, url: URL): Promise<HttpResult> => ok(await outbox(state, url.searchParams.get('to'))),
@@ -85,7 +89,8 @@ export function devHandlers(state: DevState): Record<string, DevHandler> {
       return ok({ now: moved.toISOString(), accessTokens: `tokens issued before ${tokensValidFrom} have expired; request a new one from POST /oauth/token` });
     },
     'GET /_local/embed-demo': (_req, url) => Promise.resolve(embedDemoPage(url)),
-    'GET /_local/pki/root.pem': () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/x-pem-file', 'cache-control': 'no-store' }, body: state.pki.rootPem }),
+    'GET /_local/pki/root.pem': () => Promise.resolve(pem(state.pki.rootPem)),
+    ...(state.csc ? { 'GET /_local/csc/root.pem': () => Promise.resolve(pem(state.csc?.rootPem ?? '')) } : {}),
     'POST /_local/apps': async (_req, _url, body) => {
       const app = await createApplication(state.deps, parseWith(AppRequest, jsonOf(body)));
       return ok({ appId: app.appId, clientId: app.clientId, clientSecret: app.clientSecret }, 201);

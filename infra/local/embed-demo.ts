@@ -1,5 +1,5 @@
 /**
- * GET /_local/embed-demo?url=<embedded signing URL> (dev only, ADDITIONS A6): an integrator's page that frames a
+ * GET /_local/embed-demo?url=<embedded signing URL> (dev only, decision 36): an integrator's page that frames a
  * signer and lists the events the signing page posts to it. Its origin is the local API's (`http://127.0.0.1:3000`):
  * add it to `embedOrigins` (`PUT /v1/console/settings`) or the signing host refuses to be framed here.
  */

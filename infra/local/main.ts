@@ -1,7 +1,7 @@
 import { writeFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JavaMissingError } from './engines/dynamodb.ts';
-import { startLocalStack } from './stack.ts';
+import { startLocalStack, type LocalStackOptions } from './stack.ts';
 
 const port = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -9,6 +9,30 @@ const port = (name: string, fallback: number) => {
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number, got ${String(raw)}`);
   return value;
 };
+
+/** SIGNER=csc: a real provider when CSC_BASE_URL is set (its CSC_* settings and secrets from the environment), else the local one. */
+function signerOptions(env: NodeJS.ProcessEnv): Pick<LocalStackOptions, 'signer' | 'csc'> {
+  const signer = env.SIGNER ?? 'kms';
+  if (signer !== 'kms' && signer !== 'csc') throw new Error(`SIGNER must be kms or csc, got ${signer}`);
+  if (signer === 'kms') return {};
+  if (!env.CSC_BASE_URL) {
+    const credential = env.CSC_LOCAL_KEY ?? 'rsa';
+    if (credential !== 'rsa' && credential !== 'ec') throw new Error(`CSC_LOCAL_KEY must be rsa or ec, got ${credential}`);
+    return { signer, csc: { credential } };
+  }
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`SIGNER=csc with CSC_BASE_URL needs ${name}`);
+    return value;
+  };
+  return {
+    signer,
+    csc: {
+      baseUrl: env.CSC_BASE_URL, clientId: required('CSC_CLIENT_ID'), clientSecret: required('CSC_CLIENT_SECRET'), credentialId: required('CSC_CREDENTIAL_ID'),
+      ...(env.CSC_PIN ? { pin: env.CSC_PIN } : {}), ...(env.CSC_OTP ? { otp: env.CSC_OTP } : {}),
+    },
+  };
+}
 
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -20,6 +44,7 @@ async function main(): Promise<void> {
     devClient: { clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret' },
     baseUrl: process.env.BASE_URL, signingUrl: process.env.SIGNING_URL, mailFrom: process.env.MAIL_FROM, senderCopyEmail: process.env.SENDER_COPY_EMAIL,
     ...(process.env.RATE_LIMITS ? { rateLimits: JSON.parse(process.env.RATE_LIMITS) as Record<string, unknown> } : {}),
+    ...signerOptions(process.env),
   });
   const stateFile = join(dataDir, 'local.json');
   await writeFile(stateFile, JSON.stringify({ apiUrl: stack.apiUrl, pid: process.pid }));
@@ -45,6 +70,7 @@ async function main(): Promise<void> {
     `  Client secret ${stack.devApp.clientSecret}`,
     '',
     `  Try it:       npm run demo   (an envelope from create to sealed PDF, in another terminal${stack.apiUrl === 'http://127.0.0.1:3000' ? '' : `; API_URL=${stack.apiUrl}`})`,
+    ...(stack.csc ? [`  CSC provider  ${stack.csc.baseUrl}   (seals verify against ${stack.apiUrl}/_local/csc/root.pem)`] : []),
     `  Clock:        POST ${stack.apiUrl}/_local/clock {"advanceSeconds": N}; bearer tokens expire on the service clock (1 h)`,
     '  Ctrl-C stops everything.',
     '',

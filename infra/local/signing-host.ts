@@ -37,7 +37,7 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse, 
 }
 
 /**
- * The signing host (DESIGN 7): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
+ * The signing host (decision 44): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
  * beside the pages (`docs`: its files by name), everything else is the web app.
  */
 export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => Invocable, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {

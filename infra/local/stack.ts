@@ -1,5 +1,5 @@
 /**
- * The whole service on one machine (DESIGN 7), started in the order a deploy would give it: pick the ports, start the
+ * The whole service on one machine (decision 44), started in the order a deploy would give it: pick the ports, start the
  * engines and provision what the data stack holds, name the resources, wire every function from its own environment
  * exactly as Lambda does (functions.ts), start the background work, and only then serve.
  */
@@ -21,7 +21,7 @@ import { toPem } from '#pdf/certificates.ts';
 import { loadConfig, type Config } from '#shared/config.ts';
 import { buildDeps, type ClientSettings, type Deps } from '#shared/deps.ts';
 import { functionTimeoutSeconds } from '../stacks/access.ts';
-import type { FunctionSettings, ServiceResources } from '../stacks/environment.ts';
+import type { CscFunctionSettings, FunctionSettings, ServiceResources } from '../stacks/environment.ts';
 import { DEFAULT_SETTINGS, sealChainParameter } from '../stacks/settings.ts';
 import { buildOpenApi, inMemoryApiDescription } from '../openapi.ts';
 import { docsFiles } from '../docs-site.ts';
@@ -29,6 +29,7 @@ import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
 import { AwsCallLog } from './aws-calls.ts';
 import { invokeWithin } from './aws-limits.ts';
 import { devHandlers } from './dev-endpoints.ts';
+import { startCscMock, type RunningCsc } from './engines/csc.ts';
 import { startDynamoDbLocal } from './engines/dynamodb.ts';
 import { freePort } from './engines/free-port.ts';
 import { inProcessAnswers } from './engines/in-process.ts';
@@ -58,7 +59,7 @@ export interface LocalStackOptions {
   devClient?: { clientId: string; clientSecret: string };
   /** How long a received job stays invisible before redelivery (SQS visibility timeout). */
   queueVisibilitySeconds?: number;
-  /** Each webhook attempt's limit; tests shorten the spec's 10 s. */
+  /** Each webhook attempt's limit; tests shorten the 10 s (decision 25). */
   webhookTimeoutMs?: number;
   /** Public addresses used in links, when not the local ports (a tunnel, a proxy). */
   baseUrl?: string;
@@ -68,6 +69,10 @@ export interface LocalStackOptions {
   senderCopyEmail?: string;
   /** Overrides of the request budgets (`RATE_LIMITS`, see shared/config.ts); tests add a plan with a small limit. */
   rateLimits?: Record<string, unknown>;
+  /** Who holds the seal key: the local key file behind the in-process KMS (default), or a CSC v2 provider (SIGNER=csc). */
+  signer?: 'kms' | 'csc';
+  /** With `signer: 'csc'`: a real provider (its secrets from the environment); absent: the local CSC provider, credential `rsa` or `ec`. */
+  csc?: { baseUrl: string; clientId: string; clientSecret: string; credentialId: string; pin?: string; otp?: string } | { credential: 'rsa' | 'ec' };
 }
 
 export interface LocalStack {
@@ -85,6 +90,8 @@ export interface LocalStack {
   settings: FunctionSettings;
   /** Every AWS call each function made, one JSON line per distinct call (aws-calls.ts). */
   awsCallLog: string;
+  /** The local CSC provider, when the seal goes through it. */
+  csc: RunningCsc | undefined;
   stop(): Promise<void>;
 }
 
@@ -116,7 +123,7 @@ async function startEngines(options: LocalStackOptions, dataDir: string | undefi
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
     startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
-    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (ADDITIONS A9).
+    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (decision 21).
     startLocalPki({ dir: join(scratch, 'pki') }),
   ] as const);
   await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
@@ -153,10 +160,32 @@ function localResources(engines: Engines, urls: { apiUrl: string; signingUrl: st
   };
 }
 
-const secretValues = (resources: ServiceResources, secrets: LocalSecrets) => new Map([
+const secretValues = (resources: ServiceResources, secrets: LocalSecrets, provider: Map<string, string>) => new Map([
   [resources.jwtSecretArn, secrets.jwtSecret], [resources.linkSecretArn, secrets.linkSecret],
-  [resources.dataKeySecretArn, secrets.dataKey], [resources.originVerifySecretArn, secrets.originVerifySecret],
+  [resources.dataKeySecretArn, secrets.dataKey], [resources.originVerifySecretArn, secrets.originVerifySecret], ...provider,
 ]);
+
+/**
+ * SIGNER=csc: the provider (a real one, or the local one started here) as the seal function is given it on AWS, its
+ * secrets read by ARN from the in-process Secrets Manager.
+ */
+async function cscProvider(options: LocalStackOptions, dir: string, teardown: Teardown): Promise<{ settings: CscFunctionSettings | null; secrets: Map<string, string>; running: RunningCsc | undefined }> {
+  if (options.signer !== 'csc') return { settings: null, secrets: new Map(), running: undefined };
+  const arn = (name: string) => localArn('secretsmanager', `secret:esign-local/${name}`);
+  const given = options.csc && 'baseUrl' in options.csc ? options.csc : undefined;
+  const running = given ? undefined : await startCscMock({ dir });
+  if (running) teardown.add(() => running.stop());
+  const kind = options.csc && 'credential' in options.csc ? options.csc.credential : 'rsa';
+  const provider = given ?? { baseUrl: running?.baseUrl ?? '', clientId: running?.clientId ?? '', clientSecret: running?.clientSecret ?? '', credentialId: running?.credentials[kind] ?? '', pin: running?.pin };
+  const secrets = new Map([[arn('CSC_CLIENT_SECRET'), provider.clientSecret]]);
+  if (provider.pin) secrets.set(arn('CSC_PIN'), provider.pin);
+  if (given?.otp) secrets.set(arn('CSC_OTP'), given.otp);
+  const settings: CscFunctionSettings = {
+    baseUrl: provider.baseUrl, clientId: provider.clientId, credentialId: provider.credentialId, clientSecretArn: arn('CSC_CLIENT_SECRET'),
+    pinArn: provider.pin ? arn('CSC_PIN') : null, otpArn: given?.otp ? arn('CSC_OTP') : null,
+  };
+  return { settings, secrets, running };
+}
 
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((done, reject) => {
@@ -201,6 +230,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sealKeyDir = join(dataDir ?? scratch, 'signing');
     const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
+    const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), teardown);
 
     // 3. Every function wired from its own environment.
     const clock = savedClock(dataDir);
@@ -211,14 +241,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const wiring: LocalWiring = {
       resources, clients, clock,
       apiDescription: inMemoryApiDescription(urls.apiUrl),
-      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER },
+      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER, csc: csc.settings },
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
         ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
       },
       answers: inProcessAnswers({
-        secretsManager: { values: secretValues(resources, secrets) },
+        secretsManager: { values: secretValues(resources, secrets, csc.secrets) },
         sns: { outbox },
         kms: { keyArn: resources.sealKeyArn, signer: sealKey },
         // `seal-cert import` writes the chain file; the seal reads it here as it reads SSM on AWS, so an import takes effect.
@@ -278,7 +308,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // 6. Serve.
     const dev = {
-      ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki }),
+      ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki, csc: csc.running }),
       ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }),
     };
     const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
@@ -289,7 +319,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await listen(signing, ports.signing);
     await listen(api, ports.api);
     return {
-      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file,
+      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file, csc: csc.running,
       endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },
       queueUrls: { jobs: resources.jobsQueueUrl, jobsDlq: engines.sqs.queues[JOBS_QUEUE]?.dlqUrl ?? '' },
       stop: () => teardown.run(),

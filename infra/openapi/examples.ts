@@ -78,6 +78,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   verifyOtp: { code: '123456' },
   sign: { fields: [{ fieldId: FIELD, textValue: 'Ana Silva' }], fontLabel: 'Dancing Script' },
   createWebhook: { url: 'https://example.com/hooks/esign', events: ['envelope.completed', 'signer.signed'], secret: 'a-long-random-signing-secret', retrySchedule: 'B' },
+  rotateWebhookSecret: { expireCurrentInHours: 24 },
+  replayWebhookEvents: { since: '2026-01-02T00:00:00.000Z', until: '2026-01-03T00:00:00.000Z' },
   saveContact: { name: 'Ana Silva', email: 'ana@example.com', phone: '+14155550100' },
   putTenant: { retentionDays: 90, defaultExpiresInDays: 14, fieldOrigin: 'top-left' },
 };

@@ -79,6 +79,22 @@ const SIGNATURE_HEADER = {
   schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
 };
 
+const TIMESTAMP_HEADER = {
+  name: 'X-Service-Timestamp', in: 'header', required: true,
+  description: 'When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`.',
+  schema: { type: 'string', pattern: '^[0-9]+$' },
+};
+
+const SIGNATURE_V2_HEADER = {
+  name: 'X-Service-Signature-V2', in: 'header', required: true,
+  description:
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one ' +
+    '`v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is ' +
+    'refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two ' +
+    '`v1=` values; `X-Service-Signature` is signed with the newest secret only.',
+  schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64})+$' },
+};
+
 const DELIVERY_RULES =
   'Answer with a 2xx status within 10 seconds; anything else (or no answer) is retried: schedule B (default) after 1 min, 10 min, ' +
   '1 h and 6 h, schedule A after 30 s, 2 min, 10 min and 1 h; after five attempts the delivery is `failed` and can be resent from ' +
@@ -92,7 +108,7 @@ export function webhookOperations(): Record<string, { post: object }> {
       summary: `${event}: ${WHEN[event]}`,
       description: `${WHEN[event]} ${DELIVERY_RULES}`,
       tags: ['Webhooks'],
-      parameters: [SIGNATURE_HEADER],
+      parameters: [SIGNATURE_HEADER, TIMESTAMP_HEADER, SIGNATURE_V2_HEADER],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
       responses: { '2XX': { description: 'Received; any 2xx status ends the retries' } },
     },

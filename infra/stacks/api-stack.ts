@@ -83,7 +83,7 @@ export class ApiStack extends Stack {
     const httpApi = HttpApi.fromHttpApiAttributes(this, 'HttpApi', { httpApiId: read(this, prefix, 'apiId') });
     const groupOf = (tag: Tag) => (this.groups[tag] ??= new RouteFunctions(this, `Routes${tag}`, props));
     for (const route of routes) this.route(httpApi, groupOf(route.tag), route);
-    // Whatever no route takes: 404 or 405 in the error shape with the rate-limit headers (spec 8), not the gateway's bare 404.
+    // Whatever no route takes: 404 or 405 in the error shape with the rate-limit headers (decision 31), not the gateway's bare 404.
     const noRoute = groupOf(FALLBACK_TAG).add(fallbackRoute.handler, 'no route ($default)', undefined);
     this.functions[fallbackRoute.handler] = noRoute;
     const fallback = new HttpRoute(this, 'NoRouteRoute', {

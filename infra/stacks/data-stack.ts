@@ -1,5 +1,5 @@
 /**
- * Stateful resources (DESIGN 3, 5, 6): the table, the documents bucket, the keys, the deployment secrets and the
+ * Stateful resources (decision 41, decision 43): the table, the documents bucket, the keys, the deployment secrets and the
  * seal certificate. All but the certificate are retained when the stack is deleted: they hold signed documents and
  * their evidence. What the other stacks need of them is handed off through SSM parameters (handoff.ts).
  */
@@ -186,7 +186,7 @@ function lifecycleRules(scope: Construct, settings: ServiceSettings): LifecycleR
       expiration: Duration.days(rule.expireAfterDays),
     })),
     { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-    // Presigned uploads are staged here until completed (ADDITIONS A1); the blob sweep deletes one never completed after
+    // Presigned uploads are staged here until completed (decision 18); the blob sweep deletes one never completed after
     // a day, and this rule is the backstop should a stage record be lost.
     { id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2) },
   ];

@@ -8,6 +8,7 @@
  */
 import { SECRET_NAMES, secretArnVariable, type SecretName } from '#adapters/aws/secret-names.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
+import { portsFor, type PortName } from '#http/access.ts';
 import { accessOf } from './access.ts';
 
 /** What the deployed stacks share: each is an SSM parameter its producer writes and its consumers read at deploy. */
@@ -40,7 +41,7 @@ export interface FunctionSettings {
   smsSenderId: string | null;
   /** RATE_LIMITS for the routes (JSON, shared/config.ts). */
   rateLimits: string;
-  /** The seal's timestamp authority, its credentials and the PAdES level cap (ADDITIONS A9). */
+  /** The seal's timestamp authority, its credentials and the PAdES level cap (decision 21). */
   tsaUrl?: string | null;
   tsaAuthHeader?: string | null;
   padesLevel?: string | null;
@@ -50,6 +51,18 @@ export interface FunctionSettings {
   logLevel?: string;
   /** The jobs consumer's maximum concurrency: a sender paces its emails to its share of the account's SES rate. */
   jobsMaxConcurrency?: number;
+  /** The seal key at a trust service provider (SIGNER=csc) instead of the KMS key; null or absent: KMS. */
+  csc?: CscFunctionSettings | null;
+}
+
+/** A CSC v2 credential as the seal function is given it: its secrets by ARN, read at cold start. */
+export interface CscFunctionSettings {
+  baseUrl: string;
+  clientId: string;
+  credentialId: string;
+  clientSecretArn: string;
+  pinArn: string | null;
+  otpArn: string | null;
 }
 
 /** The value of a variable whose resource the function is not bound to: shared/config.ts requires every one. */
@@ -109,9 +122,23 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
     if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
+    if (settings.csc) Object.assign(env, cscVariables(settings.csc));
   }
   return env;
 }
+
+/** SIGNER=csc and where the credential is; the secrets by ARN only (never their values in the configuration). */
+function cscVariables(csc: CscFunctionSettings): Record<string, string> {
+  return {
+    SIGNER: 'csc', CSC_BASE_URL: csc.baseUrl, CSC_CLIENT_ID: csc.clientId, CSC_CREDENTIAL_ID: csc.credentialId,
+    [secretArnVariable('CSC_CLIENT_SECRET')]: csc.clientSecretArn,
+    ...(csc.pinArn ? { [secretArnVariable('CSC_PIN')]: csc.pinArn } : {}),
+    ...(csc.otpArn ? { [secretArnVariable('CSC_OTP')]: csc.otpArn } : {}),
+  };
+}
+
+/** The secret ARNs a CSC seal reads. */
+export const cscSecretArns = (csc: CscFunctionSettings): string[] => [csc.clientSecretArn, csc.pinArn, csc.otpArn].filter((arn): arn is string => Boolean(arn));
 
 /** Every function of the manifest: routes (and the no-route answer), workers and workflow tasks, each once. */
 export function manifestHandlers(): string[] {
@@ -124,26 +151,36 @@ export function manifestHandlers(): string[] {
 }
 
 /**
- * The adapters shared/deps.ts loads on demand (by these specifiers), each with what in an access row binds it. The
- * bundle of a function leaves out those its row does not bind (infra/constructs/bundling.ts).
+ * The adapters shared/deps.ts loads on demand (by these specifiers), each with the port it serves: it is bound when the
+ * function's access row binds that port (portsFor, the mapping DepsFor types a function's deps with). The bundle of a
+ * function leaves out those its row does not bind (infra/constructs/bundling.ts).
  */
-const ADAPTERS: Record<string, (access: ReturnType<typeof accessOf>, route: boolean) => boolean> = {
-  '#adapters/aws/table.ts': (access, route) => Boolean(access.table) || route,
-  '#adapters/aws/s3-blob-store.ts': (access) => Boolean(access.documents),
-  '#adapters/aws/ses-mailer.ts': (access) => Boolean(access.mail),
-  '#adapters/aws/sns-sms.ts': (access) => Boolean(access.sms),
-  '#adapters/aws/sqs-job-queue.ts': (access) => Boolean(access.jobs),
-  '#adapters/aws/sfn-workflows.ts': (access) => Boolean(access.starts?.length),
-  '#adapters/aws/kms-signer.ts': (access) => Boolean(access.sign),
-  '#adapters/aws/ssm-certificate-store.ts': (access) => Boolean(access.sign),
-  '@aws-sdk/client-ssm': (access) => Boolean(access.sign),
-  '#adapters/http/timestamp-authority.ts': (access) => Boolean(access.sign),
-  '#adapters/http/revocation-source.ts': (access) => Boolean(access.sign),
-  '#adapters/aws/secrets.ts': (access) => Boolean(access.secrets?.length),
+export const ADAPTER_PORTS: Record<string, PortName> = {
+  '#adapters/aws/table.ts': 'envelopes',
+  '#adapters/aws/s3-blob-store.ts': 'blobs',
+  '#adapters/aws/ses-mailer.ts': 'mailer',
+  '#adapters/aws/sns-sms.ts': 'sms',
+  '#adapters/aws/sqs-job-queue.ts': 'jobs',
+  '#adapters/aws/sfn-workflows.ts': 'workflows',
+  '#adapters/aws/kms-signer.ts': 'documentSigner',
+  '#adapters/http/csc-signer.ts': 'documentSigner',
+  '#adapters/aws/ssm-certificate-store.ts': 'documentSigner',
+  '@aws-sdk/client-ssm': 'documentSigner',
+  '#adapters/http/timestamp-authority.ts': 'sealEvidence',
+  '#adapters/http/revocation-source.ts': 'sealEvidence',
 };
+
+/** Whether `handler`'s function loads the adapter `specifier`. */
+function binds(handler: string, specifier: string): boolean {
+  const access = accessOf(handler);
+  // Routes also run the traffic control, over the table; any secret is read from Secrets Manager at cold start.
+  if (specifier === '#adapters/aws/table.ts' && isRoute(handler)) return true;
+  if (specifier === '#adapters/aws/secrets.ts') return Boolean(access.secrets?.length);
+  const port = ADAPTER_PORTS[specifier];
+  return port !== undefined && portsFor(access).has(port);
+}
 
 /** The adapter modules `handler` has no use for, as shared/deps.ts names them. */
 export function unboundAdapters(handler: string): string[] {
-  const access = accessOf(handler);
-  return Object.entries(ADAPTERS).filter(([, binds]) => !binds(access, isRoute(handler))).map(([specifier]) => specifier);
+  return [...Object.keys(ADAPTER_PORTS), '#adapters/aws/secrets.ts'].filter((specifier) => !binds(handler, specifier));
 }

@@ -9,12 +9,12 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { sealFontFiles, type BundleOptions } from '../constructs/bundling.ts';
 import {
-  grantDocuments, grantJobQueue, grantMail, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords,
+  grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords,
 } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';
-import { functionEnvironment, isRoute, SECRET_RESOURCES, unboundAdapters, type FunctionSettings, type ServiceResources } from './environment.ts';
+import { cscSecretArns, functionEnvironment, isRoute, SECRET_RESOURCES, unboundAdapters, type FunctionSettings, type ServiceResources } from './environment.ts';
 import type { ServiceSettings } from './settings.ts';
 
 /** What a manifest function may be bound to; each function gets only what its access row names. */
@@ -80,5 +80,6 @@ export function manifestFunction(scope: Construct, handler: string, description:
   if (access.jobs) grantJobQueue(fn, resources.jobsQueueArn);
   for (const workflow of access.starts ?? []) grantStateMachine(fn, workflow === 'seal' ? resources.sealStateMachineArn : resources.webhookRetryStateMachineArn);
   if (access.sign) grantSigningKey(fn, resources.sealKeyArn, ctx.settings.sealCertificateParameter ?? null);
+  if (access.sign && ctx.settings.csc) grantProviderSecrets(fn, cscSecretArns(ctx.settings.csc));
   return fn;
 }

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'constructs';
 import { RETENTION_DAYS, type RetentionDays } from '#domain/retention.ts';
-import type { FunctionSettings } from './environment.ts';
+import type { CscFunctionSettings, FunctionSettings } from './environment.ts';
 
 export interface ServiceSettings {
   /** Prefix of the stack names (`EsignData`, `EsignWeb`, ...) and of the SSM parameters they hand each other. */
@@ -33,7 +33,7 @@ export interface ServiceSettings {
   webDistPath: string;
   /** The built API reference (`npm run build:docs`: a `docs/` folder inside), deployed beside the pages when it exists. */
   docsDistPath: string;
-  /** An RFC 3161 timestamp authority for seals above PAdES B-B (ADDITIONS A9); null: B-B seals. */
+  /** An RFC 3161 timestamp authority for seals above PAdES B-B (decision 21); null: B-B seals. */
   tsaUrl: string | null;
   /** `Name: value` (or a bare Authorization value) the TSA wants, if any. */
   tsaAuthHeader: string | null;
@@ -52,6 +52,12 @@ export interface ServiceSettings {
    * any reservation fails the deploy. Set it once the account's limit is known to be high enough.
    */
   reservedConcurrency: { seal: number | null; sign: number | null };
+  /**
+   * Who holds the seal key: `kms` (the stack's KMS key, the default) or `csc`, a credential at a trust service
+   * provider through the CSC API v2 (a qualified seal); then `csc` says where, with its secrets by Secrets Manager ARN.
+   */
+  signer: 'kms' | 'csc';
+  csc: CscFunctionSettings | null;
 }
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -77,6 +83,8 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   logLevel: 'INFO',
   jobsMaxConcurrency: 10,
   reservedConcurrency: { seal: null, sign: null },
+  signer: 'kms',
+  csc: null,
 };
 
 const text = (node: Node, key: string): string | null => {
@@ -109,7 +117,7 @@ function senderEmailOf(value: string | null): string {
       'senderEmail is required: the address the service sends invitations, codes and completed documents from.',
       'Verify it (or its domain) as an SES identity in the deploy region, then pass it:',
       '  npm run cdk -- deploy --all -c senderEmail=sign@example.com',
-      'or set "senderEmail" in the context of cdk.json. README.md, "Deploy to AWS", walks through SES.',
+      'or set "senderEmail" in the context of cdk.json. docs/deploying.md walks through SES.',
     ].join('\n'));
   }
   if (!EMAIL.test(value)) throw new Error(`senderEmail must be a plain email address such as sign@example.com (got ${JSON.stringify(value)})`);
@@ -165,7 +173,32 @@ export function settingsFromContext(node: Node): ServiceSettings {
     logLevel: logLevelOf(text(node, 'logLevel')),
     jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
     reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
+    ...signerOf(node),
   };
+}
+
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:\S+$/;
+
+/** `-c signer=csc` with the provider (`cscBaseUrl`, https), the client, the credential and the secrets' ARNs. */
+function signerOf(node: Node): Pick<ServiceSettings, 'signer' | 'csc'> {
+  const signer = text(node, 'signer') ?? 'kms';
+  if (signer === 'kms') return { signer, csc: null };
+  if (signer !== 'csc') throw new Error(`signer must be kms or csc (got ${JSON.stringify(signer)})`);
+  const missing: string[] = [];
+  const required = (key: string) => {
+    const value = text(node, key);
+    if (value === null) missing.push(key);
+    return value ?? '';
+  };
+  const [baseUrl, clientId, credentialId, clientSecretArn] = ['cscBaseUrl', 'cscClientId', 'cscCredentialId', 'cscClientSecretArn'].map(required) as [string, string, string, string];
+  if (missing.length > 0) throw new Error(`signer=csc needs ${missing.join(', ')} (see docs/csc.md)`);
+  if (!baseUrl.startsWith('https://')) throw new Error(`cscBaseUrl must be an https:// URL (got ${JSON.stringify(baseUrl)})`);
+  const pinArn = text(node, 'cscPinArn');
+  const otpArn = text(node, 'cscOtpArn');
+  for (const [key, arn] of [['cscClientSecretArn', clientSecretArn], ['cscPinArn', pinArn], ['cscOtpArn', otpArn]] as const) {
+    if (arn !== null && !SECRET_ARN.test(arn)) throw new Error(`${key} must be a Secrets Manager secret ARN (got ${JSON.stringify(arn)})`);
+  }
+  return { signer, csc: { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, credentialId, clientSecretArn, pinArn, otpArn } };
 }
 
 /** SQS event sources take a maximum concurrency from 2 to 1000. */
@@ -211,4 +244,5 @@ export const functionSettings = (settings: ServiceSettings, sealKeyId?: string):
   sealCertificateParameter: sealKeyId === undefined ? null : sealChainParameter(settings.prefix, sealKeyId),
   logLevel: settings.logLevel,
   jobsMaxConcurrency: settings.jobsMaxConcurrency,
+  csc: settings.signer === 'csc' ? settings.csc : null,
 });

@@ -150,7 +150,7 @@ export class WebStack extends Stack {
       originRequestPolicy: viewerAddressPolicy,
       responseHeadersPolicy: headers,
     };
-    // Embedded signing pages (ADDITIONS A6) carry their own frame-ancestors (the application's embedOrigins): this
+    // Embedded signing pages (decision 36) carry their own frame-ancestors (the application's embedOrigins): this
     // policy leaves the function's Content-Security-Policy as it is and sends no X-Frame-Options (it cannot name origins).
     const embedHeaders = new ResponseHeadersPolicy(this, 'EmbeddedPageHeaders', {
       responseHeadersPolicyName: globalName('embedded-page-headers'),

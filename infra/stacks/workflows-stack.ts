@@ -1,5 +1,5 @@
 /**
- * Background work (DESIGN 5): the jobs queue and its consumer, the schedules, the object-deletion worker, and the
+ * Background work (decision 42): the jobs queue and its consumer, the schedules, the object-deletion worker, and the
  * state machines from infra/workflows/*.asl.json (the files the local runtime runs too), with their alarms.
  */
 import { readFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ export interface BearerPrincipal {
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
 
-/** An HS256 access token for an application, valid one hour (spec 5.1). */
+/** An HS256 access token for an application, valid one hour (decision 29). */
 export async function issueAccessToken(secret: string, principal: BearerPrincipal, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ client_id: principal.clientId, typ: 'access' })

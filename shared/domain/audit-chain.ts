@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.ts';
 
-/** Audit event names (DECISIONS 23). */
+/** Audit event names (decision 20). */
 export type AuditEventName =
   | 'envelope.created'
   | 'envelope.updated'
@@ -39,7 +39,7 @@ export type AuditEventName =
 /** What happened, before it is placed in the chain. */
 export interface AuditDraft {
   event: AuditEventName;
-  actor: string; // `signer:<id>` or `system` (spec 2.6)
+  actor: string; // `signer:<id>` or `system` (decision 20)
   ip: string | null;
   userAgent: string | null;
   detail: Record<string, unknown> | null;

@@ -20,7 +20,7 @@ export interface EnvelopeChange {
   outbox: OutboxItem[];
   /** A signer's field values, written beside the envelope in the same transaction. */
   submission?: Submission;
-  /** A send counts against the application's monthly quota in the same transaction (DECISIONS 17). */
+  /** A send counts against the application's monthly quota in the same transaction (decision 30). */
   usage?: UsageIncrement;
   /** Stages whose blobs this change names: released in the same transaction (shared/domain/staging.ts). */
   releases?: string[];

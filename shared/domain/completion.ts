@@ -4,26 +4,9 @@ import { startRetention } from './retention.ts';
 import { InvalidState } from './errors.ts';
 import { documentName, originals, type Document, type DownloadLink, type Envelope, type RequestMeta, type SealingState } from './model.ts';
 import type { CompletionOutboxItem, JobOutboxItem } from './outbox.ts';
+import type { SealedFiles } from '#schemas/workflow-inputs.ts';
 
-/** One sealed document: its original, and the file that seals it. */
-export interface SealedFile {
-  sourceDocumentId: string;
-  blobKey: string;
-  sha256: string;
-  pageCount: number;
-  sizeBytes: number;
-  /** Characters no font had, drawn as a visible box (never silently replaced): noted in envelope.sealed. */
-  uncovered?: string[];
-}
-
-/** What a seal round made: one sealed file per original, staged together, and when it sealed them. */
-export interface SealedFiles {
-  /** The stage that wrote them (shared/domain/staging.ts): completing releases it. */
-  stageId: string;
-  /** The time printed on the audit certificate: the envelope's completedAt (ADDITIONS A9). */
-  sealedAt: string;
-  files: SealedFile[];
-}
+export type { SealedFile, SealedFiles } from '#schemas/workflow-inputs.ts';
 
 /** Sealing may start once every signer has signed and nothing else ended the envelope. */
 export function assertReadyToSeal(envelope: Envelope): void {
@@ -75,7 +58,7 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFiles, links:
   return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId] };
 }
 
-/** A recorded download through the portal (spec 4.4): it stops the deletion reminders for that link. */
+/** A recorded download through the portal (decision 33): it stops the deletion reminders for that link. */
 export function recordDownload(envelope: Envelope, link: DownloadLink, document: Document, meta: RequestMeta, ctx: Ctx): EnvelopeChange {
   const now = ctx.now.toISOString();
   const downloadLinks = (envelope.downloadLinks ?? []).map((l) => (l.id === link.id && !l.downloadedAt ? { ...l, downloadedAt: now } : l));

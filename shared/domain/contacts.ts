@@ -1,4 +1,4 @@
-/** A saved contact of the console (spec 2.10): unique per application and email, the email compared case-insensitively. */
+/** A saved contact of the console (decision 40): unique per application and email, the email compared case-insensitively. */
 export interface Contact {
   id: string;
   appId: string;
@@ -11,5 +11,5 @@ export interface Contact {
 /** The identity of a contact within its application. */
 export const contactEmailKey = (email: string) => email.trim().toLowerCase();
 
-/** What a search matches against: name and email, case-folded; the search term is folded the same way (spec 4.6). */
+/** What a search matches against: name and email, case-folded; the search term is folded the same way. */
 export const contactSearchText = (contact: Pick<Contact, 'name' | 'email'>) => `${contact.name}\n${contact.email}`.toLowerCase();

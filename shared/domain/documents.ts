@@ -13,7 +13,7 @@ const documentEvent = (event: AuditDraft['event'], document: Document, ctx: Ctx,
 });
 
 /**
- * Refuses a set of originals beyond A2's limits (ten documents, 100 MB together) or, once their pages are counted,
+ * Refuses a set of originals beyond the envelope's limits (ten documents, 100 MB together; decision 9) or, once their pages are counted,
  * beyond MAX_ENVELOPE_PAGES pages together.
  */
 export function assertDocumentLimits(documents: readonly (Pick<Document, 'sizeBytes'> & { pageCount?: number })[], path = 'file'): void {
@@ -26,7 +26,7 @@ export function assertDocumentLimits(documents: readonly (Pick<Document, 'sizeBy
   }
 }
 
-/** `name` and `order` for an upload: its filename, else `document-N.pdf` with N its position (ADDITIONS A2). */
+/** `name` and `order` for an upload: its filename, else `document-N.pdf` with N its position (decision 9). */
 export function named(document: Document, order: number, filename: string | null): Document {
   return { ...document, order, name: filename?.trim() ? filename.trim() : `document-${String(order)}.pdf` };
 }

@@ -2,7 +2,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { EmbedClaims } from './embedding.ts';
 import { Unauthorized } from './errors.ts';
 
-/** The ticket in an embedded signing URL (ADDITIONS A6): HS256 under the link secret, its own type, 5 minutes. */
+/** The ticket in an embedded signing URL (decision 36): HS256 under the link secret, its own type, 5 minutes. */
 export async function mintEmbedToken(secret: string, claims: EmbedClaims): Promise<string> {
   return new SignJWT({ env: claims.envelopeId, typ: 'embed' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

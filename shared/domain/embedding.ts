@@ -1,5 +1,5 @@
 /**
- * Embedded signing (ADDITIONS A6): a URL for a signer of the current routing group, valid 5 minutes until first
+ * Embedded signing (decision 36): a URL for a signer of the current routing group, valid 5 minutes until first
  * opened; opening it spends it and hands the page the signer's signing link. Pure: no I/O.
  */
 import type { AuditDraft } from './audit-chain.ts';

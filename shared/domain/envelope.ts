@@ -24,11 +24,11 @@ export interface SignerInput {
   authMethod: AuthMethod;
   /** Absent: the envelope's locale (the tenant's default). */
   locale?: Locale | undefined;
-  /** Signs inside the integrator's app: no invitation is sent (ADDITIONS A6). */
+  /** Signs inside the integrator's app: no invitation is sent (decision 36). */
   embedded?: boolean | undefined;
 }
 
-/** At most this many carbon copies per envelope (ADDITIONS A7). */
+/** At most this many carbon copies per envelope (decision 38). */
 export const MAX_CC = 20;
 
 /** Keeps a send (envelope, audit, outbox, counters) within one 100-item transaction. */
@@ -135,7 +135,7 @@ function sendErrors(envelope: Envelope): FieldErrors {
   if (envelope.signers.length === 0) errors.signers = ['the envelope needs at least one signer'];
   if (envelope.fields.length === 0) errors.fields = ['the envelope needs at least one field'];
   envelope.signers.forEach((signer, i) => {
-    // A read-only field is shown to its signer, not theirs to fill (ADDITIONS A3): it does not count here.
+    // A read-only field is shown to its signer, not theirs to fill (decision 17): it does not count here.
     if (envelope.fields.length > 0 && !envelope.fields.some((f) => f.signerId === signer.id && fillable(f))) {
       errors[`signers[${String(i)}]`] = [`signer ${signer.email} has no field to sign`];
     }
@@ -151,7 +151,7 @@ export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ct
   const invitedIds = new Set(firstRoutingGroup(envelope.signers).map((s) => s.id));
   const signers = envelope.signers.map((s) => (invitedIds.has(s.id) ? { ...s, status: 'sent' as const } : s));
   const sentAt = ctx.now.toISOString();
-  // A draft made from a template carries the template's message until the send gives another (ADDITIONS A4).
+  // A draft made from a template carries the template's message until the send gives another (decision 34).
   const sentMessage = message ?? envelope.message;
   const after: Envelope = { ...envelope, status: 'sent', message: sentMessage, sentAt, expiresAt: addDays(ctx.now, envelope.expiresInDays), signers };
   const invited = signers.filter((s) => invitedIds.has(s.id));
@@ -164,7 +164,7 @@ export function sendEnvelope(envelope: Envelope, message: string | null, ctx: Ct
 
 export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx): EnvelopeChange {
   if (isTerminal(envelope.status)) throw new InvalidState(`Cannot void: the envelope is already ${envelope.status}`);
-  // DECISIONS 30: the last signature completes the envelope (sealing is part of that step), so it is no longer voidable.
+  // The last signature completes the envelope (sealing is part of that step), so it is no longer voidable (decision 12).
   if (envelope.status !== 'draft' && envelope.signers.every((s) => s.status === 'signed')) {
     throw new InvalidState('Cannot void: every signer has signed; the envelope is being sealed', {}, 'envelope_sealing');
   }
@@ -175,7 +175,7 @@ export function voidEnvelope(envelope: Envelope, reason: string | null, ctx: Ctx
   return changeOf(envelope, after, drafts, [eventItem(after, 'envelope.voided', ctx), retentionJob(after, ctx), ...notices], ctx);
 }
 
-/** Sent or in-progress envelopes whose deadline has passed expire (DECISIONS 14); null when nothing is due. */
+/** Sent or in-progress envelopes whose deadline has passed expire (decision 11); null when nothing is due. */
 export function expireIfDue(envelope: Envelope, ctx: Ctx): EnvelopeChange | null {
   const live = envelope.status === 'sent' || envelope.status === 'in_progress';
   if (!live || Date.parse(envelope.expiresAt) > ctx.now.getTime()) return null;
@@ -203,7 +203,7 @@ export interface MintedLink {
 
 /**
  * Links were minted for the invited signers: record their hashes and claims, and queue the invitations (or, with
- * `template` `signing_reminder`, the reminders). Embedded signers get no message (ADDITIONS A6); `reused` are current
+ * `template` `signing_reminder`, the reminders). Embedded signers get no message (decision 36); `reused` are current
  * links sent again as they are.
  */
 export function withInvitations(
@@ -228,7 +228,7 @@ export function withInvitations(
   return { ...change, after: { ...change.after, signers }, outbox: [...change.outbox, ...items] };
 }
 
-/** A signing link lives until the envelope's deadline, at most 30 days (DECISIONS 13). */
+/** A signing link lives until the envelope's deadline, at most 30 days (decision 13). */
 export function linkClaimsFor(envelope: Envelope, signer: Signer, ctx: Ctx): LinkClaims {
   const issuedAt = Math.floor(ctx.now.getTime() / 1000);
   const deadline = Math.floor(Date.parse(envelope.expiresAt) / 1000);

@@ -59,7 +59,7 @@ export class InvalidState extends DomainError { readonly code = 'invalid_state';
 export class NotFound extends DomainError { readonly code = 'not_found'; }
 export class Unauthorized extends DomainError { readonly code = 'unauthorized'; }
 export class Forbidden extends DomainError { readonly code = 'forbidden'; }
-/** The path exists with other methods (DECISIONS 32); `allowed` becomes the Allow header. */
+/** The path exists with other methods (decision 7); `allowed` becomes the Allow header. */
 export class MethodNotAllowed extends DomainError {
   readonly code = 'method_not_allowed';
 
@@ -71,14 +71,14 @@ export class Conflict extends DomainError { readonly code = 'conflict'; }
 export class Gone extends DomainError { readonly code = 'gone'; }
 export class PayloadTooLarge extends DomainError { readonly code = 'payload_too_large'; }
 export class UnsupportedMediaType extends DomainError { readonly code = 'unsupported_media_type'; }
-/** The application's envelope quota for the period is used up and overage is not allowed (DECISIONS 17). */
+/** The application's envelope quota for the period is used up and overage is not allowed (decision 30). */
 export class QuotaExceeded extends DomainError { readonly code = 'quota_exceeded'; }
-/** An Idempotency-Key reused for a different request (DECISIONS 24). */
+/** An Idempotency-Key reused for a different request (decision 32). */
 export class IdempotencyKeyReused extends DomainError { readonly code = 'idempotency_key_reused'; }
-/** The first request with this Idempotency-Key is still running; safe to retry (DECISIONS 24). */
+/** The first request with this Idempotency-Key is still running; safe to retry (decision 32). */
 export class RequestInProgress extends DomainError { readonly code = 'request_in_progress'; }
 
-/** A used link of a signer whose envelope is complete: the 410 says where the signed copy is (ADDITIONS A7). */
+/** A used link of a signer whose envelope is complete: the 410 says where the signed copy is (decision 14). */
 export class SignedAndComplete extends Gone {
   constructor(message: string, readonly downloadUrl: string) {
     super(message, {}, 'already_signed');

@@ -13,10 +13,10 @@ export const MAX_FIELDS = 1000;
 export const MAX_LABEL_CHARS = 100;
 export const MAX_FIELD_VALUE_CHARS = 1000;
 
-/** Types a value may be given beforehand (ADDITIONS A3): a signature, initials or the signing date are the signer's. */
+/** Types a value may be given beforehand (decision 17): a signature, initials or the signing date are the signer's. */
 const PREFILLABLE: readonly FieldType[] = ['text', 'checkbox'];
 
-/** A3's rules on a field's label, prefill and read-only flag, keyed by `${path}.<attribute>`. */
+/** The rules on a field's label, prefill and read-only flag (decision 17), keyed by `${path}.<attribute>`. */
 export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly'>, path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
   const value = field.value ?? null;
@@ -32,11 +32,11 @@ export const normalised = (field: FieldInput): FieldInput => ({
   ...field, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false, required: field.readOnly ? false : field.required,
 });
 
-/** Fields the signer fills (DECISIONS 25 counts these): read-only ones are shown to them, not theirs to fill. */
+/** Fields the signer fills (sending counts these, decision 3): read-only ones are shown to them, not theirs to fill. */
 export const fillable = (field: Pick<Field, 'readOnly'>) => !field.readOnly;
 
 /**
- * Checks fields against the signers, their documents (`pages`: those of the documents they are on) and A3's value
+ * Checks fields against the signers, their documents (`pages`: those of the documents they are on) and the value
  * rules; `path(i)` names field i in the request.
  */
 export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {

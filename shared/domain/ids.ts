@@ -1,4 +1,4 @@
-/** Type prefixes accepted on input (DECISIONS 1); output is always the plain UUID. */
+/** Type prefixes accepted on input (decision 1); output is always the plain UUID. */
 export type IdKind = 'env' | 'doc' | 'sgn' | 'fld' | 'evt' | 'whk' | 'con' | 'app' | 'dlv' | 'tpl' | 'bulk';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

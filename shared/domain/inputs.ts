@@ -8,7 +8,7 @@ import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from './mod
 
 export type { SignerInput };
 
-/** Placement by a text in the document instead of coordinates (ADDITIONS A3). */
+/** Placement by a text in the document instead of coordinates (decision 17). */
 export interface AnchorInput {
   text: string;
   /** Added to the anchor text's origin, in points of PDF user space. */
@@ -34,11 +34,11 @@ export interface FieldPlacement {
   readOnly?: boolean | undefined;
 }
 
-/** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (DECISIONS 4). */
+/** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (decision 8). */
 export interface CreateFieldInput extends FieldPlacement {
   signerIndex?: number | undefined;
   signerEmail?: string | undefined;
-  /** 0-based position among the request's documents (ADDITIONS A2); default the first. */
+  /** 0-based position among the request's documents (decision 9); default the first. */
   documentIndex?: number | undefined;
 }
 
@@ -50,7 +50,7 @@ export interface CreateEnvelopeInput {
   fields: CreateFieldInput[];
   expiresInDays: number | null;
   fieldOrigin?: FieldOrigin | undefined;
-  /** Absent: the tenant's `defaultReminders`; null: none (ADDITIONS A7). */
+  /** Absent: the tenant's `defaultReminders`; null: none (decision 37). */
   reminders?: ReminderSettings | null | undefined;
   cc?: CarbonCopy[] | undefined;
 }

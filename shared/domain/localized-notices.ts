@@ -1,5 +1,5 @@
 /**
- * The A7 messages in the recipient's locale (ADDITIONS A7, A8): signing reminders (email and SMS), the notices of a
+ * Reminders and notices in the recipient's locale (decision 37, decision 38, decision 39): signing reminders (email and SMS), the notices of a
  * voided, declined or expired envelope or a locked signing link, and the carbon-copy completion email. Each takes the recipient's locale last
  * (`recipientLocale(envelope, signer)`); the words live in shared/i18n/<locale>.json.
  */

@@ -1,5 +1,5 @@
 /**
- * The emails and SMS the service sends, in the recipient's locale (ADDITIONS A8): the signer's, else the envelope's
+ * The emails and SMS the service sends, in the recipient's locale (decision 39): the signer's, else the envelope's
  * (the tenant's default when it was created), else English. The words live in shared/i18n/<locale>.json.
  */
 import { localeOf, type Locale } from '../i18n/locales.ts';

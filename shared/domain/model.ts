@@ -3,7 +3,7 @@ import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from './retention.ts';
 import type { LinkClaims } from './outbox.ts';
 
-/** 25 MB upload limit (spec 8), in bytes. */
+/** 25 MB upload limit (decision 18), in bytes. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 export const ENVELOPE_STATUSES = ['draft', 'sent', 'in_progress', 'completed', 'declined', 'voided', 'expired'] as const;
@@ -43,17 +43,17 @@ export interface Signer {
   otpUsage?: OtpUsage | null;
   consentedAt: string | null;
   declineReason: string | null;
-  /** The language of the signer's emails, SMS and signing page (ADDITIONS A8); absent on records from before it. */
+  /** The language of the signer's emails, SMS and signing page (decision 39); absent on records from before it. */
   locale?: Locale;
-  /** Signed in inside the integrator's app (ADDITIONS A6): never emailed an invitation, a reminder or a notice. */
+  /** Signed in inside the integrator's app (decision 36): never emailed an invitation, a reminder or a notice. */
   embedded?: boolean;
-  /** When the signer's routing group was reached: the reminder schedule counts from it (ADDITIONS A7). */
+  /** When the signer's routing group was reached: the reminder schedule counts from it (decision 37). */
   invitedAt?: string | null;
   /** The last reminder, automatic or manual. */
   lastRemindedAt?: string | null;
   /** The current link's claims, so a reminder carries the same link (the token is minted again from them, never stored). */
   link?: LinkClaims | null;
-  /** The last embedded signing URL issued for the signer (ADDITIONS A6). */
+  /** The last embedded signing URL issued for the signer (decision 36). */
   embedTicket?: EmbedTicket | null;
 }
 
@@ -65,13 +65,13 @@ export interface EmbedTicket {
   returnUrl: string | null;
 }
 
-/** When unsigned signers are reminded (ADDITIONS A7): first after `firstAfterDays`, then every `everyDays` (null: once). */
+/** When unsigned signers are reminded (decision 37): first after `firstAfterDays`, then every `everyDays` (null: once). */
 export interface ReminderSettings {
   firstAfterDays: number;
   everyDays: number | null;
 }
 
-/** Someone who signs nothing and receives the completion email and the notices (ADDITIONS A7). */
+/** Someone who signs nothing and receives the completion email and the notices (decision 38). */
 export interface CarbonCopy {
   name: string;
   email: string;
@@ -105,7 +105,7 @@ export interface Field {
   h: number;
   required: boolean;
   origin: FieldOrigin;
-  /** The name the signer sees ("Company name"); null: the type's own name (ADDITIONS A3). */
+  /** The name the signer sees ("Company name"); null: the type's own name (decision 17). */
   label?: string | null;
   /** A prefilled value (text; checkbox `"true"`/`"false"`): drawn if the signer submits nothing; the sealed value if read-only. */
   value?: string | null;
@@ -121,7 +121,7 @@ export type DocumentPages = ReadonlyMap<string, readonly PageGeometry[]>;
 export interface Document {
   id: string;
   kind: 'original' | 'sealed';
-  /** The part's filename, else `document-N.pdf` (ADDITIONS A2); a sealed document carries its original's. */
+  /** The part's filename, else `document-N.pdf` (decision 9); a sealed document carries its original's. */
   name?: string;
   /** Position among the originals, 1-based and contiguous; a sealed document has its original's. */
   order?: number;
@@ -174,11 +174,11 @@ export interface Envelope {
   auditHead: ChainHead;
   /** Download-portal links of the sealed copy, one per recipient (created at completion). */
   downloadLinks?: DownloadLink[];
-  /** Set when every signer has signed: how the seal is going, for the seal sweep (DESIGN 5, seal recovery). */
+  /** Set when every signer has signed: how the seal is going, for the seal sweep (decision 42). */
   sealing?: SealingState | null;
-  /** Automatic reminders (ADDITIONS A7); null or absent: none. */
+  /** Automatic reminders (decision 37); null or absent: none. */
   reminders?: ReminderSettings | null;
-  /** Carbon copies (ADDITIONS A7). */
+  /** Carbon copies (decision 38). */
   cc?: CarbonCopy[];
   /** The last manual remind (POST /remind): at most one an hour. */
   lastManualRemindAt?: string | null;
@@ -213,16 +213,16 @@ export interface DownloadLink {
   remindersSent?: number[];
 }
 
-/** Per (application, tenantId) defaults (DECISIONS 15). */
+/** Per (application, tenantId) defaults (decision 28). */
 export interface TenantSettings {
   appId: string;
   tenantId: string;
   defaultExpiresInDays: number;
   retentionDays: RetentionDays;
   fieldOrigin: FieldOrigin;
-  /** The locale of signers created without one (ADDITIONS A8). */
+  /** The locale of signers created without one (decision 39). */
   defaultLocale: Locale;
-  /** Reminders of envelopes created without their own (ADDITIONS A7); null: off. */
+  /** Reminders of envelopes created without their own (decision 37); null: off. */
   defaultReminders?: ReminderSettings | null;
 }
 
@@ -236,13 +236,13 @@ export interface RequestMeta {
 
 export const isTerminal = (status: EnvelopeStatus) => TERMINAL_STATUSES.includes(status);
 
-/** At most this many originals per envelope, and this many bytes of them together (ADDITIONS A2). */
+/** At most this many originals per envelope, and this many bytes of them together (decision 9). */
 export const MAX_DOCUMENTS = 10;
 export const MAX_TOTAL_DOCUMENT_BYTES = 100 * 1024 * 1024;
 /** Pages of an envelope's (or a template's) documents together; one document has at most 2,000 (shared/pdf/limits.ts). */
 export const MAX_ENVELOPE_PAGES = 10_000;
 
-/** The envelope's originals in their order (the spec's single document is the first). */
+/** The envelope's originals in their order (the first is the one single-document reads return). */
 export const originals = (envelope: Pick<Envelope, 'documents'>): Document[] =>
   envelope.documents.filter((d) => d.kind === 'original').sort((a, b) => (a.order ?? 1) - (b.order ?? 1));
 export const originalDocument = (envelope: Pick<Envelope, 'documents'>): Document | undefined => originals(envelope)[0];

@@ -1,5 +1,5 @@
 /**
- * Notices when an envelope ends early (ADDITIONS A7): every signer who was invited (not embedded) and every carbon
+ * Notices when an envelope ends early (decision 38): every signer who was invited (not embedded) and every carbon
  * copy is told it was voided (with the reason), declined (by whom, why) or expired. Queued in the outbox of the
  * change that ended it, so they go out exactly when it stands. The sender hears of a signer's locked link likewise.
  */

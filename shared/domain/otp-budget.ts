@@ -20,7 +20,7 @@ export const OTP_LIFETIME_CODES = 20;
 /** 6-digit codes. */
 export const OTP_CODE_SPACE = 1_000_000;
 
-/** The chance that a link's budget of wrong tries guesses a code, at most (the figure README quotes). */
+/** The chance that a link's budget of wrong tries guesses a code, at most (the figure docs/api-guide.md quotes). */
 export const otpGuessBound = () => OTP_LIFETIME_WRONG_TRIES / OTP_CODE_SPACE;
 
 const UNUSED: OtpUsage = { codesSent: 0, wrongTries: 0, lockedAt: null };

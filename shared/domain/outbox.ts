@@ -1,17 +1,8 @@
-/** Webhook event names a subscription may list (spec 6.1 and DECISIONS 11). */
-export const WEBHOOK_EVENTS = [
-  'envelope.created',
-  'envelope.sent',
-  'envelope.completed',
-  'envelope.declined',
-  'envelope.voided',
-  'envelope.expired',
-  'signer.viewed',
-  'signer.signed',
-  'signer.declined',
-  'signer.otp_failed',
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+import type { EventItem, Job, NoticeItem } from '#schemas/jobs.ts';
+
+export type { Job, JobMessage } from '#schemas/jobs.ts';
+
+export { WEBHOOK_EVENTS, type WebhookEventName } from './webhook-events.ts';
 
 /**
  * How an outbox item's delivery went so far. An item is dispatched right after its commit; one that failed (or that
@@ -27,15 +18,8 @@ export interface OutboxDelivery {
   deadAt?: string | null;
 }
 
-/** A webhook event, written in the same transaction as the change that raised it. */
-export interface EventOutboxItem extends OutboxDelivery {
-  kind: 'event';
-  id: string;
-  envelopeId: string;
-  event: WebhookEventName;
-  createdAt: string;
-  signerId: string | null;
-}
+/** A webhook event, written in the same transaction as the change that raised it (its shape: shared/schemas/jobs.ts). */
+export interface EventOutboxItem extends EventItem, OutboxDelivery {}
 
 /** The claims of a signing link, enough to mint the identical token again when the email goes out. */
 export interface LinkClaims {
@@ -54,7 +38,7 @@ export interface Invitation {
 
 /**
  * Invitations to a routing group, sent after the commit; the item shrinks as each is sent and goes when empty.
- * Reminders (ADDITIONS A7) have the same shape: the same link, in other words.
+ * Reminders (decision 37) have the same shape: the same link, in other words.
  */
 export interface InvitationOutboxItem extends OutboxDelivery {
   kind: 'notify';
@@ -75,40 +59,10 @@ export interface CompletionOutboxItem extends OutboxDelivery {
   linkIds: string[];
 }
 
-export type NoticeKind = 'voided' | 'declined' | 'expired' | 'otp_locked';
+export type NoticeKind = NoticeItem['notice'];
 
-/**
- * Who is told that the envelope ended early (void, decline, expiry): invited signers and carbon copies; or that a signer's link
- * was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
- */
-export interface NoticeOutboxItem extends OutboxDelivery {
-  kind: 'notify';
-  id: string;
-  envelopeId: string;
-  template: 'notice';
-  createdAt: string;
-  notice: NoticeKind;
-  /** The void or decline reason. */
-  reason: string | null;
-  /** Who declined. */
-  declinedBy: string | null;
-  /** The signer whose link was locked (`otp_locked`). */
-  lockedSigner?: { name: string; email: string } | null;
-  recipients: { name: string; email: string }[];
-}
-
-/** Work for a background worker, dispatched to the jobs queue (or the sealing workflow) after the commit. */
-export type Job =
-  | { type: 'routing.advance'; envelopeId: string; routingOrder: number }
-  | { type: 'seal'; envelopeId: string; round?: number }
-  | { type: 'webhook.event'; event: EventOutboxItem }
-  | { type: 'retention.tag'; envelopeId: string }
-  /** Notices go out from the jobs worker: expiry is applied by whichever function first loads the envelope (ADDITIONS A7). */
-  | { type: 'notice.send'; notice: NoticeOutboxItem }
-  /** Blobs no record names any more (a replaced draft document): deleted once the change that dropped them stands. */
-  | { type: 'blobs.delete'; envelopeId: string; keys: string[] }
-  /** One chunk of a bulk send's rows (ADDITIONS A5). */
-  | { type: 'bulk.rows'; appId: string; batchId: string; chunk: number };
+/** A notice (its shape and who gets it: shared/schemas/jobs.ts), shrinking as each recipient is sent theirs. */
+export interface NoticeOutboxItem extends NoticeItem, OutboxDelivery {}
 
 /** Deliveries of one jobs-queue message before the queue moves it to its dead-letter queue. */
 export const JOBS_MAX_RECEIVES = 5;
@@ -121,7 +75,7 @@ export interface JobOutboxItem extends OutboxDelivery {
   job: Job;
 }
 
-/** A deletion reminder to one download-link recipient (spec 3.4). */
+/** A deletion reminder to one download-link recipient (decision 33). */
 export interface ReminderOutboxItem extends OutboxDelivery {
   kind: 'reminder';
   id: string;

@@ -3,7 +3,7 @@ import type { Field, PageBox, PageGeometry } from './model.ts';
 
 /**
  * Field coordinates are measured on the page as a viewer shows it: its visible area (crop box), turned by
- * /Rotate, with the origin at the bottom-left corner (default) or the top-left (DECISIONS 2).
+ * /Rotate, with the origin at the bottom-left corner (default) or the top-left (decision 2).
  */
 export function displayedSize(page: PageGeometry): { width: number; height: number } {
   const turned = page.rotate === 90 || page.rotate === 270;

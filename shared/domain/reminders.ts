@@ -1,5 +1,5 @@
 /**
- * Reminders (ADDITIONS A7): every signer of the current routing group who has not signed or declined is reminded
+ * Reminders (decision 37): every signer of the current routing group who has not signed or declined is reminded
  * `firstAfterDays` after their invitation, then every `everyDays` after the last reminder (a manual one counts), never
  * once the deadline has passed. Embedded signers are the integrator's to remind. Pure: no I/O.
  */

@@ -1,5 +1,5 @@
 /**
- * Retention classes (spec 3.4, DECISIONS 15): the lengths a tenant may choose. Each class is one S3 lifecycle
+ * Retention classes (decision 28): the lengths a tenant may choose. Each class is one S3 lifecycle
  * rule expiring objects tagged with it; the CDK stack and the local scheduler read this same table.
  */
 export const RETENTION_DAYS = [7, 30, 90, 365, 730, 2555] as const;
@@ -25,7 +25,7 @@ export const isRetentionDays = (days: number): days is RetentionDays => (RETENTI
 
 const DAY_MS = 86_400_000;
 
-/** Days before deletion when a recipient who has not downloaded gets a reminder (spec 3.4). */
+/** Days before deletion when a recipient who has not downloaded gets a reminder (decision 33). */
 export const REMINDER_DAYS = [20, 10, 1] as const;
 
 /**

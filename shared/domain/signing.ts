@@ -30,14 +30,14 @@ export const requiresOtp = (signer: Signer) => signer.authMethod !== 'none';
 export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otpVerifiedAt !== null;
 
 /**
- * Who may take `step` (spec 3.3, 4.3, DECISIONS 12): a voided or expired envelope makes every link 401;
+ * Who may take `step` (decision 14): a voided or expired envelope makes every link 401;
  * a signer who signed or declined has used the link (410, or 409 for sign and decline); a declined envelope
  * closes the other links (401); a link locked after too many wrong codes answers 401 for every step until the sender
  * resends it; then OTP (where required) and consent gate the later steps (401).
  */
 export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep): void {
   if (envelope.status === 'voided') {
-    // The signing page shows the message on its voided screen, so the signer reads the sender's reason (ADDITIONS A7)
+    // The signing page shows the message on its voided screen, so the signer reads the sender's reason (decision 38)
     const reason = envelope.voidReason ? ` Reason given by the sender: ${envelope.voidReason}` : '';
     throw new Unauthorized(`This signing link is no longer valid: the envelope was voided.${reason}`, {}, 'envelope_voided');
   }
@@ -149,7 +149,7 @@ export function giveConsent(envelope: Envelope, signer: Signer, ctx: Ctx): Envel
   return changeOf(envelope, after, drafts, [], ctx);
 }
 
-/** A signer declines: the envelope is declined, terminal (spec 3.1). */
+/** A signer declines: the envelope is declined, terminal. */
 export function decline(envelope: Envelope, signer: Signer, reason: string | null, ctx: Ctx): EnvelopeChange {
   const now = ctx.now.toISOString();
   const after: Envelope = startRetention({ ...updateSigner(envelope, signer.id, { status: 'declined', declinedAt: now, declineReason: reason }), status: 'declined' }, ctx.now);

@@ -2,7 +2,7 @@
  * Blobs are written before the commit that names them (a PNG signature, an uploaded PDF, a sealed PDF), so a stage
  * record is written first, naming them; the commit deletes it in the same transaction. A request refused or lost
  * deletes its blobs at once; one that crashed leaves its stage behind, and the blob sweep deletes what it names once
- * it is a day old. So a stored blob is always named by a committed record, or about to be deleted (DECISIONS 31).
+ * it is a day old. So a stored blob is always named by a committed record, or about to be deleted (decision 19).
  * Every stage has a key space of its own (`.../<stageId>/...`): a request that loses never overwrites a winner.
  */
 export interface BlobStage {
@@ -32,5 +32,5 @@ export function envelopeOfKey(key: string): string | null {
   return /^(?:original|sealed)\/([0-9a-f-]{36})\/(?:[0-9a-f-]{36}\/)?[0-9a-f-]{36}\.pdf$/.exec(key)?.[1] ?? /^sealed\/([0-9a-f-]{36})\.pdf$/.exec(key)?.[1] ?? null;
 }
 
-/** Where a presigned POST puts a file before its complete call checks it (ADDITIONS A1); a stage of its own names it. */
+/** Where a presigned POST puts a file before its complete call checks it (decision 18); a stage of its own names it. */
 export const uploadKey = (envelopeId: string, uploadId: string) => `uploads/${envelopeId}/${uploadId}.pdf`;

@@ -109,7 +109,7 @@ function checkValue(field: Field, input: SubmittedField, fontLabel: string | nul
   }
 }
 
-/** What a prefilled field stands at when the signer submits nothing for it (ADDITIONS A3). */
+/** What a prefilled field stands at when the signer submits nothing for it (decision 17). */
 function prefilled(field: Field): CheckedValue | null {
   const value = field.value ?? null;
   if (value === null || field.readOnly) return null;
@@ -119,7 +119,7 @@ function prefilled(field: Field): CheckedValue | null {
 }
 
 /**
- * Checks a sign request against the signer's fields (DECISIONS 26, ADDITIONS A3); every problem is named by its path.
+ * Checks a sign request against the signer's fields (decision 16, decision 17); every problem is named by its path.
  * A read-only field takes no value (it is sealed with its own); a prefilled field the signer leaves out keeps its prefill.
  */
 export function checkSubmission(

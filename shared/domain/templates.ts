@@ -6,7 +6,7 @@ import { pagesOf } from './pages.ts';
 import { assertNoErrors, placementErrors } from './placement.ts';
 
 /**
- * Templates (ADDITIONS A4): documents with fields bound to roles instead of signers. An envelope made from one holds
+ * Templates (decision 34): documents with fields bound to roles instead of signers. An envelope made from one holds
  * copies of its documents (its own storage keys) and signers made from the roles; the template is not referenced
  * again, so deleting it changes no envelope.
  */
@@ -56,7 +56,7 @@ export const MAX_TEMPLATE_DOCUMENTS = 10;
 
 export const templateDocumentKey = (templateId: string, documentId: string) => `templates/${templateId}/${documentId}.pdf`;
 
-/** Problems with template fields: their role, document, A3 value rules and placement on `pages`; `path(i)` names field i. */
+/** Problems with template fields: their role, document, value rules (decision 17) and placement on `pages`; `path(i)` names field i. */
 export function templateFieldErrors(fields: readonly TemplateField[], template: Pick<Template, 'roles' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
   const errors: FieldErrors = {};
   fields.forEach((field, i) => {
@@ -97,7 +97,7 @@ export interface Recipient {
   locale?: string | undefined;
 }
 
-/** What an envelope made from a template is given (A4; one bulk-send row is the same). */
+/** What an envelope made from a template is given (decision 34; one bulk-send row is the same). */
 export interface FromTemplateInput {
   recipients: Record<string, Recipient>;
   prefill: Record<string, string>;

@@ -1,4 +1,4 @@
-/** The billing period: the calendar month in UTC (DECISIONS 17). */
+/** The billing period: the calendar month in UTC (decision 30). */
 export interface UsagePeriod {
   /** `yyyy-mm`, the counter's key. */
   id: string;

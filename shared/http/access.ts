@@ -5,7 +5,7 @@
  *
  * Recurring reasons, so declarations stay short (the constants below):
  * - bearer routes verify the JWT (JWT_SECRET) and read the application (table);
- * - loading an envelope applies a passed deadline (lazy expiry, DECISIONS 14): a commit, whose outbox puts the
+ * - loading an envelope applies a passed deadline (lazy expiry, decision 11): a commit, whose outbox puts the
  *   `envelope.expired` event and the retention job on the jobs queue, so those routes write and send jobs;
  * - signing links and download links are HS256 tokens under LINK_SECRET;
  * - invitations and OTP codes go out by email (SES) or SMS (SNS) right after the commit that queued them.
@@ -53,3 +53,47 @@ export const envelopeWrite = { table: 'write', secrets: ['JWT_SECRET'], jobs: tr
 export const linkAccess = { table: 'write', secrets: ['LINK_SECRET'], jobs: true } as const satisfies Access;
 export const invites = { secrets: ['JWT_SECRET', 'LINK_SECRET'], mail: true, sms: true } as const satisfies Access;
 export const pdfHandling = { memorySize: 1024, timeoutSeconds: 29 } as const satisfies Access;
+
+/**
+ * The ports each part of an access row binds: the one mapping both the deps a function's code may use (`DepsFor`) and
+ * the adapters its bundle and environment bind (infra/stacks/environment.ts) are computed from.
+ */
+export const ACCESS_PORTS = {
+  table: ['envelopes', 'tenants', 'applications', 'webhooks', 'contacts', 'usage', 'templates', 'bulkSends'],
+  documents: ['blobs'],
+  mail: ['mailer'],
+  sms: ['sms'],
+  jobs: ['jobs'],
+  starts: ['workflows'],
+  sign: ['documentSigner', 'sealEvidence'],
+  apiDescription: ['apiDescription'],
+} as const;
+
+/** Every function has these: configuration, time, ids, logs and metrics, the traffic control, the webhook sender (plain HTTP). */
+export const ALWAYS_PORTS = ['config', 'clock', 'ids', 'logger', 'metrics', 'rateLimiter', 'idempotency', 'webhookSender'] as const;
+
+/** The data key (DATA_KEY) is what the secret box encrypts stored secrets with. */
+export const SECRET_BOX_KEY = 'DATA_KEY' satisfies SecretName;
+
+type Granted<V> = V extends undefined | false | readonly [] ? false : true;
+type BoundBy<A extends Access> = {
+  [K in keyof typeof ACCESS_PORTS]: K extends keyof A ? (Granted<A[K]> extends true ? (typeof ACCESS_PORTS)[K][number] : never) : never;
+}[keyof typeof ACCESS_PORTS];
+type SecretBoxOf<A extends Access> = A['secrets'] extends readonly (infer S)[] ? (typeof SECRET_BOX_KEY extends S ? 'secrets' : never) : never;
+
+/** The names of the ports an access row binds. */
+export type PortsFor<A extends Access> = (typeof ALWAYS_PORTS)[number] | BoundBy<A> | SecretBoxOf<A>;
+
+/** Any port name the mapping knows. */
+export type PortName = (typeof ALWAYS_PORTS)[number] | (typeof ACCESS_PORTS)[keyof typeof ACCESS_PORTS][number] | 'secrets';
+
+/** The ports an access row binds, at run time: what `PortsFor` says at compile time. */
+export function portsFor(access: Access): Set<PortName> {
+  const ports = new Set<PortName>(ALWAYS_PORTS);
+  for (const [key, names] of Object.entries(ACCESS_PORTS) as [keyof typeof ACCESS_PORTS, readonly PortName[]][]) {
+    const value = access[key];
+    if (value && !(Array.isArray(value) && value.length === 0)) for (const name of names) ports.add(name);
+  }
+  if (access.secrets?.includes(SECRET_BOX_KEY)) ports.add('secrets');
+  return ports;
+}

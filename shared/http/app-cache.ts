@@ -5,7 +5,7 @@ import type { Clock } from '#ports/services.ts';
  * An application's record as a container last read it, for at most `ttlMs`: bearer routes check every request's
  * application (exists, same client, not suspended) and rate limits read its plan, and neither needs a database
  * round trip per request for a record that changes a few times a year. A suspension therefore takes effect within
- * `ttlMs` (README, "Security and reliability"). An application not found is not cached.
+ * `ttlMs` (docs/security-and-reliability.md). An application not found is not cached.
  */
 export function cachedApplications(applications: Pick<ApplicationRepository, 'get'>, clock: Clock, ttlMs = 30_000, size = 10_000): Pick<ApplicationRepository, 'get'> {
   const entries = new Map<string, { app: Application; until: number }>();

@@ -48,7 +48,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * The body as the route's rule reads it. A route that takes no input still answers what it is sent: `{}` and the
- * like pass, malformed JSON is a 400 (DECISIONS 7) and any other kind of body a 415, rather than being ignored.
+ * like pass, malformed JSON is a 400 (decision 5) and any other kind of body a 415, rather than being ignored.
  */
 export async function readBody<B>(event: APIGatewayProxyEventV2, rule: BodyRule<B> | undefined): Promise<B> {
   if (rule) return rule.read(await parseBody(rawBody(event), event.headers['content-type'], rule.accepts));

@@ -50,11 +50,16 @@ export interface RouteDeclaration<K extends AuthKind = AuthKind, P = unknown, Q 
   /** The request body as documented, when it is not the JSON schema of `body` (multipart, raw PDF, form). */
   requestContent?: { required: boolean; description?: string; content: Content };
   success: { status: 200 | 201 | 202 | 204; description: string; content?: Content; headers?: Record<string, HeaderDoc> };
-  /** A redirect the route may answer instead (a large PDF: 302 to a presigned URL, ADDITIONS A1). */
+  /** A redirect the route may answer instead (a large PDF: 302 to a presigned URL, decision 18). */
   redirect?: { status: 302; description: string; headers: Record<string, HeaderDoc> };
   /** What each error status means here; 401 (bearer, link), 403 (bearer), 415 (a body) and 500 are implied. */
   errors: Partial<Record<ErrorStatus, string>>;
   /** What the function's code uses (infra/stacks grants exactly this). */
   access: Access;
+  /**
+   * Top-level fields of the answer that are shown once and never stored: an Idempotency-Key repeat answers them as
+   * null (a secret lives only sealed, never in an idempotency record).
+   */
+  withheldFromReplay?: readonly string[];
 }
 

@@ -4,8 +4,8 @@ import { MAX_INLINE_BODY_BYTES } from './aws-limits.ts';
 import { binary, type HttpResult } from './responses.ts';
 
 /**
- * The downloaded file's name: the subject (spec 2.2), with the document's own name when the envelope has several
- * (ADDITIONS A2); `(original)` for an original.
+ * The downloaded file's name: the subject, with the document's own name when the envelope has several
+ * (decision 9); `(original)` for an original.
  */
 export function pdfFilename(envelope: Pick<Envelope, 'subject' | 'id' | 'documents'>, document: Document): string {
   const clean = (text: string) => text.replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim();
@@ -32,7 +32,7 @@ export function pdfDelivery(delivery: Delivery, document: Document, filename: st
   return { statusCode: 302, headers: { location: delivery.url, 'cache-control': 'no-store', 'x-document-sha256': document.sha256 }, body: '' };
 }
 
-/** The 302 every PDF download declares (ADDITIONS A1). */
+/** The 302 every PDF download declares (decision 18). */
 export const PDF_REDIRECT = {
   status: 302,
   description: `The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default ${String(MAX_INLINE_BODY_BYTES)} bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): \`Location\` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition`,

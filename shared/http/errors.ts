@@ -1,6 +1,7 @@
 import { DomainError, MethodNotAllowed, RateLimited, SignedAndComplete, type ErrorCode, type ErrorReason, type FieldErrors } from '#domain/errors.ts';
 import { ok, type HttpResult } from './responses.ts';
 
+/** Each code's status; which refusal gets which code is decision 5 and decision 6 (no 422: a terminal envelope's void is 400). */
 export const STATUS: Record<ErrorCode, number> = {
   validation_error: 400,
   invalid_state: 400,
@@ -37,7 +38,7 @@ const TITLE: Record<ErrorCode, string> = {
   internal_error: 'Internal error',
 };
 
-/** The one error body that is both published shapes (DECISIONS 7), plus a `reason` where one code has several causes. */
+/** The one error body that is both published shapes (decision 5), plus a `reason` where one code has several causes. */
 export function errorResult(code: ErrorCode, message: string, errors: FieldErrors, requestId: string, reason: ErrorReason | null = null, extra: Record<string, string> = {}): HttpResult {
   const status = STATUS[code];
   const hasDetails = Object.keys(errors).length > 0;

@@ -26,7 +26,7 @@ function normalisedBody(raw: Buffer, contentType: string | undefined): Buffer {
   return raw;
 }
 
-/** Identifies a request for Idempotency-Key reuse checks (DECISIONS 24): method, path and body. */
+/** Identifies a request for Idempotency-Key reuse checks (decision 32): method, path and body. */
 export function requestFingerprint(event: APIGatewayProxyEventV2): string {
   const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
   const body = normalisedBody(raw, event.headers['content-type']);

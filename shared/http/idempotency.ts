@@ -13,7 +13,7 @@ export interface IdempotencyDeps {
   logger: Logger;
 }
 
-/** Spec 8: a replay within 24 hours returns the original answer. */
+/** A replay within 24 hours returns the original answer (decision 32). */
 const RECORD_SECONDS = 24 * 3600;
 /** Longer than any API request may run (API Gateway stops waiting at 30 s); an older unfinished claim was abandoned. */
 const LOCK_SECONDS = 60;
@@ -35,9 +35,17 @@ function scopeOf(caller: Caller): string | undefined {
   return undefined;
 }
 
-function storedOf(result: HttpResult): StoredResponse {
+/** The answer as kept for repeats, with the `withheld` fields of a JSON body set to null. */
+function storedOf(result: HttpResult, withheld: readonly string[]): StoredResponse {
   const { 'x-request-id': _requestId, ...headers } = result.headers;
-  return { statusCode: result.statusCode, headers, body: result.body ?? '', isBase64Encoded: result.isBase64Encoded ?? false };
+  return { statusCode: result.statusCode, headers, body: withholding(result.body ?? '', withheld), isBase64Encoded: result.isBase64Encoded ?? false };
+}
+
+function withholding(body: string, withheld: readonly string[]): string {
+  if (withheld.length === 0 || !body.startsWith('{')) return body;
+  const value = JSON.parse(body) as Record<string, unknown>;
+  for (const field of withheld) if (field in value) value[field] = null;
+  return JSON.stringify(value);
 }
 
 function replayOf(stored: StoredResponse): HttpResult {
@@ -72,9 +80,9 @@ export function idempotency(deps: IdempotencyDeps) {
   }
 
   /** The request has had its effect (or none): a failure to record that must not turn its answer into an error. */
-  async function settle(claim: IdempotencyClaim, result: HttpResult | undefined): Promise<void> {
+  async function settle(claim: IdempotencyClaim, result: HttpResult | undefined, withheld: readonly string[] = []): Promise<void> {
     const done = result && storable(result.statusCode)
-      ? deps.idempotency.complete(claim, storedOf(result)).then((outcome) => {
+      ? deps.idempotency.complete(claim, storedOf(result, withheld)).then((outcome) => {
         if (outcome === 'released') deps.logger.warn('idempotent response too large to store; the key is released', { id: claim.id });
       })
       : deps.idempotency.release(claim);

@@ -113,6 +113,18 @@ describe('Idempotency-Key around a route', () => {
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
   });
 
+  it('never stores a field the route withholds from replay: a repeat answers it as null, the record holds no trace', async () => {
+    const { deps, idempotency } = depsWith();
+    const inner = vi.fn(() => Promise.resolve(ok({ id: 'w1', secret: 'whsec-shown-once' }, 200)));
+    const handler = pipeline({ ...declared('none'), withheldFromReplay: ['secret'] }, deps, inner);
+    const first = await handler(await post('k-secret'), context);
+    const again = await handler(await post('k-secret'), context);
+    expect(inner).toHaveBeenCalledOnce();
+    expect(JSON.parse(first.body ?? '{}')).toEqual({ id: 'w1', secret: 'whsec-shown-once' });
+    expect(JSON.parse(again.body ?? '{}')).toEqual({ id: 'w1', secret: null });
+    expect(JSON.stringify(await heldFor(idempotency, 'app-1#k-secret'))).not.toContain('whsec-shown-once');
+  });
+
   it('answers 409 for another request with the key, and for the key while the first still runs', async () => {
     const { deps, idempotency } = depsWith();
     const handler = served(counter(), deps);
@@ -258,7 +270,7 @@ describe('request fingerprints', () => {
 });
 
 describe('RATE_LIMITS configuration', () => {
-  it('merges over the defaults of DECISIONS 19 and refuses a bad value at start', () => {
+  it('merges over the default rate limits and refuses a bad value at start', () => {
     expect(testConfig().rateLimits).toEqual({
       plans: { standard: { limit: 600, windowSeconds: 60 } }, perToken: { limit: 120, windowSeconds: 60 }, perIp: { limit: 1200, windowSeconds: 60 },
     });

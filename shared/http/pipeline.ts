@@ -141,11 +141,11 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
   };
 }
 
-function idempotent(exchanges: Exchanges, deps: PipelineDeps): Middleware {
+function idempotent(exchanges: Exchanges, deps: PipelineDeps, withheld: readonly string[]): Middleware {
   const keys = idempotency(deps);
   const settle = async (request: middy.Request<APIGatewayProxyEventV2, HttpResult>) => {
     const state = exchangeOf(exchanges, request.event);
-    if (state.claim) await keys.settle(state.claim, request.response ?? undefined);
+    if (state.claim) await keys.settle(state.claim, request.response ?? undefined, withheld);
   };
   return {
     before: async (request) => {
@@ -206,7 +206,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
     .use(rateLimit(exchanges, shared));
   if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared));
   const handled = chain
-    .use(idempotent(exchanges, shared))
+    .use(idempotent(exchanges, shared, declaration.withheldFromReplay ?? []))
     .use(errors(exchanges, deps.logger))
     .use(parse(exchanges, declaration as RouteDeclaration, readsInput))
     .handler(async (event) => {

@@ -24,7 +24,7 @@ export interface Charge {
   retryAfterSeconds: number | null;
 }
 
-/** Counts each request against its caller's budgets (DECISIONS 19): the application's plan, or the link token and the address. */
+/** Counts each request against its caller's budgets (decision 31): the application's plan, or the link token and the address. */
 export function rateLimits(deps: RateLimitDeps) {
   /** The plan's window; `applications` is the pipeline's cached lookup (app-cache.ts), so this is rarely a read. */
   async function planWindow(appId: string): Promise<RateWindow> {
@@ -59,7 +59,7 @@ export function rateLimits(deps: RateLimitDeps) {
   };
 }
 
-/** Spec 8: on every response. */
+/** On every response (decision 31). */
 export function budgetHeaders(budget: Budget): Record<string, string> {
   return {
     'x-ratelimit-limit': String(budget.limit),

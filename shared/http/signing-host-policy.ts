@@ -2,7 +2,7 @@
  * The signing host's Content-Security-Policy: the pages load only their own files. pdf.js compiles WebAssembly
  * (JPEG 2000, JBIG2, colour profiles), hence 'wasm-unsafe-eval'. The local host and CloudFront send this same value.
  * `documentsOrigin`: the documents bucket's origin, which the page may fetch from: a PDF over 5 MB is answered with a
- * 302 to a presigned URL there (ADDITIONS A1), and the bucket allows that GET from any origin (DOCUMENTS_CORS).
+ * 302 to a presigned URL there (decision 18), and the bucket allows that GET from any origin (DOCUMENTS_CORS).
  */
 const pagePolicy = (documentsOrigin: string) =>
   `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; connect-src 'self' ${documentsOrigin}`;
@@ -14,7 +14,7 @@ const pagePolicy = (documentsOrigin: string) =>
  */
 export const DOCUMENTS_CORS = { allowedMethods: ['GET', 'HEAD', 'POST'], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAgeSeconds: 3600 } as const;
 
-/** No site may frame the signing pages (clickjacking), except embedded links (ADDITIONS A6). */
+/** No site may frame the signing pages (clickjacking), except embedded links (decision 36). */
 export const signingHostCsp = (documentsOrigin: string) => `${pagePolicy(documentsOrigin)}; frame-ancestors 'none'`;
 
 /** An embedded link's page: framed only by the application's `embedOrigins` ('none' when it has none). */

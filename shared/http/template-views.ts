@@ -1,7 +1,7 @@
 import { documentName } from '#domain/model.ts';
 import type { Template, TemplateField } from '#domain/templates.ts';
 
-/** Templates as the API answers them (ADDITIONS A4). */
+/** Templates as the API answers them (decision 34). */
 export function templateFieldView(f: TemplateField) {
   const { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly } = f;
   return { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly };

@@ -1,5 +1,5 @@
 /**
- * The languages a signer can read their emails, SMS and signing page in (ADDITIONS A8). `ar` proves the
+ * The languages a signer can read their emails, SMS and signing page in (decision 39). `ar` proves the
  * right-to-left layout. The audit certificate stays in English whatever the locale.
  */
 export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'pl', 'ja', 'zh-CN', 'ar'] as const;

@@ -1,5 +1,5 @@
 /**
- * The server's message catalogues (emails and SMS, ADDITIONS A8): ICU MessageFormat per locale, imported statically so
+ * The server's message catalogues (emails and SMS, decision 39): ICU MessageFormat per locale, imported statically so
  * every function bundle carries them (no file reads at run time). `<b>` in a message marks what the HTML version
  * bolds; the text version drops the tag. Dates are written for the locale, in UTC (the recipient's zone is unknown).
  */

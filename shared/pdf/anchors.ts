@@ -1,5 +1,5 @@
 /**
- * Text anchors (ADDITIONS A3): integrators print a marker such as `/sig1/` (often in white) in their generated
+ * Text anchors (decision 17): integrators print a marker such as `/sig1/` (often in white) in their generated
  * PDFs and place fields by it, like DocuSign anchor tabs.
  *
  * extractTextIndex runs once at upload: pdf.js's text content, reduced to what anchor search needs (the text of

@@ -1,6 +1,6 @@
 /**
- * What an uploaded PDF may cost us, and the refusals intake answers with. Every refusal names its reason (a stable
- * code clients can tell apart) and says in its message which limit or defect it is.
+ * What an uploaded PDF may cost us, and the refusals intake answers with (decision 46). Every refusal names its reason
+ * (a stable code clients can tell apart) and says in its message which limit or defect it is.
  *
  * The limits keep one upload well inside the 1 GB of the functions that take PDFs (the heap of a process at rest,
  * about 200 MB, plus the upload, its copies, and what pdf.js holds while it reads text): `npm run bench` measures

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '#domain/audit-chain.ts';
 import type { EnvelopeChange } from '#domain/envelope.ts';
 import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
+import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
 import type { OutboxItem } from '#domain/outbox.ts';
 import type { Submission } from '#domain/submission.ts';
 import type { BlobStage } from '#domain/staging.ts';
@@ -34,9 +35,11 @@ export interface EnvelopeRepository {
   /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
   list(query: EnvelopeListQuery): Promise<EnvelopePage>;
+  /** A page of the application's event log, oldest first, written by `commit` with the changes that raised them. */
+  events(query: EventLogQuery): Promise<EventLogPage>;
   /** Ids of live envelopes whose deadline has passed by `now`. */
   dueForExpiry(now: Date, limit: number): Promise<string[]>;
-  /** Ids of live envelopes with a signer's reminder due by `now` (ADDITIONS A7). */
+  /** Ids of live envelopes with a signer's reminder due by `now` (decision 37). */
   dueForReminder(now: Date, limit: number): Promise<string[]>;
   /** Ids of fully signed envelopes whose seal the sweep should look in on by `now`. */
   dueForSealCheck(now: Date, limit: number): Promise<string[]>;
@@ -68,20 +71,20 @@ export interface Application {
   clientId: string;
   /** scrypt$<salt>$<hash>, never the secret itself. */
   secretHash: string;
-  /** The client secret sealed by the SecretBox, for webhook signing (DECISIONS 9). */
+  /** The client secret sealed by the SecretBox, for webhook signing (decision 24). */
   secretSealed: string;
   plan: string;
   envelopesLimit: number | null;
   overageAllowed: boolean;
   suspended: boolean;
   createdAt: string;
-  /** Origins allowed to frame embedded signing (ADDITIONS A6); absent: none. */
+  /** Origins allowed to frame embedded signing (decision 36); absent: none. */
   embedOrigins?: string[];
   /** PDFs with JavaScript or launch actions are accepted (kept as they are into the sealed file); absent: refused. */
   allowActiveContent?: boolean;
 }
 
-/** What an application sets for itself through the console (ADDITIONS A6). */
+/** What an application sets for itself through the console (decision 36). */
 export interface ApplicationSettings {
   embedOrigins: string[];
 }
@@ -101,6 +104,8 @@ export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
   get(appId: string, id: string): Promise<Webhook | undefined>;
   put(webhook: Webhook): Promise<void>;
+  /** Stores `webhook` only while its stored secret is still `expectedSealed` (and it exists); false otherwise. */
+  replaceSecret(webhook: Webhook, expectedSealed: string | null): Promise<boolean>;
   /** False when there was no such webhook. */
   delete(appId: string, id: string): Promise<boolean>;
   /** False when a delivery with this id exists already (a redelivered event). */
@@ -131,7 +136,7 @@ export interface TemplateListQuery {
   pageSize: number;
 }
 
-/** Templates (ADDITIONS A4), scoped to their application like envelopes. */
+/** Templates (decision 34), scoped to their application like envelopes. */
 export interface TemplateRepository {
   /** The template if it exists and belongs to `appId`. */
   get(appId: string, id: string): Promise<Template | undefined>;
@@ -145,7 +150,7 @@ export interface TemplateRepository {
   list(query: TemplateListQuery): Promise<{ data: Template[]; total: number }>;
 }
 
-/** Bulk sends (ADDITIONS A5): the batch, its rows in chunks, and one result per row. */
+/** Bulk sends (decision 35): the batch, its rows in chunks, and one result per row. */
 export interface BulkSendRepository {
   /** The batch and its chunks of rows, in one transaction. */
   create(batch: BulkSend, chunks: readonly BulkChunk[]): Promise<void>;

@@ -1,3 +1,5 @@
+import type { WebhookRetryStart } from '#schemas/workflow-inputs.ts';
+
 export interface Clock {
   now(): Date;
 }
@@ -17,7 +19,7 @@ export interface BlobStore {
   /** The object with its user metadata (`x-amz-meta-*` on S3, names without the prefix); undefined when it does not exist. */
   read(key: string): Promise<StoredBlob | undefined>;
   /**
-   * A presigned POST (ADDITIONS A1): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
+   * A presigned POST (decision 18): a client stores one object under exactly `key`, of 1..`maxBytes` bytes, with
    * exactly `metadata`, until `expiresInSeconds` have passed; the store refuses anything else.
    */
   presignPost(key: string, options: { maxBytes: number; expiresInSeconds: number; metadata: Record<string, string> }): Promise<PresignedPost>;
@@ -71,7 +73,7 @@ export interface SecretBox {
 
 /** The background jobs queue (SQS on AWS); delivery is at least once, so every job is idempotent. */
 export interface JobQueue {
-  send(job: import('#domain/outbox.ts').Job): Promise<void>;
+  send(job: import('#domain/outbox.ts').JobMessage): Promise<void>;
 }
 
 /** Long-running workflows (Step Functions on AWS). */
@@ -82,15 +84,8 @@ export interface Workflows {
   startWebhookRetry(input: WebhookRetryStart): Promise<void>;
 }
 
-export interface WebhookRetryStart {
-  appId: string;
-  webhookId: string;
-  deliveryId: string;
-  /** The attempt number this execution starts with (2..5). */
-  attempt: number;
-  /** How long the execution's Wait state waits before the attempt (locally on the service clock). */
-  waitSeconds: number;
-}
+/** The webhook-retry workflow's start: its shape is shared/schemas/workflow-inputs.ts's. */
+export type { WebhookRetryStart };
 
 /** One key holder for the seal: a local key file, or a KMS asymmetric key. */
 export interface DocumentSigner {

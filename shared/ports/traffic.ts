@@ -24,7 +24,7 @@ export type IdempotencyRecord =
   | { state: 'completed'; fingerprint: string; response: StoredResponse };
 
 export interface IdempotencyClaim {
-  /** `<scope>#<key>`: (application, key) for bearer calls, (link token, key) for signer calls (DECISIONS 24). */
+  /** `<scope>#<key>`: (application, key) for bearer calls, (link token, key) for signer calls (decision 32). */
   id: string;
   fingerprint: string;
   /** Identifies this claim, so a request whose lock was taken over cannot overwrite its successor. */

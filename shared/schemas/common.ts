@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { parseId, type IdKind } from '#domain/ids.ts';
 
-/** An id in a request body: plain UUID or `<kind>_<uuid>` (DECISIONS 1), normalised to the plain UUID. */
+/** An id in a request body: plain UUID or `<kind>_<uuid>` (decision 1), normalised to the plain UUID. */
 export const idOf = (kind: IdKind, what: string) =>
   v.pipe(
     v.string(`must be a ${what} id`),
@@ -28,7 +28,7 @@ export const finiteNumber = v.pipe(v.number('must be a number'), v.finite('must 
 export const IdParams = v.object({ id: v.string() });
 
 /**
- * A tenant identifier (spec 2.2): trimmed, 1 to 128 characters on every route, so it always fits the keys it becomes
- * part of (DECISIONS 32).
+ * A tenant identifier: trimmed, 1 to 128 characters on every route, so it always fits the keys it becomes
+ * part of (decision 7).
  */
 export const TenantId = v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(128, 'must be at most 128 characters'));

@@ -58,7 +58,7 @@ export const placementProblem = (f: Placed): 'page' | 'x' | 'y' | 'anchor' | nul
 };
 export const PLACEMENT_MESSAGE = 'place the field with page, x and y, or with an anchor (not both)';
 
-/** A field in a create request: signers have no ids yet, so they are named by index or email (DECISIONS 4). */
+/** A field in a create request: signers have no ids yet, so they are named by index or email (decision 8). */
 export const CreateFieldRequest = v.pipe(
   v.object({
     ...fieldGeometry,

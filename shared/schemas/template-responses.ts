@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#domain/model.ts';
 
-/** Response bodies of the template and bulk-send routes (ADDITIONS A4, A5), for the OpenAPI document. */
+/** Response bodies of the template and bulk-send routes (decision 34, decision 35), for the OpenAPI document. */
 const uuid = v.pipe(v.string(), v.uuid());
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));

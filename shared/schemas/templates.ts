@@ -4,7 +4,7 @@ import { AUTH_METHODS, FIELD_ORIGINS } from '#domain/model.ts';
 import { queryInt, TenantId } from './common.ts';
 import { E164, fieldGeometry, PLACEMENT_MESSAGE, placementProblem } from './envelopes.ts';
 
-/** Templates and bulk send (ADDITIONS A4, A5). */
+/** Templates and bulk send (decision 34, decision 35). */
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty('is required'));
 const days = (max: number) => v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${String(max)}`));

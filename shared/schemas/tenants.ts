@@ -7,7 +7,7 @@ import { RemindersRequest } from './envelopes.ts';
 
 export const TenantParams = v.object({ tenantId: TenantId });
 
-/** Tenant settings (DECISIONS 15); each omitted field keeps its current value. */
+/** Tenant settings (decision 28); each omitted field keeps its current value. */
 export const TenantSettingsRequest = v.object({
   retentionDays: v.optional(v.picklist(RETENTION_DAYS, `must be one of ${RETENTION_DAYS.join(', ')} (days)`)),
   defaultExpiresInDays: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'), v.maxValue(3650, 'must be at most 3650'))),

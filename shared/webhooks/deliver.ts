@@ -9,7 +9,7 @@ import { checkTargetUrl, pinnedLookup, resolveSafeAddresses, TargetRefused, type
  * result and schedules retries. Never logs the body or headers (they carry signatures and customer data).
  */
 
-/** Each attempt must be answered with a 2xx within 10 s (spec 6.3.1, DECISIONS 10). */
+/** Each attempt must be answered with a 2xx within 10 s (decision 25). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of a response is read, and kept as the snippet shown in the deliveries console. */
 export const WEBHOOK_MAX_RESPONSE_BYTES = 4096;

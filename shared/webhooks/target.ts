@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Webhook target safety (DESIGN 5): HTTPS only, and never a private, loopback, link-local or metadata address,
+ * Webhook target safety (decision 27): HTTPS only, and never a private, loopback, link-local or metadata address,
  * checked on the addresses the host resolves to at delivery time, which are then the only ones connected to.
  */
 

@@ -14,7 +14,7 @@ import { SesMailer } from '#adapters/aws/ses-mailer.ts';
 import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
 import { SnsSms } from '#adapters/aws/sns-sms.ts';
 import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
-import type { Job } from '#domain/outbox.ts';
+import type { JobMessage } from '#domain/outbox.ts';
 import type { WebhookRetryStart } from '#ports/services.ts';
 
 const REGION = { region: 'eu-west-1' };
@@ -128,8 +128,8 @@ describe('SnsSms', () => {
 describe('SqsJobQueue', () => {
   const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/jobs';
 
-  it.each<Job>([
-    { type: 'seal', envelopeId: 'e-1' },
+  it.each<JobMessage>([
+    { type: 'blobs.delete', envelopeId: 'e-1', keys: ['original/e-1/a.pdf'] },
     { type: 'routing.advance', envelopeId: 'e-2', routingOrder: 3 },
     { type: 'retention.tag', envelopeId: 'e-3' },
   ])('sends a $type job as its JSON body with the type attribute', async (job) => {
@@ -148,7 +148,7 @@ describe('SqsJobQueue', () => {
 
   it('propagates SQS errors', async () => {
     sqsMock.on(SendMessageCommand).rejects(new Error('queue down'));
-    await expect(new SqsJobQueue(new SQSClient(REGION), QUEUE_URL).send({ type: 'seal', envelopeId: 'e-1' })).rejects.toThrow('queue down');
+    await expect(new SqsJobQueue(new SQSClient(REGION), QUEUE_URL).send({ type: 'retention.tag', envelopeId: 'e-1' })).rejects.toThrow('queue down');
   });
 });
 

@@ -10,6 +10,7 @@ import { testCtx } from '#test/support/domain.ts';
 import { conflictingDynamo } from '#test/support/transaction-conflicts.ts';
 import { describeEnvelopeRepository } from './contract/envelope-repository.ts';
 import { describeEnvelopeSweeps } from './contract/envelope-sweeps.ts';
+import { describeEventLog } from './contract/event-log.ts';
 import { at, jobItem, newDraft, plus, rewrite } from './contract/fixtures.ts';
 
 const tables = dynamoTables('envelope-contract');
@@ -26,6 +27,9 @@ describeEnvelopeSweeps('DynamoDB Local', {
   build: async () => ({ envelopes: new DynamoEnvelopeRepository(tables.db, await tables.create()) }),
   drop: tables.drop,
 });
+
+// A short horizon: these tests write from one caller, one commit after another.
+describeEventLog('DynamoDB Local', { build: async () => new DynamoEnvelopeRepository(tables.db, await tables.create(), { attempts: 10 }, 300), drop: tables.drop }, 300);
 
 describe('the in-memory repository against DynamoDB Local', () => {
   it('reads a limited sweep in the same order: shard by shard, by time within a shard', async () => {

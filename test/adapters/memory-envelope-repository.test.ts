@@ -3,6 +3,7 @@ import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repositor
 import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
 import { describeEnvelopeRepository } from './contract/envelope-repository.ts';
 import { describeEnvelopeSweeps } from './contract/envelope-sweeps.ts';
+import { describeEventLog } from './contract/event-log.ts';
 
 describeEnvelopeRepository('in memory', {
   build: () => {
@@ -12,3 +13,5 @@ describeEnvelopeRepository('in memory', {
 });
 
 describeEnvelopeSweeps('in memory', { build: () => ({ envelopes: new MemoryEnvelopeRepository() }) });
+
+describeEventLog('in memory', { build: () => new MemoryEnvelopeRepository() }, 0);

@@ -1,5 +1,5 @@
 /**
- * A contract and its annex in one envelope on a 360 px phone (ADDITIONS A2, A3): both documents under their
+ * A contract and its annex in one envelope on a 360 px phone (decision 9, decision 17): both documents under their
  * names, the guide walking the required fields across them, fields named by their labels, a prefill kept, a
  * read-only value shown but not offered; the second signer sees what the first entered; the download page
  * offers each sealed document.

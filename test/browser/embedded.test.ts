@@ -22,7 +22,7 @@ async function embeddedUrl(returnUrl: string | null = null): Promise<string> {
 
 const events = (p: Page) => p.evaluate<string[]>("[...document.querySelectorAll('#events li')].map((item) => item.dataset.type)");
 
-describe('embedded signing in a frame (ADDITIONS A6)', () => {
+describe('embedded signing in a frame (decision 36)', () => {
   it('on an allowed origin the framed page posts loaded, then declined, to the parent', async () => {
     expect((await call('PUT', '/v1/console/settings', { token: bearer, json: { embedOrigins: [new URL(apiUrl()).origin] } })).status).toBe(200);
     await page.goto(`${apiUrl()}/_local/embed-demo?url=${encodeURIComponent(await embeddedUrl())}`);

@@ -1,5 +1,5 @@
 /**
- * The signing page in the signer's language (ADDITIONS A8) on a 360 px phone: a German signer's page opens in German;
+ * The signing page in the signer's language (decision 39) on a 360 px phone: a German signer's page opens in German;
  * the switch changes it (Arabic lays out right to left without sideways scrolling) and the choice lasts the session.
  */
 import type { Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * The signing page with a PDF over DIRECT_DOWNLOAD_MAX_BYTES (ADDITIONS A1): its document request answers 302 to a
+ * The signing page with a PDF over DIRECT_DOWNLOAD_MAX_BYTES (decision 18): its document request answers 302 to a
  * presigned URL of the documents bucket, which the page follows (CSP connect-src, the bucket's CORS) and renders.
  */
 import { PDFDocument } from 'pdf-lib';

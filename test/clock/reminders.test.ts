@@ -17,7 +17,7 @@ async function sentEnvelope(token: string, data: Record<string, unknown>) {
   return sent.body;
 }
 
-describe('reminders on the service clock (ADDITIONS A7)', () => {
+describe('reminders on the service clock (decision 37)', () => {
   it('reminds unsigned signers first after firstAfterDays, then every everyDays, never after signing or expiry', async () => {
     const app = await newApp('reminders');
     const ana = unique('ana');

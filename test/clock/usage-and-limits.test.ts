@@ -14,7 +14,7 @@ async function advance(seconds: number): Promise<Date> {
 const usage = async (token: string) => (await call<UsageBody>('GET', '/v1/console/usage', { token })).body;
 const send = (token: string, id: string) => call('POST', `/v1/envelopes/${id}/send`, { token });
 
-describe('usage periods on the service clock (DECISIONS 17)', () => {
+describe('usage periods on the service clock (decision 30)', () => {
   it('starts a fresh count, and a fresh quota, in the next UTC calendar month', async () => {
     const app = await newApp('monthly', { envelopesLimit: 1, overageAllowed: false });
     const drafts = await Promise.all([1, 2, 3].map(() => readyDraft(app.token, 'monthly')));
@@ -40,7 +40,7 @@ describe('usage periods on the service clock (DECISIONS 17)', () => {
   });
 });
 
-describe('rate-limit windows on the service clock (DECISIONS 19)', () => {
+describe('rate-limit windows on the service clock (decision 31)', () => {
   it('lets a limited application through again once its window has passed', async () => {
     const app = await newApp('recovery', { plan: 'test' });
     for (let i = 0; i < 5; i++) expect((await call('GET', '/v1/webhooks', { token: app.token })).status).toBe(200);

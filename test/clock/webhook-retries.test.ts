@@ -25,7 +25,7 @@ async function setup(answers: (n: number) => number | 'hang', schedule: 'A' | 'B
 }
 
 describe('webhook retries on the service clock', () => {
-  it('Variant B: a receiver failing 4 times gets the 5th attempt after 1 min, 10 min, 1 h and 6 h', async () => {
+  it('schedule B: a receiver failing 4 times gets the 5th attempt after 1 min, 10 min, 1 h and 6 h', async () => {
     const { receiver, deliveries } = await setup((n) => (n < 4 ? 503 : 200));
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries())[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 503 });

@@ -1,5 +1,5 @@
 /**
- * The emails' and SMS catalogues (ADDITIONS A8): every locale has English's keys with the same placeholders and tags,
+ * The emails' and SMS catalogues (decision 39): every locale has English's keys with the same placeholders and tags,
  * no markup of its own; messages render in the signer's locale with its plurals and dates.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -102,7 +102,7 @@ describe('messages in the signer’s locale', () => {
     expect(completionEmail(envelope, 'A', 'https://x/d', docs.slice(0, 1), false, null, 'fr').text).toContain('Le document scellé est trop volumineux pour être joint. Téléchargez-le ici :');
   });
 
-  it('the A7 notices render in every locale, values escaped in HTML', () => {
+  it('the reminders and notices render in every locale, values escaped in HTML', () => {
     const envelope = { ...envelopeIn('de'), subject: 'A <b> & C', voidReason: 'Falsche Fassung' };
     for (const locale of LOCALES) {
       const mails = [

@@ -24,7 +24,7 @@ describe('declining (decline)', () => {
       { kind: 'event', event: 'signer.declined', signerId: signer.id },
       { kind: 'event', event: 'envelope.declined', signerId: signer.id },
       { kind: 'job', job: { type: 'retention.tag', envelopeId: envelope.id } },
-      // The other invited signer hears who declined and why (ADDITIONS A7)
+      // The other invited signer hears who declined and why (decision 38)
       { kind: 'notify', template: 'notice', notice: 'declined', reason: 'wrong amount', declinedBy: signer.name, recipients: [{ email: signerAt(envelope, 0).email }] },
     ]);
     expect(change.after.deletionAt).not.toBeNull(); // the retention window starts when the envelope ends

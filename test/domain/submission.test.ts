@@ -141,7 +141,7 @@ describe('required fields', () => {
   });
 });
 
-describe('date fields (DECISIONS 26)', () => {
+describe('date fields (decision 16)', () => {
   it('are filled by the service with the signing date when not submitted', () => {
     expect(valueOf(check(), 2)).toEqual({ fieldId: idOf(2), type: 'date', kind: 'date', date: SIGNING_DATE });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelopeQuota, usagePeriod } from '#domain/usage.ts';
 
-describe('usage periods are calendar months in UTC (DECISIONS 17)', () => {
+describe('usage periods are calendar months in UTC (decision 30)', () => {
   it.each([
     ['2026-03-10T12:00:00.000Z', { id: '2026-03', start: '2026-03-01', end: '2026-03-31' }],
     ['2026-04-30T23:59:59.999Z', { id: '2026-04', start: '2026-04-01', end: '2026-04-30' }],

@@ -1,5 +1,5 @@
 /**
- * Authoring (ADDITIONS A2, A3) over HTTP: a contract and two annexes in one envelope, fields placed by anchors,
+ * Authoring (decision 9, decision 17) over HTTP: a contract and two annexes in one envelope, fields placed by anchors,
  * labelled, prefilled and read-only, from create to sealed; a later signer sees what the earlier one entered.
  */
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';

@@ -14,7 +14,7 @@ async function jsonDraft(): Promise<EnvelopeBody> {
   return res.body;
 }
 
-describe('Variant B: building an envelope in steps', () => {
+describe('JSON create: building an envelope in steps', () => {
   it('uploads the PDF, adds a signer and fields (prefixed ids accepted), and sends', async () => {
     const draft = await jsonDraft();
     const pdf = await makePdf({ pages: 2, size: [612, 792] });
@@ -50,7 +50,7 @@ describe('Variant B: building an envelope in steps', () => {
     expect((await call('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(pdf) })).status).toBe(400);
   });
 
-  it('checks field placement against the document (DECISIONS 25), naming the attribute', async () => {
+  it('checks field placement against the document (decision 3), naming the attribute', async () => {
     const draft = await jsonDraft();
     await call('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(await makePdf({ size: [612, 792] })) });
     const ana = draft.signers[0]?.id ?? '';
@@ -86,7 +86,7 @@ describe('Variant B: building an envelope in steps', () => {
     expect(after.body.documents).toEqual([]);
   });
 
-  it('attaches fields placed before the upload to the first document, which they must fit; a later upload adds a document (ADDITIONS A2)', async () => {
+  it('attaches fields placed before the upload to the first document, which they must fit; a later upload adds a document (decision 9)', async () => {
     const draft = await jsonDraft();
     await call('POST', `/v1/envelopes/${draft.id}/fields`, { token, json: { signerId: draft.signers[0]?.id, type: 'text', page: 3, x: 1, y: 1, w: 10, h: 10 } });
     const tooShort = await call('POST', `/v1/envelopes/${draft.id}/document`, { token, ...pdfBody(await makePdf({ pages: 1 })) });

@@ -1,5 +1,5 @@
 /**
- * Bulk send (ADDITIONS A5) over HTTP on the local stack: 100 JSON rows and a CSV batch with one bad row, made and
+ * Bulk send (decision 35) over HTTP on the local stack: 100 JSON rows and a CSV batch with one bad row, made and
  * sent in the background through the jobs queue; counts, invitations, the bad row's error, the batch's envelopes;
  * a redelivered job makes no second envelope; the quota fails rows alone; another application sees nothing; batches
  * past their bounds are refused up front with the row. (A batch whose jobs were never queued: test/clock/bulk-resume.test.ts.)

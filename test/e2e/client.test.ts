@@ -31,7 +31,7 @@ describe('typed client: token, create, send, sign, complete, download sealed', (
     const api = createEsignClient({ baseUrl: apiUrl() });
     api.use(clientCredentials({ baseUrl: apiUrl(), clientId: app.clientId, clientSecret: app.clientSecret }));
 
-    // Variant B: JSON create, then the PDF as raw bytes, then a second signer and the fields by signer id.
+    // JSON create, then the PDF as raw bytes, then a second signer and the fields by signer id.
     const created = await api.POST('/v1/envelopes', { body: { tenantId: 'client', subject: 'Typed client', signers: [{ name: 'Ana Silva', email: 'ana-client@example.com' }] } });
     expect(created.response.status).toBe(201);
     const id = created.data?.id ?? '';

@@ -11,7 +11,7 @@ const contacts = (token: string, search?: string) =>
 const usage = (token: string) => call<UsageBody>('GET', '/v1/console/usage', { token });
 const send = (token: string, id: string) => call<EnvelopeBody>('POST', `/v1/envelopes/${id}/send`, { token });
 
-describe('console contacts (spec 4.6)', () => {
+describe('console contacts (decision 40)', () => {
   let app: Awaited<ReturnType<typeof newApp>>;
   beforeAll(async () => { app = await newApp('contacts'); });
 
@@ -73,7 +73,7 @@ describe('console contacts (spec 4.6)', () => {
   });
 });
 
-describe('console usage (spec 2.11, DECISIONS 17)', () => {
+describe('console usage (decision 30)', () => {
   it('reports the plan and the UTC calendar month; counts sent envelopes, not created ones', async () => {
     const app = await newApp('usage');
     const first = await usage(app.token);

@@ -9,7 +9,7 @@ beforeAll(async () => { token = (await newApp('create')).token; });
 
 const valid = { tenantId: 'acme', subject: 'NDA', signers: [signer('ana@example.com')], fields: [sigField(0)] };
 
-describe('POST /v1/envelopes, Variant A (multipart)', () => {
+describe('POST /v1/envelopes, multipart', () => {
   it('creates a draft from a data part and the PDF, recording its hash and page count', async () => {
     const pdf = await makePdf({ pages: 3 });
     const res = await createMultipart(token, { ...valid, createdBy: 'user-7', expiresInDays: 5 }, pdf);
@@ -83,7 +83,7 @@ describe('POST /v1/envelopes, Variant A (multipart)', () => {
   });
 });
 
-describe('POST /v1/envelopes, Variant B (JSON)', () => {
+describe('POST /v1/envelopes, JSON', () => {
   it('creates a draft without a document; fields wait for the upload', async () => {
     const res = await call<EnvelopeBody>('POST', '/v1/envelopes', { token, json: valid });
     expect(res.status).toBe(201);

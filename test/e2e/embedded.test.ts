@@ -22,7 +22,7 @@ async function embeddedEnvelope(token: string, embeddedEmail: string, otherEmail
   return sent.body;
 }
 
-describe('embedded signing (ADDITIONS A6)', () => {
+describe('embedded signing (decision 36)', () => {
   // The embedded page is the signing app's own page, as the signing host serves it
   beforeAll(() => buildWeb({ ifStale: true, quiet: true }), 120_000);
 

@@ -142,7 +142,7 @@ describe('every route, given garbage', { timeout: 120_000 }, () => {
     }
     expect(outcomes.filter((o) => o.problem)).toEqual([]);
     expect(outcomes.filter((o) => o.status === 429).map((o) => o.request)).toEqual([]);
-    // Malformed JSON is refused wherever JSON is read (DECISIONS 7: 400), never taken as an empty body
+    // Malformed JSON is refused wherever JSON is read (400, decision 5), never taken as an empty body
     expect(malformed.filter((o) => o.status < 400).map((o) => o.request)).toEqual([]);
   });
 

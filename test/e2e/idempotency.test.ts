@@ -8,7 +8,7 @@ import { tokenOf } from '#test/support/signing.ts';
 const key = () => `key-${randomUUID()}`;
 const replayed = (res: ApiResponse) => res.headers.get('idempotent-replayed');
 
-/** Variant A with an Idempotency-Key: every call builds a new form, so the multipart boundary differs each time. */
+/** A multipart create with an Idempotency-Key: every call builds a new form, so the multipart boundary differs each time. */
 function createWithKey(token: string, idempotencyKey: string, data: Json, pdf: Uint8Array) {
   const form = new FormData();
   form.append('data', JSON.stringify(data));
@@ -19,7 +19,7 @@ function createWithKey(token: string, idempotencyKey: string, data: Json, pdf: U
 const total = async (token: string, tenantId: string) =>
   (await call<{ total: number }>('GET', `/v1/envelopes?tenantId=${tenantId}`, { token })).body.total;
 
-describe('Idempotency-Key on bearer POSTs (spec 8, DECISIONS 24)', () => {
+describe('Idempotency-Key on bearer POSTs (decision 32)', () => {
   let app: Awaited<ReturnType<typeof newApp>>;
   let pdf: Uint8Array;
   const request = (tenantId: string): Json => ({ tenantId, subject: 'Once only', signers: [signer('idem@example.com')], fields: [sigField(0)] });

@@ -1,6 +1,6 @@
 /**
- * A 24 MB PDF from presigned upload to sealed download on the local stack, through the code paths AWS uses (ADDITIONS
- * A1): the client POSTs the file to the local S3 engine with the presigned policy (which the engine enforces as S3
+ * A 24 MB PDF from presigned upload to sealed download on the local stack, through the code paths AWS uses
+ * (decision 18): the client POSTs the file to the local S3 engine with the presigned policy (which the engine enforces as S3
  * does), completes the upload, the envelope is signed and sealed, and every download of it answers 302 to a presigned
  * GET that names the file. Small PDFs are still answered directly.
  */

@@ -1,5 +1,5 @@
 /**
- * Localisation over HTTP (ADDITIONS A8): a signer's `locale`, the tenant's `defaultLocale`, unknown locales refused,
+ * Localisation over HTTP (decision 39): a signer's `locale`, the tenant's `defaultLocale`, unknown locales refused,
  * and the invitations in `/_local/outbox` written in each signer's language.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Every value that may reach a key (tenant ids, ids, tokens, search strings, emails, Idempotency-Key), and every
- * other string a route takes, at its maximal length and beyond (DECISIONS 32): never a 5xx, always the error shape.
+ * other string a route takes, at its maximal length and beyond (decision 7): never a 5xx, always the error shape.
  * The routes and their limits are read from the OpenAPI document, so a new route or field is fuzzed without a change
  * here; only a valid body per operation is written by hand, so that one over-long field is the only thing wrong.
  */

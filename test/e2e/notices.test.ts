@@ -15,7 +15,7 @@ async function sent(token: string, data: Record<string, unknown>): Promise<Envel
   return res.body;
 }
 
-describe('carbon copies and notices (ADDITIONS A7)', () => {
+describe('carbon copies and notices (decision 38)', () => {
   it('cc: at most 20, shown on the envelope', async () => {
     const { token } = await newApp('cc limits');
     const many = Array.from({ length: 21 }, (_, i) => ({ name: `C${String(i)}`, email: `c${String(i)}@example.com` }));

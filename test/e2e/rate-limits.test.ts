@@ -15,7 +15,7 @@ function budget(res: ApiResponse) {
   return { limit: header('x-ratelimit-limit'), remaining: header('x-ratelimit-remaining'), reset: header('x-ratelimit-reset') };
 }
 
-describe('rate-limit headers on every response (spec 8)', () => {
+describe('rate-limit headers on every response (decision 31)', () => {
   it('carries them on 2xx, 4xx and replays of an application, counting down one per request', async () => {
     const app = await newApp('headers');
     const ok = await call('GET', '/v1/webhooks', { token: app.token });
@@ -23,7 +23,7 @@ describe('rate-limit headers on every response (spec 8)', () => {
     const invalid = await call('POST', '/v1/webhooks', { token: app.token, json: { url: 'nope', events: [] } });
     expect([ok.status, notFound.status, invalid.status]).toEqual([200, 404, 400]);
     const [a, b, c] = [budget(ok), budget(notFound), budget(invalid)];
-    expect(a.limit).toBe(600); // DECISIONS 19: the default plan
+    expect(a.limit).toBe(600); // the default plan (decision 31)
     expect([b.remaining, c.remaining]).toEqual([a.remaining - 1, a.remaining - 2]);
     expect(a.reset).toBeGreaterThan(Date.now() / 1000 - 5);
     expect(a.reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 61);
@@ -59,7 +59,7 @@ describe('rate-limit headers on every response (spec 8)', () => {
   });
 });
 
-describe('the limit (DECISIONS 19)', () => {
+describe('the limit (decision 31)', () => {
   it('answers 429 with Retry-After once a plan-`test` application spends its 5 requests', async () => {
     const app = await newApp('limited', { plan: 'test' });
     const spent: ApiResponse[] = [];

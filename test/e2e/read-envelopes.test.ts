@@ -116,7 +116,7 @@ describe('routing and errors', () => {
     expect(method.headers.get('allow')).toBe('GET, POST');
   });
 
-  it('carries the rate-limit headers on 404 and 405 too, counted against the caller (spec 8)', async () => {
+  it('carries the rate-limit headers on 404 and 405 too, counted against the caller (decision 31)', async () => {
     const first = await call('GET', '/v1/nothing-here', { token });
     const second = await call('PATCH', '/v1/envelopes', { token });
     for (const res of [first, second]) {

@@ -83,7 +83,7 @@ describe('a two-group envelope signed end to end', () => {
   });
 });
 
-describe('gates and refusals (spec 4.3)', () => {
+describe('gates and refusals (decision 14)', () => {
   it('answers 401 for a garbage, tampered or voided link', async () => {
     expect((await signing('GET', 'not-a-token')).status).toBe(401);
     const email = unique('gate');
@@ -147,7 +147,7 @@ describe('gates and refusals (spec 4.3)', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('checks submitted values (DECISIONS 26), naming the offending entry', async () => {
+  it('checks submitted values (decision 16), naming the offending entry', async () => {
     const other = unique('other');
     const envelope = await sentEnvelope([signer(unique('vals'), 1, { authMethod: 'none' }), signer(other, 1, { authMethod: 'none' })], [
       sigField(0), { signerIndex: 0, type: 'text', page: 1, x: 72, y: 200, w: 200, h: 20 }, { signerIndex: 0, type: 'checkbox', page: 1, x: 72, y: 240, w: 12, h: 12, required: false }, sigField(1),

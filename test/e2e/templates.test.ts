@@ -1,5 +1,5 @@
 /**
- * Templates (ADDITIONS A4) over HTTP: a template made once (multipart, fields bound to roles by coordinates and
+ * Templates (decision 34) over HTTP: a template made once (multipart, fields bound to roles by coordinates and
  * anchors, labelled, prefilled, read-only), three envelopes from it (one sent in the same call) signed to completion;
  * the stepwise JSON create; listing, deletion, and another application seeing nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Large files (ADDITIONS A1) on in-memory ports: the presigned upload's stage and checks, racing completes, the sweep
+ * Large files (decision 18) on in-memory ports: the presigned upload's stage and checks, racing completes, the sweep
  * of uploads never completed, downloads by size, and the 4 MB body limit of a function (deployed or local).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';

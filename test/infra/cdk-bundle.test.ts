@@ -26,7 +26,7 @@ const PDF_INTAKE = new Set([
   'functions/api/create-template.ts', 'functions/api/upload-template-document.ts',
 ]);
 // 3.25 MB: every function that commits a change can dispatch its outbox, so it carries the email catalogues of the
-// 11 locales (~50 KB) and the ICU formatter (~40 KB) since ADDITIONS A8; the PDF intake functions were within 3 MB before
+// 11 locales (~50 KB) and the ICU formatter (~40 KB) since the signer's language (decision 39); the PDF intake functions were within 3 MB before
 const PDF_INTAKE_BUDGET_BYTES = 3.25 * 1024 * 1024;
 
 /** Serves the signing host's own index.html, fetched from the signing host, which the cold-start harness does not run. */

@@ -1,5 +1,5 @@
 /**
- * Large files on AWS (ADDITIONS A1, DECISIONS 21), read from the synthesized templates: the presigned POST is signed
+ * Large files on AWS (decision 18), read from the synthesized templates: the presigned POST is signed
  * with the upload-url function's own role, so that role may put objects under uploads/ (and use the bucket's key);
  * complete reads the staged file and deletes it; the downloads' presigned GETs need the read grant their role holds;
  * the sweep and a lifecycle rule clear staged uploads never completed; the seal task is sized for a 25 MB PDF.
@@ -28,7 +28,7 @@ const granted = (f: SynthesizedFunction, action: string) => f.statements
   .filter((s) => s.Effect === 'Allow' && [s.Action].flat().includes(action))
   .flatMap((s) => [s.Resource].flat().map((r) => resolve(f, r))).sort();
 
-describe('CDK app: presigned uploads and downloads (ADDITIONS A1)', () => {
+describe('CDK app: presigned uploads and downloads (decision 18)', () => {
   it('the upload-url function may put objects under uploads/ only, with the bucket key, and reads no document', () => {
     const f = fn('POST /v1/envelopes/{id}/document/upload-url');
     expect(granted(f, 's3:PutObject')).toEqual(['{{bucketArn}}/uploads/*']);

@@ -238,7 +238,7 @@ describe('CDK app: the front doors', () => {
     const behaviors = distribution.CacheBehaviors as Json[];
     expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, '/embed/*']);
     for (const behavior of behaviors.slice(0, -1)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
-    // The embedded page (ADDITIONS A6) keeps the function's frame-ancestors: a policy of its own without CSP or X-Frame-Options
+    // The embedded page (decision 36) keeps the function's frame-ancestors: a policy of its own without CSP or X-Frame-Options
     const embed = behaviors.at(-1) ?? {};
     expect(embed).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: ['GET', 'HEAD'] });
     expect(embed.ResponseHeadersPolicyId).not.toEqual(behaviors[0]?.ResponseHeadersPolicyId);

@@ -259,7 +259,7 @@ describe('flattenFields: the original AcroForm', () => {
     }
   });
 
-  it("pdf-lib's own flatten() leaves dangling /Annots entries (issue 1267), which is why they are pruned", async () => {
+  it("pdf-lib's own flatten() leaves dangling /Annots entries, which is why they are pruned", async () => {
     const doc = await PDFDocument.load(await pdfWithForm());
     doc.getForm().flatten();
     const dangling = doc.getPages().flatMap((page) => page.node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? [])

@@ -15,7 +15,7 @@ const MAX_LINES = 350;
 /** Generated from the OpenAPI description (npm run client:generate), never edited by hand. */
 const GENERATED = new Set(['client/schema.d.ts']);
 /** Over the limit and being split elsewhere: each must still be over it (else drop it from here). */
-const SPLIT_ELSEWHERE = new Set(['shared/schemas/responses.ts']);
+const SPLIT_ELSEWHERE = new Set<string>([]);
 
 describe('the import graph', () => {
   const graph = importGraph(sourceFiles(SOURCE_DIRS));

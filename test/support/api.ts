@@ -72,7 +72,7 @@ export async function outboxFor(address: string): Promise<OutboxMessage[]> {
   return (await call<OutboxMessage[]>('GET', `/_local/outbox?to=${encodeURIComponent(address)}`)).body;
 }
 
-/** The shape every error response has (DECISIONS 7). */
+/** The shape every error response has (decision 5). */
 export function expectErrorShape(body: unknown, code: string, status: number): void {
   const b = body as Record<string, unknown>;
   if (b.error !== code || b.type !== code || b.status !== status || typeof b.message !== 'string' || typeof b.title !== 'string' || typeof b.errors !== 'object') {

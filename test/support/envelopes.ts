@@ -19,7 +19,7 @@ export interface EnvelopeBody {
 export const signer = (email: string, routingOrder = 1, extra: Json = {}) => ({ name: email.split('@')[0], email, routingOrder, ...extra });
 export const sigField = (signerIndex: number, extra: Json = {}) => ({ signerIndex, type: 'signature', page: 1, x: 72, y: 72, w: 180, h: 40, ...extra });
 
-/** Variant A: the PDF and a `data` part holding the JSON request. */
+/** Multipart: the PDF and a `data` part holding the JSON request. */
 export async function createMultipart(token: string, data: Json, pdf?: Uint8Array): Promise<ApiResponse<EnvelopeBody>> {
   const form = new FormData();
   form.append('data', JSON.stringify(data));

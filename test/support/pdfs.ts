@@ -10,7 +10,7 @@ import { PDFDocument, PDFName, PDFNumber, concatTransformationMatrix, drawObject
 export interface MakePdfOptions {
   /** Number of pages (default 1). */
   pages?: number;
-  /** Size of every page in points (default A4, 595 x 842). */
+  /** Size of every page in points (default A4 paper, 595 x 842). */
   size?: [number, number];
   /** Per-page sizes; overrides `pages` and `size` when given. */
   sizes?: [number, number][];

@@ -1,4 +1,4 @@
-/** Several documents, labels, prefills and read-only fields on the state alone (ADDITIONS A2, A3). */
+/** Several documents, labels, prefills and read-only fields on the state alone (decision 9, decision 17). */
 import { describe, expect, it } from 'vitest';
 import type { PageGeometry, SigningField } from '../../web/src/api-types.ts';
 import { documentOrder, initialValues, labelOf, missing, needsInput, submission } from '../../web/src/sign/document/model.ts';

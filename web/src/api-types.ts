@@ -5,9 +5,7 @@
 import type { InferInput, InferOutput } from 'valibot';
 import type { ErrorReason } from '#domain/errors.ts';
 import type { PageGeometry } from '#domain/model.ts';
-import type {
-  DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, SigningContextResponse, SignResultResponse,
-} from '#schemas/responses.ts';
+import type { DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, SigningContextResponse, SignResultResponse } from '#schemas/signing-responses.ts';
 import type { DeclineRequest, SignRequest } from '#schemas/signing.ts';
 
 export type { ErrorReason, PageGeometry };

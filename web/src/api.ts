@@ -22,7 +22,7 @@ function errorOf(response: Response, body: unknown): ApiError {
 }
 
 /**
- * Keys for one kind of POST (DECISIONS 24): the same request sent again, after an answer was lost, reuses its key
+ * Keys for one kind of POST (decision 32): the same request sent again, after an answer was lost, reuses its key
  * and is answered from the service's record instead of running twice; a changed request gets a new key.
  * Built from getRandomValues, which, unlike randomUUID, also works on a plain-HTTP local host opened from a phone.
  */

@@ -1,4 +1,4 @@
-/** The download portal page: /download/{token} (spec 4.4). */
+/** The download portal page: /download/{token}. */
 import { api, asApiError, downloadPath, type ApiError } from './api.ts';
 import type { DownloadStatus } from './api-types.ts';
 import { h, loadingScreen, notice, showScreen } from './dom.ts';
@@ -16,7 +16,7 @@ function available(token: string, status: DownloadStatus): void {
   const started = h('div', { class: 'download-started' });
   const onclick = () => { started.replaceChildren(notice('success', t('download.started'))); };
   const documents = status.documents;
-  // One sealed document per original (ADDITIONS A2): each its own link, under its name
+  // One sealed document per original (decision 9): each its own link, under its name
   const link = documents.length > 1
     ? [h('p', null, t('download.documentsIntro', { count: documents.length })),
       h('ul', { class: 'download-list' }, documents.map((d) => h('li', null,

@@ -1,5 +1,5 @@
 /**
- * Embedded signing, /embed/{ticket} (ADDITIONS A6): the page opens its one-time URL, which hands it the signer's
+ * Embedded signing, /embed/{ticket} (decision 36): the page opens its one-time URL, which hands it the signer's
  * link, then runs the usual signing flow. Framed, it posts `{ source: "esign", type, envelopeId, signerId }` to the
  * parent, only to the framing origin and only if the application allows it; not framed, it goes to `returnUrl` with
  * `?event=signed|declined` when the visit ends.

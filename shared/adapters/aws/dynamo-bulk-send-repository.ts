@@ -6,7 +6,7 @@ import { INDEX_SHARDS } from './table-schema.ts';
 type Item = Record<string, unknown>;
 
 /**
- * Bulk sends in the one table (DESIGN 3), all under `BULK#<id>`: `BULK` the batch, `IN#<chunk>` its rows in chunks
+ * Bulk sends in the one table (decision 41), all under `BULK#<id>`: `BULK` the batch, `IN#<chunk>` its rows in chunks
  * (the rows as one JSON string of at most BULK_CHUNK_BYTES, far below 400 KB whatever the rows hold), `ROW#<row>` one
  * result per row (written once the row's envelope exists, or it failed). While unfinished, the batch is on GSI3
  * (`BULKCHECK#<shard>`, by its next check) for the bulk sweep.

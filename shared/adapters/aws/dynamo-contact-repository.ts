@@ -8,7 +8,7 @@ import { failedConditionAt } from './dynamo-usage-repository.ts';
 
 type Item = Record<string, unknown>;
 
-/** The contact lives under its lowercased email (unique per application, DESIGN 3) ... */
+/** The contact lives under its lowercased email (unique per application, decision 40) ... */
 const contactKey = (appId: string, email: string) => ({ PK: `APP#${appId}`, SK: `CON#${contactEmailKey(email)}` });
 /** ... and a pointer by id makes the delete a key read rather than a search. */
 const pointerKey = (appId: string, id: string) => ({ PK: `APP#${appId}`, SK: `CONID#${id}` });

@@ -11,19 +11,22 @@ import type { OutboxItem } from '#domain/outbox.ts';
 import { nextReminderAt } from '#domain/reminders.ts';
 import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
+import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
+import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 /**
- * What the table holds per envelope (DESIGN 3), all under `PK = ENV#<id>`:
+ * What the table holds per envelope (decision 41), all under `PK = ENV#<id>`:
  * - `SK = ENV`: the envelope with its signers, fields, documents and download links inside (one read per envelope;
  *   the caps of 50 signers and 1,000 fields keep it far below 400 KB); GSI1/GSI2 list it, GSI4 holds it while it
  *   is live (by deadline) or waiting for its seal (by when to check), GSI5 once ended with PDFs kept (by deletion).
  * - `SK = AUD#<seq>`: one audit entry, written once (`attribute_not_exists`), never updated.
  * - `SK = OUT#<id>`: an outbox item until dispatched; GSI3 finds it when due again (`OUTBOX#<shard>`).
  * - `SK = SUB#<signerId>`: one signer's submitted values.
+ * The commit also writes the webhook events it raises into the application's event log (dynamo-event-log.ts).
  * Beside them: `STAGE#<id>` items name blobs written before the commit that will name them (GSI3 `STAGED#<shard>`),
  * and `COUNTS#<appId>#<tenantId> / SHARD#<nn>` keep the tenant's counts for the list's `total` (dynamo-counters.ts; the
  * tenant item `APP#<appId> / TENANT#<tenantId>` holds the counts written before they were sharded).
@@ -67,7 +70,7 @@ function sweepIndexes(envelope: Envelope): Item {
     return envelope.sealing.nextCheckAt ? { GSI4PK: `SEAL#${shard}`, GSI4SK: `${envelope.sealing.nextCheckAt}#${envelope.id}` } : {};
   }
   if (live) {
-    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion): ADDITIONS A7
+    // A live envelope with a reminder to send is also in GSI5 (ended ones are there by deletion; decision 37)
     const remindAt = nextReminderAt(envelope);
     return { GSI4PK: `LIVE#${shard}`, GSI4SK: `${envelope.expiresAt}#${envelope.id}`, ...(remindAt ? { GSI5PK: `REMIND#${shard}`, GSI5SK: `${remindAt}#${envelope.id}` } : {}) };
   }
@@ -115,6 +118,7 @@ function transactionOf(table: string, change: EnvelopeChange, usageAt: number): 
   }, 'version');
   for (const entry of change.audit) add({ Put: { TableName: table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' } });
   for (const item of change.outbox) add({ Put: { TableName: table, Item: outboxItem(item) } });
+  for (const put of eventLogPuts(table, change, new Date())) add(put);
   if (change.submission) add({ Put: { TableName: table, Item: submissionItem(change.submission), ConditionExpression: 'attribute_not_exists(PK)' } });
   for (const id of change.releases ?? []) add({ Delete: { TableName: table, Key: stageKey(id), ConditionExpression: 'attribute_exists(PK)' } }, 'stage');
   const counts = tenantCountsItem(table, change, randomShard());
@@ -137,7 +141,11 @@ function conflictOnly(error: unknown): boolean {
 }
 
 export class DynamoEnvelopeRepository implements EnvelopeRepository {
-  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string, private readonly retry: CommitRetry = { attempts: 10 }) {}
+  constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string, private readonly retry: CommitRetry = { attempts: 10 }, private readonly eventSettleMs = EVENT_SETTLE_MS) {}
+
+  events(query: EventLogQuery): Promise<EventLogPage> {
+    return readEventLog(this.db, this.table, query, this.eventSettleMs);
+  }
 
   async get(appId: string, id: string): Promise<Envelope | undefined> {
     const envelope = await this.find(id);

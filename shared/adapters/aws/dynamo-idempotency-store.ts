@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocu
 import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#ports/traffic.ts';
 import { TTL_ATTRIBUTE } from './table-schema.ts';
 
-/** `IDEM#<appId>#<key>` for bearer calls (DESIGN 3); signer calls use the link token's hash as the scope. */
+/** `IDEM#<appId>#<key>` for bearer calls (decision 41); signer calls use the link token's hash as the scope. */
 const idemKey = (id: string) => ({ PK: `IDEM#${id}`, SK: 'IDEM' });
 
 /** DynamoDB items hold 400 KB; the gzipped answer must leave room for the rest of the record. */

@@ -10,7 +10,7 @@ import { failedConditionAt } from './dynamo-usage-repository.ts';
 type Item = Record<string, unknown>;
 
 /**
- * Templates in the one table (DESIGN 3): `TPL#<id> / TPL` holds the template with its roles, fields and documents
+ * Templates in the one table (decision 41): `TPL#<id> / TPL` holds the template with its roles, fields and documents
  * (at most 1,000 fields and 10 documents: far below 400 KB); GSI1 lists a tenant's templates newest first under
  * `APP#<app>#TPL#<tenant>`; `APP#<app> / TPLCOUNT#<tenant>` counts them for the list's `total`.
  */

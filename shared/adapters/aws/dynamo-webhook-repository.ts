@@ -30,6 +30,22 @@ export class DynamoWebhookRepository implements WebhookRepository {
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...webhook, ...webhookKey(webhook.appId, webhook.id), itemType: 'webhook' } }));
   }
 
+  /** A conditional put: the stored secret is still the one the rotation read (a null one is stored as null). */
+  async replaceSecret(webhook: Webhook, expectedSealed: string | null): Promise<boolean> {
+    try {
+      await this.db.send(new PutCommand({
+        TableName: this.table, Item: { ...webhook, ...webhookKey(webhook.appId, webhook.id), itemType: 'webhook' },
+        ...(expectedSealed === null
+          ? { ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(secretSealed) OR attribute_type(secretSealed, :null))', ExpressionAttributeValues: { ':null': 'NULL' } }
+          : { ConditionExpression: 'attribute_exists(PK) AND secretSealed = :expected', ExpressionAttributeValues: { ':expected': expectedSealed } }),
+      }));
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
   async delete(appId: string, id: string): Promise<boolean> {
     const result = await this.db.send(new DeleteCommand({ TableName: this.table, Key: webhookKey(appId, id), ReturnValues: 'ALL_OLD' }));
     return result.Attributes !== undefined;

@@ -1,5 +1,6 @@
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, type SFNClientConfig } from '@aws-sdk/client-sfn';
 import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
+import type { SealStart } from '#schemas/workflow-inputs.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first starts a workflow. */
 export const sfnClient = (config: SFNClientConfig) => new SFNClient(config);
@@ -12,7 +13,7 @@ export class SfnWorkflows implements Workflows {
   constructor(private readonly sfn: SFNClient, private readonly arns: { seal: string; webhookRetry: string }) {}
 
   startSealing(envelopeId: string, round: number): Promise<void> {
-    return this.start(this.arns.seal, sealExecutionName(envelopeId, round), { envelopeId, round });
+    return this.start(this.arns.seal, sealExecutionName(envelopeId, round), { envelopeId, round } satisfies SealStart);
   }
 
   startWebhookRetry(input: WebhookRetryStart): Promise<void> {

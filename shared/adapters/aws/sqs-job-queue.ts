@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
-import type { Job } from '#domain/outbox.ts';
+import type { JobMessage } from '#domain/outbox.ts';
 import type { JobQueue } from '#ports/services.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first queues a job. */
@@ -8,7 +8,7 @@ export const sqsClient = (config: SQSClientConfig) => new SQSClient(config);
 export class SqsJobQueue implements JobQueue {
   constructor(private readonly sqs: SQSClient, private readonly queueUrl: string) {}
 
-  async send(job: Job): Promise<void> {
+  async send(job: JobMessage): Promise<void> {
     await this.sqs.send(new SendMessageCommand({
       QueueUrl: this.queueUrl,
       MessageBody: JSON.stringify(job),

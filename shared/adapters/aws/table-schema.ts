@@ -1,7 +1,7 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 /**
- * The one table (DESIGN 3). CDK and the local runtime both build it from this definition.
+ * The one table (decision 41). CDK and the local runtime both build it from this definition.
  * GSI1 lists a tenant's envelopes newest first; GSI2 the same per status; GSI3 finds undispatched outbox items;
  * GSI4 holds only live (sent, in-progress) envelopes, by deadline, for the expiry sweep; GSI5 only ended envelopes
  * whose PDFs are still stored, by deletion time, for the deletion reminders.

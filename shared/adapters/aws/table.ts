@@ -13,7 +13,7 @@ import { DynamoTemplateRepository } from './dynamo-template-repository.ts';
 import { DynamoBulkSendRepository } from './dynamo-bulk-send-repository.ts';
 
 /**
- * Every adapter of the one table (DESIGN 3) over one DynamoDB client: what shared/deps.ts loads, as a unit, the first
+ * Every adapter of the one table (decision 41) over one DynamoDB client: what shared/deps.ts loads, as a unit, the first
  * time a function reads or writes the table. `customize` sees the client before its first use (the local runtime
  * adds its call recorder there).
  */

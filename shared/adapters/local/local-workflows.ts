@@ -1,6 +1,7 @@
 import { sealExecutionName } from '#adapters/aws/sfn-workflows.ts';
 import { powertoolsLogger } from '#adapters/powertools-logger.ts';
 import type { Logger, WebhookRetryStart, Workflows } from '#ports/services.ts';
+import type { SealStart } from '#schemas/workflow-inputs.ts';
 
 /** Runs one execution of a named state machine to its end. */
 export type ExecutionRunner = (input: object) => Promise<unknown>;
@@ -29,7 +30,7 @@ export class LocalWorkflows implements Workflows {
   }
 
   startSealing(envelopeId: string, round: number): Promise<void> {
-    return this.start('seal-envelope', sealExecutionName(envelopeId, round), { envelopeId, round });
+    return this.start('seal-envelope', sealExecutionName(envelopeId, round), { envelopeId, round } satisfies SealStart);
   }
 
   startWebhookRetry(input: WebhookRetryStart): Promise<void> {

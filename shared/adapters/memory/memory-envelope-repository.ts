@@ -6,7 +6,9 @@ import type { OutboxItem } from '#domain/outbox.ts';
 import { nextReminderAt } from '#domain/reminders.ts';
 import { StageExpired, type BlobStage } from '#domain/staging.ts';
 import type { Submission } from '#domain/submission.ts';
+import { loggedEventsOf, type EventLogPage, type EventLogQuery } from '#domain/event-log.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
+import { MemoryEventLog } from './memory-event-log.ts';
 import { MemoryUsageRepository } from './memory-usage-repository.ts';
 import { byKey, copy, indexEntry, oversized, sweep, type IndexEntry } from './table.ts';
 
@@ -76,7 +78,11 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   private readonly stages = new Map<string, BlobStage>();
   private readonly counters = new Map<string, Partial<Record<EnvelopeStatus | 'total', number>>>();
 
-  constructor(private readonly usage = new MemoryUsageRepository()) {}
+  constructor(private readonly usage = new MemoryUsageRepository(), private readonly eventLog = new MemoryEventLog()) {}
+
+  events(query: EventLogQuery): Promise<EventLogPage> {
+    return Promise.resolve(this.eventLog.read(query));
+  }
 
   async get(appId: string, id: string): Promise<Envelope | undefined> {
     const envelope = await this.find(id);
@@ -137,6 +143,7 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     for (const id of change.releases ?? []) this.stages.delete(id);
     this.count(change);
     if (change.usage) this.usage.increment(change.usage);
+    this.eventLog.append(change);
     return Promise.resolve();
   }
 
@@ -178,7 +185,7 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   private refusal(change: EnvelopeChange): Error | undefined {
     const { before, after } = change;
     const stored = this.envelopes.get(after.id);
-    const items = 1 + change.audit.length + change.outbox.length + (change.submission ? 1 : 0) + (change.releases?.length ?? 0)
+    const items = 1 + change.audit.length + change.outbox.length + loggedEventsOf(change).length + (change.submission ? 1 : 0) + (change.releases?.length ?? 0)
       + (before?.status === after.status ? 0 : 1) + (change.usage ? 1 : 0);
     if (items > MAX_TRANSACTION_ITEMS) return new Error(`a transaction holds at most ${String(MAX_TRANSACTION_ITEMS)} items; this change needs ${String(items)}`);
     const tooBig = oversized(after);

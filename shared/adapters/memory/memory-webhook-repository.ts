@@ -25,6 +25,13 @@ export class MemoryWebhookRepository implements WebhookRepository {
     return Promise.resolve();
   }
 
+  replaceSecret(webhook: Webhook, expectedSealed: string | null): Promise<boolean> {
+    const stored = this.webhooks.get(webhookKey(webhook.appId, webhook.id));
+    if (stored?.secretSealed !== expectedSealed) return Promise.resolve(false);
+    this.webhooks.set(webhookKey(webhook.appId, webhook.id), copy(webhook));
+    return Promise.resolve(true);
+  }
+
   delete(appId: string, id: string): Promise<boolean> {
     return Promise.resolve(this.webhooks.delete(webhookKey(appId, id)));
   }

@@ -57,9 +57,9 @@ export async function ensureApplication(deps: ApplicationDeps, input: Required<P
 
 const MAX_CLIENT_ID_LENGTH = 256;
 
-/** OAuth 2.0 client credentials (spec 4.1): a bearer JWT for one hour. */
+/** OAuth 2.0 client credentials (decision 29): a bearer JWT for one hour. */
 export async function issueToken(deps: ApplicationDeps, clientId: string, clientSecret: string) {
-  // A client id longer than any we issue is unknown, never a lookup (DECISIONS 32: it would not fit the index key).
+  // A client id longer than any we issue is unknown, never a lookup (it would not fit the index key; decision 7).
   const app = clientId.length <= MAX_CLIENT_ID_LENGTH ? await deps.applications.getByClientId(clientId) : undefined;
   const valid = await verifyClientSecret(clientSecret, app?.secretHash);
   if (!app || !valid) throw new Unauthorized('Invalid client credentials');

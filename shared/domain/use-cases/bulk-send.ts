@@ -39,7 +39,7 @@ const minutesAfter = (date: Date, minutes: number) => new Date(date.getTime() + 
  * Queues one job per chunk. A send that fails is logged and left to the bulk sweep: the stored batch is the record
  * of the work, and the sweep queues the chunks of a batch that makes no progress.
  */
-export async function queueChunks(deps: BulkSendDeps, batch: BulkSend, chunks: readonly number[]): Promise<number> {
+export async function queueChunks(deps: Pick<BulkSendDeps, 'jobs' | 'logger'>, batch: Pick<BulkSend, 'appId' | 'id'>, chunks: readonly number[]): Promise<number> {
   let queued = 0;
   await inPool(chunks, ENQUEUE_CONCURRENCY, async (chunk) => {
     try {

@@ -34,7 +34,7 @@ export async function deleteContact(deps: Pick<ConsoleDeps, 'contacts'>, appId: 
   if (!id || !(await deps.contacts.delete(appId, id))) throw new NotFound('Contact not found');
 }
 
-/** Spec 2.11 for the current period: the calendar month in UTC (DECISIONS 17). */
+/** The usage summary for the current period: the calendar month in UTC (decision 30). */
 export async function usageSummary(deps: Pick<ConsoleDeps, 'clock' | 'usage' | 'applications'>, appId: string) {
   const period = usagePeriod(deps.clock.now());
   const [app, envelopesUsed] = await Promise.all([deps.applications.get(appId), deps.usage.envelopesSent(appId, period.id)]);

@@ -33,7 +33,7 @@ export interface Transacted<R> extends Decision<R> {
 const MAX_ATTEMPTS = 10;
 
 /**
- * The one way to change an envelope: load it, apply a passed deadline first (lazy expiry, DECISIONS 14), run the
+ * The one way to change an envelope: load it, apply a passed deadline first (lazy expiry, decision 11), run the
  * decision, commit its change in one transaction and dispatch what it queued (the outbox). On a lost
  * optimistic-lock race everything from the load runs again, so the decision sees the winner's state and decides
  * afresh; that is why it must be pure. Side effects belong before it (staged blobs, which the caller discards when
@@ -78,7 +78,7 @@ export function envelopeOf(deps: Pick<CoreDeps, 'envelopes'>, appId: string, raw
   };
 }
 
-/** The caller's envelope as it stands now (DECISIONS 14: a passed deadline is applied first). */
+/** The caller's envelope as it stands now (a passed deadline is applied first, decision 11). */
 export const loadEnvelope = (deps: CoreDeps, appId: string, rawId: string) => current(deps, envelopeOf(deps, appId, rawId));
 
 /** transact on the caller's envelope (404 when unknown or another application's). */

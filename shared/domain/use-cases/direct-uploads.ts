@@ -8,7 +8,7 @@ import { loadEnvelope, type CoreDeps } from './context.ts';
 import { uploadDocument, type UploadDeps } from './uploads.ts';
 
 /**
- * Documents too large for a request body (ADDITIONS A1, DECISIONS 21): the client POSTs the file straight to S3 with
+ * Documents too large for a request body (decision 18): the client POSTs the file straight to S3 with
  * a presigned policy (at most 25 MB, 15 minutes, to a key of its own), then `complete` checks it like a raw upload.
  * The staged file is named by a stage record from the start, so one never completed is deleted by the blob sweep a
  * day later (shared/domain/staging.ts); a completed one is deleted once its checked copy is committed.

@@ -16,7 +16,7 @@ export async function removeEnvelopeDocument(deps: CoreDeps, appId: string, rawI
 
 /**
  * The document of `kind` for the pair `documentId` names (an original, or its sealed copy), else for the first
- * original: the spec's single document (ADDITIONS A2). 409 for a sealed copy before completion, 410 once purged.
+ * original: the one single-document clients read (decision 9). 409 for a sealed copy before completion, 410 once purged.
  */
 export function documentFor(envelope: Envelope, kind: 'original' | 'sealed', rawDocumentId: string | null): Document {
   const id = rawDocumentId === null ? null : parseId('doc', rawDocumentId);
@@ -42,7 +42,7 @@ export async function documentBytes(deps: Pick<CoreDeps, 'blobs'>, document: Doc
   return bytes;
 }
 
-/** How long a presigned download URL works (ADDITIONS A1). */
+/** How long a presigned download URL works (decision 18). */
 export const DOWNLOAD_URL_SECONDS = 5 * 60;
 
 export interface DeliveryDeps {
@@ -50,7 +50,7 @@ export interface DeliveryDeps {
   config: Pick<Config, 'directDownloadMaxBytes'>;
 }
 
-/** The bytes of a PDF small enough to answer directly, else a presigned URL of it (ADDITIONS A1). */
+/** The bytes of a PDF small enough to answer directly, else a presigned URL of it (decision 18). */
 export type Delivery = { bytes: Uint8Array; url?: undefined } | { url: string; bytes?: undefined };
 
 /** How the answer names the file: a Content-Disposition value for this envelope's document. */

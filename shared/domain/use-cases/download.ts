@@ -27,8 +27,8 @@ async function openDownload(deps: DownloadDeps, token: string): Promise<Opened &
 }
 
 /**
- * What the portal offers (spec 4.4): the first sealed document's details, as the spec's single document, and every
- * sealed document (ADDITIONS A2). 410 once the first is purged.
+ * What the portal offers: the first sealed document's details, as single-document clients read it, and every
+ * sealed document (decision 9). 410 once the first is purged.
  */
 export async function downloadStatus(deps: DownloadDeps, token: string) {
   const { envelope, link } = await openDownload(deps, token);

@@ -1,5 +1,5 @@
 /**
- * Embedded signing (ADDITIONS A6): issuing the URL (bearer), opening it (the page, once), and the frame policy of the
+ * Embedded signing (decision 36): issuing the URL (bearer), opening it (the page, once), and the frame policy of the
  * page (which origins may frame it: the application's `embedOrigins`).
  */
 import type { ApplicationRepository } from '#ports/repositories.ts';

@@ -48,7 +48,7 @@ export async function sendEnvelopeNow(
   const { envelope, result: urls } = await mutateEnvelope(deps, appId, rawId, meta, async (draft, ctx) => {
     const sent = sendEnvelope(draft, message, ctx);
     const linked = await withNewLinks(deps, sent.change, sent.invited, ctx);
-    // Counted in the send's own transaction, which refuses it once the quota is used up (DECISIONS 17).
+    // Counted in the send's own transaction, which refuses it once the quota is used up (decision 30).
     const usage = { appId, period: usagePeriod(ctx.now).id, limit: quota };
     return { change: { ...linked.change, usage }, result: linked.urls };
   });

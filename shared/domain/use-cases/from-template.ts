@@ -15,7 +15,7 @@ import { readTemplate, type TemplateDeps } from './templates.ts';
 
 export type FromTemplateDeps = EnvelopeDeps & TemplateDeps & { applications: Pick<ApplicationRepository, 'get'> };
 
-/** `POST /v1/envelopes` with a `templateId` (ADDITIONS A4). */
+/** `POST /v1/envelopes` with a `templateId` (decision 34). */
 export interface FromTemplateRequest extends FromTemplateInput {
   tenantId?: string | undefined;
   templateId: string;

@@ -21,7 +21,7 @@ export interface DispatchDeps {
   metrics: Metrics;
 }
 
-/** Completion emails attach every sealed document up to this size together (ADDITIONS A2), else link to the portal. */
+/** Completion emails attach every sealed document up to this size together (decision 9), else link to the portal. */
 export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
 
 /** Part of an item went out before a failure: what is left is retried, what was sent is not sent again. */
@@ -59,7 +59,7 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
 
 /**
  * The completion email to each recipient: every sealed document attached when together they are at most 7 MiB
- * (ADDITIONS A2), else none, with the download-portal link in every case.
+ * (decision 9), else none, with the download-portal link in every case.
  */
 async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
   const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
@@ -81,7 +81,7 @@ async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: Comp
   });
 }
 
-/** The subject names the file (spec 2.2); with several documents, each document's own name follows it. */
+/** The subject names the file; with several documents, each document's own name follows it. */
 function attachmentName(envelope: Envelope, document: Document, count: number): string {
   const clean = (text: string) => text.replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim();
   const subject = clean(envelope.subject ?? '') || 'document';

@@ -23,7 +23,7 @@ export interface PlacementTarget {
 
 /**
  * The placements a field stands for: itself when it has coordinates; one per occurrence of its anchor (or the first)
- * otherwise, bottom-left origin, in the document's displayed coordinates (ADDITIONS A3). An anchor that is not
+ * otherwise, bottom-left origin, in the document's displayed coordinates (decision 17). An anchor that is not
  * found is a 400 naming it, unless the field says `ignoreIfMissing` (then it places nothing).
  */
 export function placementsOf<F extends FieldPlacement>(field: F, target: PlacementTarget | undefined, path: string): F[] {

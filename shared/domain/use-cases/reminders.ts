@@ -1,5 +1,5 @@
 /**
- * Reminders (ADDITIONS A7): the scheduled sweep and the manual remind. Each reminder carries the signer's current link
+ * Reminders (decision 37): the scheduled sweep and the manual remind. Each reminder carries the signer's current link
  * (minted again from its stored claims); a signer whose link is gone or about to expire gets a new one, as a resend
  * would. The messages leave through the outbox of the change that records them, never from inside the decision.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mintDownloadToken, sha256Hex } from '../links.ts';
 import type { Config } from '../../config.ts';
-import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile, type SealedFiles } from '../completion.ts';
+import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../completion.ts';
 import { InvalidState } from '../errors.ts';
 import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../model.ts';
 import { toPdfRect } from '../placement.ts';
@@ -9,6 +9,7 @@ import { sealedKey } from '../staging.ts';
 import type { FieldValue, Submission } from '../submission.ts';
 import { sealPdf, type SealEvidence } from '#pdf/seal.ts';
 import type { FlattenItem } from '#pdf/flatten.ts';
+import type { FinalizeInput } from '#schemas/workflow-inputs.ts';
 import type { TenantRepository } from '#ports/repositories.ts';
 import type { DocumentSigner } from '#ports/services.ts';
 import { discardStage, stageBlobs } from './blobs.ts';
@@ -47,7 +48,7 @@ async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
   return envelope;
 }
 
-/** The stored bytes, only if they are what the record committed (DECISIONS 31). */
+/** The stored bytes, only if they are what the record committed (decision 19). */
 async function committedBlob(deps: SealingDeps, key: string, sha256: string): Promise<Uint8Array> {
   const bytes = await deps.blobs.get(key);
   if (!bytes) throw new Error(`Stored file ${key} is missing`);
@@ -85,7 +86,8 @@ async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenI
   }
 }
 
-export type SealStepResult = SealedFiles & { envelopeId: string };
+/** What the Seal task answers is the Finalize task's input. */
+export type SealStepResult = FinalizeInput;
 
 /**
  * Step 1: seals each original (its fields drawn, the audit certificate appended, signed) and stages the sealed files
@@ -129,7 +131,7 @@ export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<S
 async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
   const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
   const recipients = envelope.signers.map((s): { name: string; email: string; signerId: string | null } => ({ name: s.name, email: s.email, signerId: s.id }));
-  // Carbon copies receive the completion email too (ADDITIONS A7), once per address
+  // Carbon copies receive the completion email too (decision 38), once per address
   for (const cc of envelope.cc ?? []) {
     if (!recipients.some((r) => r.email.toLowerCase() === cc.email.toLowerCase())) recipients.push({ name: cc.name, email: cc.email, signerId: null });
   }
@@ -147,7 +149,7 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
  * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
  * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
  */
-export async function finalizeStep(deps: SealingDeps, sealed: SealStepResult): Promise<{ envelopeId: string }> {
+export async function finalizeStep(deps: SealingDeps, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
   const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
   try {
     const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {

@@ -43,7 +43,7 @@ async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, 
   }
 }
 
-/** A signer who signed opens their link again after completion: the 410 names their download-portal link (ADDITIONS A7). */
+/** A signer who signed opens their link again after completion: the 410 names their download-portal link (decision 14). */
 async function withDownloadLink(deps: SigningDeps, link: { envelopeId: string; signerId: string }, error: Gone): Promise<Gone> {
   const envelope = await deps.envelopes.find(link.envelopeId);
   const download = envelope?.status === 'completed' ? envelope.downloadLinks?.find((l) => l.signerId === link.signerId) : undefined;
@@ -61,7 +61,7 @@ function openSession(envelope: Envelope, link: { signerId: string; version: numb
   return { envelope, signer };
 }
 
-/** A value another signer entered, for later signers to see in place (ADDITIONS A3); drawn signatures with their PNG. */
+/** A value another signer entered, for later signers to see in place (decision 17); drawn signatures with their PNG. */
 export interface CompletedValue {
   field: Field;
   signer: Signer;

@@ -43,7 +43,7 @@ export interface CheckedOriginal {
 
 /**
  * Checks an uploaded PDF (size, structure, encryption, permissions) and indexes its text once, for anchor placement
- * (ADDITIONS A3): the index is stored beside the PDF, so placing a field by an anchor later is a lookup. `path`
+ * (decision 17): the index is stored beside the PDF, so placing a field by an anchor later is a lookup. `path`
  * names the upload in a 400; `order` is its position among the envelope's documents.
  */
 export async function checkOriginal(upload: UploadInput, ids: { envelopeId: string; documentId: string; now: Date; order: number }, path: string, policy: IntakePolicy = { allowActiveContent: false, others: [] }): Promise<CheckedOriginal> {

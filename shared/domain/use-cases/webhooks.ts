@@ -1,13 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { parseId } from '../ids.ts';
 import type { EventOutboxItem, WebhookEventName } from '../outbox.ts';
 import { WEBHOOK_EVENTS } from '../outbox.ts';
-import { afterAttempt, eventPayload, newDelivery, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
+import { afterAttempt, eventPayload, newDelivery, overlapping, rotated, type Delivery, type RetrySchedule, type Webhook } from '../webhooks.ts';
 import type { ApplicationRepository, EnvelopeRepository, WebhookRepository } from '#ports/repositories.ts';
 import type { Clock, Ids, Metrics, SecretBox, WebhookSender, Workflows } from '#ports/services.ts';
-import { signatureHeader } from '../webhook-signature.ts';
+import { signatureHeader, signatureV2Header } from '../webhook-signature.ts';
+import type { WebhookAttemptInput } from '#schemas/workflow-inputs.ts';
 
 export interface WebhookDeps {
   config: Pick<Config, 'baseUrl'>;
@@ -55,27 +56,57 @@ export async function deleteWebhook(deps: Pick<WebhookDeps, 'webhooks'>, appId: 
   if (!id || !(await deps.webhooks.delete(appId, id))) throw new NotFound('Webhook not found');
 }
 
-/** One delivery per (event, webhook): the id is derived from both, so a redelivered event finds it again. */
-function deliveryIdFor(eventId: string, webhookId: string): string {
-  const hex = createHash('sha256').update(`${eventId}:${webhookId}`).digest('hex');
+/** One delivery per (event, webhook): the id is derived from both, so a redelivered event finds it again (a replay adds its own id). */
+export function deliveryIdFor(eventId: string, webhookId: string, replayId?: string): string {
+  const hex = createHash('sha256').update(replayId ? `${eventId}:${webhookId}:${replayId}` : `${eventId}:${webhookId}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The HMAC key: the webhook's own secret, else the application's client secret (DECISIONS 9). */
-async function signingKey(deps: WebhookDeps, webhook: Webhook): Promise<string> {
-  if (webhook.secretSealed) return deps.secrets.open(webhook.secretSealed);
-  const app = await deps.applications.get(webhook.appId);
+/** An HMAC key: the webhook's own secret, else (null) the application's client secret (decision 24). */
+async function openKey(deps: WebhookDeps, appId: string, sealed: string | null): Promise<string> {
+  if (sealed) return deps.secrets.open(sealed);
+  const app = await deps.applications.get(appId);
   if (!app) throw new Error('The webhook\'s application no longer exists');
   return deps.secrets.open(app.secretSealed);
 }
 
+/** The current key first, then the replaced one while its overlap lasts. */
+async function signingKeys(deps: WebhookDeps, webhook: Webhook): Promise<string[]> {
+  const current = await openKey(deps, webhook.appId, webhook.secretSealed);
+  const previous = overlapping(webhook, deps.clock.now());
+  return previous ? [current, await openKey(deps, webhook.appId, previous.sealed)] : [current];
+}
+
+export interface SecretRotation {
+  /** The new secret; generated when not given. */
+  secret: string | null;
+  /** How long the current key keeps signing beside the new one (0: stops at once). */
+  expireCurrentInHours: number;
+}
+
+/**
+ * Replaces the webhook's signing secret; the replaced key keeps signing too until the overlap ends. The write is
+ * conditional on the key read, so of two rotations at once one answers 409 and every secret handed out verifies.
+ */
+export async function rotateWebhookSecret(deps: WebhookDeps, appId: string, rawId: string, input: SecretRotation) {
+  const webhook = await findWebhook(deps, appId, rawId);
+  const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
+  const next = rotated(webhook, await deps.secrets.seal(secret), input.expireCurrentInHours, deps.clock.now());
+  if (!(await deps.webhooks.replaceSecret(next, webhook.secretSealed))) throw new Conflict('The webhook\'s secret changed meanwhile; read it again and retry');
+  return { webhook: next, secret, previousSecretExpiresAt: next.rotatedFrom?.until ?? null };
+}
+
 /** One POST of the stored body; the delivery record after it. */
 async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
-  const key = await signingKey(deps, webhook);
+  const [key = '', ...others] = await signingKeys(deps, webhook);
+  // Every attempt is signed afresh: a retry hours later still falls within the receiver's tolerance.
+  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   const result = await deps.webhookSender.send({
     url: webhook.url, body: delivery.body,
     headers: {
-      'x-service-signature': signatureHeader(delivery.body, key), 'x-service-event': delivery.event,
+      'x-service-signature': signatureHeader(delivery.body, key),
+      'x-service-timestamp': String(timestamp), 'x-service-signature-v2': signatureV2Header(delivery.body, timestamp, [key, ...others]),
+      'x-service-event': delivery.event,
       'x-service-event-id': delivery.eventId, 'x-service-delivery': delivery.id,
     },
   });
@@ -87,7 +118,7 @@ async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, 
   return settled;
 }
 
-async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
+export async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
   if (delivery.status !== 'pending' || !delivery.nextAttemptAt) return;
   const waitSeconds = Math.max(0, Math.round((Date.parse(delivery.nextAttemptAt) - deps.clock.now().getTime()) / 1000));
   await deps.workflows.startWebhookRetry({
@@ -109,14 +140,8 @@ export async function dispatchEvent(deps: WebhookDeps, event: EventOutboxItem): 
   return subscribed.length;
 }
 
-export interface RetryInput {
-  appId: string;
-  webhookId: string;
-  deliveryId: string;
-}
-
 /** A retry workflow's attempt; `done` ends the execution. */
-export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
+export async function retryAttempt(deps: WebhookDeps, input: WebhookAttemptInput) {
   const webhook = await deps.webhooks.get(input.appId, input.webhookId);
   const delivery = await deps.webhooks.getDelivery(input.appId, input.webhookId, input.deliveryId);
   if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0 };
@@ -125,7 +150,7 @@ export async function retryAttempt(deps: WebhookDeps, input: RetryInput) {
   return { ...input, done: next.status !== 'pending', waitSeconds };
 }
 
-/** Manual resend from the console (DECISIONS 20): one attempt now, whatever the delivery's state. */
+/** Manual resend from the console (decision 26): one attempt now, whatever the delivery's state. */
 export async function resendDelivery(deps: WebhookDeps, appId: string, rawWebhookId: string, rawDeliveryId: string): Promise<Delivery> {
   const webhook = await findWebhook(deps, appId, rawWebhookId);
   const id = parseId('dlv', rawDeliveryId);

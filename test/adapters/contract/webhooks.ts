@@ -39,6 +39,24 @@ export function describeWebhookRepository(name: string, builder: Builder<Webhook
       expect(await hooks().list(appId)).toEqual([b]);
     });
 
+    it('replaces a secret only while the stored one is the one the rotation read (null included), and never a deleted webhook', async () => {
+      const bare = webhook(randomUUID());
+      await hooks().put(bare);
+      const first = { ...bare, secretSealed: 'sealed-1', rotatedFrom: { sealed: null, until: '2026-01-02T00:00:00.000Z' } };
+      expect(await hooks().replaceSecret(first, 'sealed-0')).toBe(false);
+      expect(await hooks().replaceSecret(first, null)).toBe(true);
+      expect(await hooks().get(bare.appId, bare.id)).toEqual(first);
+      const second = { ...first, secretSealed: 'sealed-2', rotatedFrom: { sealed: 'sealed-1', until: '2026-01-03T00:00:00.000Z' } };
+      const lost = { ...first, secretSealed: 'sealed-3', rotatedFrom: null };
+      expect(await hooks().replaceSecret(second, 'sealed-1')).toBe(true);
+      expect(await hooks().replaceSecret(lost, 'sealed-1')).toBe(false);
+      expect(await hooks().replaceSecret(lost, null)).toBe(false);
+      expect(await hooks().get(bare.appId, bare.id)).toEqual(second);
+      const gone = webhook(randomUUID());
+      expect(await hooks().replaceSecret({ ...gone, secretSealed: 'sealed-1' }, null)).toBe(false);
+      expect(await hooks().get(gone.appId, gone.id)).toBeUndefined();
+    });
+
     it('creates a delivery once (a redelivered event finds it), then saves its attempts', async () => {
       const hook = webhook(randomUUID());
       const first = delivery(hook);

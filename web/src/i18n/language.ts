@@ -1,5 +1,5 @@
 /**
- * Which language the page is in (ADDITIONS A8): the one the signer picked in the switch (kept for the browser
+ * Which language the page is in (decision 39): the one the signer picked in the switch (kept for the browser
  * session), else the signer's own locale from the API (the signing context, the download status), else the browser's.
  * The switch lists every catalogue by its own name ("Deutsch", "日本語") and starts the page again in the new language.
  */

@@ -1,5 +1,5 @@
 /**
- * Step 2: consent to sign electronically, with the disclosure text (spec 3.3). The disclosure scrolls in a box of
+ * Step 2: consent to sign electronically, with the disclosure text (decision 14). The disclosure scrolls in a box of
  * its own and the checkbox with Continue stays at the bottom of the screen, so a small phone shows them at once.
  */
 import { api, asApiError, signingPath } from '../api.ts';

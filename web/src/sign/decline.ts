@@ -1,4 +1,4 @@
-/** Decline with an optional reason (spec 4.3 decline): a modal dialog, so it works from any step after the code. */
+/** Decline with an optional reason (decision 14): a modal dialog, so it works from any step after the code. */
 import { api, asApiError, idempotencyKeys, signingPath } from '../api.ts';
 import type { DeclineAnswer, DeclineBody } from '../api-types.ts';
 import { busy, h, notice, uid } from '../dom.ts';

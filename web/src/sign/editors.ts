@@ -12,7 +12,7 @@ export interface MarkEditorOptions {
   start: MarkValue | null;
   suggestedText: string;
   font: SignatureFont;
-  /** The field's label (ADDITIONS A3): the editor's title when set. */
+  /** The field's label (decision 17): the editor's title when set. */
   label?: string | null;
 }
 

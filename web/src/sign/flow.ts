@@ -1,5 +1,5 @@
 /**
- * The signing page, /sign/{token}: the steps in the API's order (spec 3.3), one-time code, then consent, then
+ * The signing page, /sign/{token}: the steps in the API's order (decision 14), one-time code, then consent, then
  * the document with this signer's fields; a done screen; a screen for every kind of unusable link. This module
  * is the only one that knows the order; each step gets the `Page` and the store.
  */
@@ -16,7 +16,7 @@ import { otpStep } from './otp.ts';
 import { doneScreen, problemScreen } from './outcome.ts';
 import { createStore, type Page, type Screen } from './state.ts';
 
-/** What an embedding page hears of the visit (web/src/embed.ts, ADDITIONS A6); the e-mailed link has none. */
+/** What an embedding page hears of the visit (web/src/embed.ts, decision 36); the e-mailed link has none. */
 export interface SigningEvents {
   finished: (outcome: 'signed' | 'declined') => void;
   problem: (problem: LinkProblem) => void;

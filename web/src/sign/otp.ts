@@ -1,5 +1,5 @@
 /**
- * Step 1: the one-time code (spec 4.3 otp/request, otp/verify). What the step shows follows `state.otp` alone, so a
+ * Step 1: the one-time code (decision 15). What the step shows follows `state.otp` alone, so a
  * code that no longer works is never announced as sent and valid at the same time.
  */
 import { api, asApiError, signingPath } from '../api.ts';

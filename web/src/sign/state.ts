@@ -49,7 +49,7 @@ export interface DocumentState {
    */
   finishAttempts: number;
   submit: SubmitState;
-  /** Document names by id when the envelope holds several (ADDITIONS A2): the guide says which one a field is in. */
+  /** Document names by id when the envelope holds several (decision 9): the guide says which one a field is in. */
   documentNames?: Readonly<Record<string, string>>;
 }
 

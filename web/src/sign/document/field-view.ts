@@ -21,7 +21,7 @@ const HELVETICA_EM = 0.925; // ascent - descent of Helvetica in em, as sealing m
 export const textSizePt = (height: number) => Math.max(6, Math.min(12, (height - 2 * paddingOf(1e9, height)) / HELVETICA_EM));
 export const pt = (value: number) => `calc(var(--pt) * ${String(value)})`;
 
-/** The words an empty field shows: its label (ADDITIONS A3), else what to do there. */
+/** The words an empty field shows: its label (decision 17), else what to do there. */
 const placeholder = (field: SigningField) => labelOf(field) ?? placeholderOf(field.type);
 const placeholderOf = (type: SigningField['type']) =>
   type === 'signature' ? t('field.placeholder.signature') : type === 'initial' ? t('field.placeholder.initial') : type === 'text' ? t('field.placeholder.text') : '';

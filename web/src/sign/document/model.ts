@@ -3,7 +3,7 @@
  * counts as done, where "Next field" goes, and the request Finish sends.
  *
  * Placement: field coordinates are PDF points on the page as shown (crop box, turned by /Rotate), origin
- * bottom-left or top-left (DECISIONS 2). pdf.js renders exactly that view, so a field is positioned in percent
+ * bottom-left or top-left (decision 2). pdf.js renders exactly that view, so a field is positioned in percent
  * of the shown page: the same mapping sealing uses (shared/domain/placement.ts).
  */
 import { displayedSize } from '#domain/placement.ts';
@@ -36,7 +36,7 @@ export function readingOrder(fields: readonly SigningField[], geometry: readonly
 }
 
 /**
- * Several documents (ADDITIONS A2): document by document in the context's order, each in reading order. A field
+ * Several documents (decision 9): document by document in the context's order, each in reading order. A field
  * without a document belongs to the first.
  */
 export function documentOrder(fields: readonly SigningField[], documents: readonly DocumentGeometry[]): SigningField[] {
@@ -49,7 +49,7 @@ export function documentOrder(fields: readonly SigningField[], documents: readon
 
 export interface DocumentGeometry { id: string; pages: readonly PageGeometry[] }
 
-/** What a field is called where it is named: its label (ADDITIONS A3), else null (the page then names its type). */
+/** What a field is called where it is named: its label (decision 17), else null (the page then names its type). */
 export const labelOf = (field: { label?: string | null }): string | null => field.label?.trim() ? field.label.trim() : null;
 
 /** Fields the signer must fill in (the date is filled in by the service; a read-only field is only shown). */
@@ -85,7 +85,7 @@ export function isFlagged(doc: DocumentState, field: SigningField): boolean {
 
 /**
  * Unchecked boxes start as "false", so the service records them as seen and left empty; prefilled text and boxes
- * start from their prefill (ADDITIONS A3), which the signer may change.
+ * start from their prefill (decision 17), which the signer may change.
  */
 export function initialValues(fields: readonly SigningField[]): Record<string, Value> {
   const values: Record<string, Value> = {};

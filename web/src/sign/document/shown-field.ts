@@ -1,5 +1,5 @@
 /**
- * Fields the signer sees but does not fill in (ADDITIONS A3): read-only fields of their own, shown with their value,
+ * Fields the signer sees but does not fill in (decision 17): read-only fields of their own, shown with their value,
  * and what signers before them entered, in place. Neither takes focus or counts as needing input; each carries
  * its words for screen readers in the page's text (no control to name).
  */

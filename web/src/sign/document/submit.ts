@@ -1,5 +1,5 @@
 /**
- * Finish (spec 4.3 sign, DECISIONS 26): required fields first, then the sign request with an Idempotency-Key, so
+ * Finish (decision 16): required fields first, then the sign request with an Idempotency-Key, so
  * Finish again after a lost answer is answered from the first request: the done screen, not "already signed".
  */
 import { api, asApiError, idempotencyKeys, signingPath } from '../../api.ts';

@@ -1,0 +1,27 @@
+import { listEvents } from '#domain/use-cases/catch-up.ts';
+import { eventObject } from '#domain/webhooks.ts';
+import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
+import { lambda } from '#http/lambda.ts';
+import { EventListResponse } from '#schemas/webhook-responses.ts';
+import { encodeCursor, EventsQuery } from '#schemas/webhooks.ts';
+
+export const definition = route({
+  method: 'GET', path: '/v1/events', auth: 'bearer', tag: 'Webhooks',
+  operationId: 'listEvents', summary: "The application's events of the last 30 days, oldest first",
+  description:
+    'Every webhook event of the application (all its tenants) from the last 30 days, oldest first, each in the body its deliveries ' +
+    'carry: a receiver that was down catches up here. Filter by `type`, `envelopeId`, `since` and `until`; page with `limit` (at most ' +
+    '100) and `after` = the previous page\'s `nextCursor`. Keep the last `nextCursor` to poll for newer events: no event is skipped or ' +
+    'listed twice along one chain of cursors, even while new ones are written. An event is listed a few seconds after its change.',
+  query: EventsQuery,
+  success: { status: 200, description: 'A page of events, oldest first', content: json(EventListResponse) },
+  errors: { 400: 'Invalid query parameter (an unknown event type, a malformed id, timestamp or cursor)' },
+  access: { ...bearerAccess },
+}, (deps) => async ({ query, principal }) => {
+  const page = await listEvents(deps, principal.appId, {
+    type: query.type ?? null, envelopeId: query.envelopeId ?? null, since: query.since ?? null, until: query.until ?? null, after: query.after ?? null, limit: query.limit,
+  });
+  return respond(EventListResponse, { data: page.data.map((e) => eventObject(e, deps.config)), nextCursor: encodeCursor(page.position), hasMore: page.hasMore });
+});
+
+export const handler = lambda(definition);

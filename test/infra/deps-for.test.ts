@@ -1,0 +1,55 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { bearerAccess, invites, linkAccess, portsFor } from '#http/endpoint.ts';
+import type { DepsFor } from '#http/deps-for.ts';
+import { accessOf } from '#infra/stacks/access.ts';
+import { ADAPTER_PORTS, functionEnvironment, manifestHandlers, RESOURCE_KEYS, UNBOUND, unboundAdapters, type ServiceResources } from '#infra/stacks/environment.ts';
+
+const resources = Object.fromEntries(RESOURCE_KEYS.map((key) => [key, `resource:${key}`])) as ServiceResources;
+const settings = { senderEmail: 'mail@example.com', smsSenderId: 'ESIGN', rateLimits: '{}', jobsMaxConcurrency: 2 };
+
+describe('the deps a function is typed with and the adapters its environment binds', () => {
+  it.each(manifestHandlers())('agree for %s', (handler) => {
+    const ports = portsFor(accessOf(handler));
+    const env = functionEnvironment(handler, resources, settings);
+    const unbound = new Set(unboundAdapters(handler));
+    for (const [specifier, port] of Object.entries(ADAPTER_PORTS)) {
+      if (specifier !== '#adapters/aws/table.ts') expect(unbound.has(specifier), specifier).toBe(!ports.has(port));
+    }
+    expect(env.MAIL_FROM !== undefined).toBe(ports.has('mailer'));
+    expect(env.JOBS_QUEUE_URL !== UNBOUND).toBe(ports.has('jobs'));
+    expect(env.BUCKET_NAME !== UNBOUND).toBe(ports.has('blobs'));
+    expect(env.SEAL_KEY_ID !== undefined).toBe(ports.has('documentSigner'));
+    expect(env.SEAL_STATE_MACHINE_ARN !== undefined || env.WEBHOOK_RETRY_STATE_MACHINE_ARN !== undefined).toBe(ports.has('workflows'));
+    // The secret box opens what DATA_KEY sealed: bound exactly when the key is.
+    expect(env.DATA_KEY_ARN !== undefined).toBe(ports.has('secrets'));
+    if (ports.has('envelopes')) expect(env.TABLE_NAME).toBe(resources.tableName);
+  });
+});
+
+describe('DepsFor', () => {
+  it('leaves out the ports an access row does not declare', () => {
+    type Reader = DepsFor<typeof bearerAccess>;
+    expectTypeOf<Reader>().toHaveProperty('envelopes');
+    expectTypeOf<Reader>().toHaveProperty('rateLimiter');
+    expectTypeOf<'mailer' extends keyof Reader ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<'secrets' extends keyof Reader ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<'jobs' extends keyof Reader ? true : false>().toEqualTypeOf<false>();
+    const reader = {} as Reader;
+    // @ts-expect-error -- a route declaring no `mail` has no mailer
+    expect(reader.mailer).toBeUndefined();
+    type Inviter = DepsFor<typeof linkAccess & typeof invites>;
+    expectTypeOf<Inviter>().toHaveProperty('mailer');
+    expectTypeOf<Inviter>().toHaveProperty('sms');
+    expectTypeOf<Inviter>().toHaveProperty('jobs');
+    expectTypeOf<'workflows' extends keyof Inviter ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<DepsFor<{ secrets: ['DATA_KEY'] }>>().toHaveProperty('secrets');
+    expectTypeOf<'workflows' extends keyof DepsFor<{ starts: [] }> ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf<DepsFor<{ sign: true }>>().toHaveProperty('sealEvidence');
+  });
+
+  it('is what portsFor binds at run time', () => {
+    expect([...portsFor(bearerAccess)].sort()).toEqual(['applications', 'bulkSends', 'clock', 'config', 'contacts', 'envelopes', 'idempotency', 'ids', 'logger', 'metrics', 'rateLimiter', 'templates', 'tenants', 'usage', 'webhookSender', 'webhooks']);
+    expect(portsFor({ starts: [] }).has('workflows')).toBe(false);
+    expect(portsFor({ secrets: ['DATA_KEY'], mail: true }).has('secrets')).toBe(true);
+  });
+});
