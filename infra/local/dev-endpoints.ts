@@ -12,6 +12,7 @@ import type { Deps } from '#shared/deps.ts';
 import type { RunningSes } from './engines/ses.ts';
 import type { DevHandler } from './server.ts';
 import { mailboxPage } from './mailbox.ts';
+import type { OutboxMessage } from './outbox-message.ts';
 import { runScheduled, type Job } from './scheduler.ts';
 
 export interface DevState {
@@ -27,17 +28,6 @@ export interface DevState {
   pki: { rootPem: string };
   /** The local CSC provider, when seals go through it (SIGNER=csc): seals verify against its root. */
   csc?: { rootPem: string } | undefined;
-}
-
-export interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string | null;
-  text: string;
-  html: string | null;
-  attachments: { filename: string; contentType: string; size: number }[];
-  sentAt: string;
 }
 
 function jsonOf(body: Buffer): unknown {

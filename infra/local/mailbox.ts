@@ -4,7 +4,7 @@
  * messages as JSON: `GET /_local/outbox`. Local only, never deployed.
  */
 import type { HttpResult } from '#http/responses.ts';
-import type { OutboxMessage } from './dev-endpoints.ts';
+import type { OutboxMessage } from './outbox-message.ts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 

@@ -38,7 +38,7 @@ import { startLocalPki } from './engines/pki.ts';
 import { localS3ClientConfig, startS3 } from './engines/s3.ts';
 import { startSes } from './engines/ses.ts';
 import { startSqs } from './engines/sqs.ts';
-import type { RunningEngine } from './engines/types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './engines/types.ts';
 import { functionDeps, handlerFactory, type LocalWiring } from './functions.ts';
 import { lifecycleJob } from './lifecycle.ts';
 import { pageHandlers } from './pages.ts';
@@ -211,6 +211,7 @@ async function quiet(idle: () => boolean): Promise<void> {
 
 /** Starts the whole service on local engines: DynamoDB Local, s3rver, SES v2 local, fauxqs; the API and the signing host. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  refuseIfEnginesBarred('the local stack');
   // Locally we run on the machine's Node (20 here); Lambda runs nodejs22.x, so the SDK's upgrade notice is noise.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;

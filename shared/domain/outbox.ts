@@ -2,20 +2,7 @@ import type { EventItem, Job, NoticeItem } from '#schemas/jobs.ts';
 
 export type { Job, JobMessage } from '#schemas/jobs.ts';
 
-/** Webhook event names a subscription may list (decision 22). */
-export const WEBHOOK_EVENTS = [
-  'envelope.created',
-  'envelope.sent',
-  'envelope.completed',
-  'envelope.declined',
-  'envelope.voided',
-  'envelope.expired',
-  'signer.viewed',
-  'signer.signed',
-  'signer.declined',
-  'signer.otp_failed',
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEventName } from './webhook-events.ts';
 
 /**
  * How an outbox item's delivery went so far. An item is dispatched right after its commit; one that failed (or that

@@ -2,7 +2,7 @@
  * The evidence of each signer on the audit certificate: how they authenticated, what consent they gave, the
  * signature they adopted (shown as adopted) and each of their actions with its time, IP address and user agent.
  */
-import type { AdoptedSignature, AuditCertificateInput, CertificateSigner } from './certificate.ts';
+import type { AdoptedSignature, AuditCertificateInput, CertificateSigner } from './certificate-model.ts';
 import { CONTENT_WIDTH, INK, VALUE_X, pngSize, record, rows, utc, type Block, type Line } from './certificate-blocks.ts';
 import { signatureStyle } from './text/catalog.ts';
 import { layoutLine } from './text/layout.ts';

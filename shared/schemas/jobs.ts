@@ -3,7 +3,7 @@
  * inferred types (type-only imports, so it never loads valibot); the jobs worker parses each message with `JobMessage`.
  */
 import * as v from 'valibot';
-import { WEBHOOK_EVENTS } from '#domain/outbox.ts';
+import { WEBHOOK_EVENTS } from '#domain/webhook-events.ts';
 
 const Person = v.object({ name: v.string(), email: v.string() });
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -22,8 +21,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort, isPortFree } from '../../infra/local/engines/free-port.ts';
 import {
   JavaMissingError,
@@ -32,9 +30,9 @@ import {
   type DynamoDbLocalEngine,
 } from '../../infra/local/engines/dynamodb.ts';
 import { localS3ClientConfig, startS3 } from '../../infra/local/engines/s3.ts';
-import { startSes, type RunningSes } from '../../infra/local/engines/ses.ts';
 import type { RunningEngine } from '../../infra/local/engines/types.ts';
 
+import { occupyPort } from '#test/support/ports.ts';
 const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const tmpDirs: string[] = [];
@@ -78,15 +76,6 @@ async function answersHttp(endpoint: string): Promise<boolean> {
     return false;
   }
 }
-
-async function occupyPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
-  return { port: address.port, server };
-}
-
 describe('freePort / isPortFree', () => {
   it('returns a port that can be bound, and detects a taken one', async () => {
     const port = await freePort();
@@ -275,120 +264,3 @@ describe('S3 (s3rver)', () => {
     secondClient.destroy();
   });
 });
-
-describe('SES (aws-ses-v2-local)', () => {
-  let engine: RunningSes;
-  let client: SESv2Client;
-
-  beforeAll(async () => {
-    engine = await startSes({});
-    client = new SESv2Client({ endpoint: engine.endpoint, region: 'us-east-1', credentials: TEST_CREDENTIALS });
-  });
-
-  afterAll(async () => {
-    client.destroy();
-    await engine.stop();
-    await engine.stop(); // idempotent
-  });
-
-  it('starts with an empty mailbox on a local endpoint', async () => {
-    expect(engine.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await engine.emails()).toEqual([]);
-  });
-
-  it('rejects when its port is taken', async () => {
-    const taken = await occupyPort();
-    try {
-      await expect(startSes({ port: taken.port })).rejects.toThrow(/failed to listen/);
-    } finally {
-      taken.server.close();
-    }
-  });
-
-  it('stores a Simple email', async () => {
-    const sent = await client.send(
-      new SendEmailCommand({
-        FromEmailAddress: 'esign@example.test',
-        Destination: { ToAddresses: ['alice@example.test'], CcAddresses: ['bob@example.test'] },
-        Content: {
-          Simple: {
-            Subject: { Data: 'Please sign: NDA' },
-            Body: { Text: { Data: 'Open the link to sign.' }, Html: { Data: '<p>Open the link to sign.</p>' } },
-          },
-        },
-      }),
-    );
-    const stored = (await engine.emails()).find((e) => e.messageId === sent.MessageId);
-    expect(stored).toMatchObject({
-      from: 'esign@example.test',
-      destination: { to: ['alice@example.test'], cc: ['bob@example.test'], bcc: [] },
-      subject: 'Please sign: NDA',
-      body: { text: 'Open the link to sign.', html: '<p>Open the link to sign.</p>' },
-      attachments: [],
-    });
-    expect(stored?.at).toBeGreaterThan(0);
-  });
-
-  it('stores a Simple email with an attachment', async () => {
-    const pdf = randomBytes(1234);
-    const sent = await client.send(
-      new SendEmailCommand({
-        FromEmailAddress: 'esign@example.test',
-        Destination: { ToAddresses: ['alice@example.test'] },
-        Content: {
-          Simple: {
-            Subject: { Data: 'Completed' },
-            Body: { Text: { Data: 'Signed copy attached.' } },
-            Attachments: [{ FileName: 'signed.pdf', RawContent: pdf, ContentType: 'application/pdf' }],
-          },
-        },
-      }),
-    );
-    const stored = (await engine.emails()).find((e) => e.messageId === sent.MessageId);
-    expect(stored?.attachments).toEqual([{ filename: 'signed.pdf', contentType: 'application/pdf', size: pdf.length }]);
-  });
-
-  it('parses a Raw MIME email with an attachment', async () => {
-    const pdf = randomBytes(2048);
-    const mime = rawMimeWithAttachment({ from: 'esign@example.test', to: 'carol@example.test', pdf, filename: 'sealed.pdf' });
-    const sent = await client.send(
-      new SendEmailCommand({
-        Destination: { ToAddresses: ['carol@example.test'] },
-        Content: { Raw: { Data: Buffer.from(mime, 'utf8') } },
-      }),
-    );
-    const stored = (await engine.emails()).find((e) => e.messageId === sent.MessageId);
-    expect(stored).toMatchObject({
-      from: 'esign@example.test',
-      destination: { to: ['carol@example.test'] },
-      subject: 'Your sealed document',
-      attachments: [{ filename: 'sealed.pdf', contentType: 'application/pdf', size: pdf.length }],
-    });
-    expect(stored?.body.text?.trim()).toBe('The sealed PDF is attached.');
-  });
-});
-
-function rawMimeWithAttachment(o: { from: string; to: string; pdf: Buffer; filename: string }): string {
-  const boundary = 'b-engines-test';
-  const base64Lines = o.pdf.toString('base64').match(/.{1,76}/g) ?? [];
-  return [
-    `From: ${o.from}`,
-    `To: ${o.to}`,
-    'Subject: Your sealed document',
-    'MIME-Version: 1.0',
-    `Content-Type: multipart/mixed; boundary="${boundary}"`,
-    '',
-    `--${boundary}`,
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'The sealed PDF is attached.',
-    `--${boundary}`,
-    `Content-Type: application/pdf; name="${o.filename}"`,
-    `Content-Disposition: attachment; filename="${o.filename}"`,
-    'Content-Transfer-Encoding: base64',
-    '',
-    ...base64Lines,
-    `--${boundary}--`,
-    '',
-  ].join('\r\n');
-}

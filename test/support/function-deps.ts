@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { createTableInput } from '#adapters/aws/table-schema.ts';
 import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
@@ -9,8 +10,27 @@ import { captured, testSigner, type Sent } from './outside.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-/** Production wiring against the shared local engines, in a table of its own; email and SMS captured in memory. */
-export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps & { sent: Sent }> {
+/** Every key stored for an envelope under the prefixes a document, a signature or a sealed copy is kept in. */
+async function storedKeys(bucket: string, envelopeId: string): Promise<string[]> {
+  const client = new S3Client(localS3ClientConfig(inject('s3Endpoint')));
+  const keys: string[] = [];
+  for (const prefix of ['original', 'sealed', 'signatures']) {
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/${envelopeId}/`, ContinuationToken: token }));
+      keys.push(...(page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : [])));
+      token = page.NextContinuationToken;
+    } while (token);
+  }
+  client.destroy();
+  return keys.sort();
+}
+
+/**
+ * Production wiring against the shared local engines, in a table of its own; email and SMS captured in memory.
+ * `storedKeys` lists what the bucket holds for an envelope (the invariants compare it with the records).
+ */
+export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps & { sent: Sent; storedKeys: (envelopeId: string) => Promise<string[]> }> {
   const table = `fn-${randomBytes(6).toString('hex')}`;
   const dynamodb = { endpoint: inject('dynamodbEndpoint'), region: 'us-east-1', credentials };
   const admin = new DynamoDBClient(dynamodb);
@@ -22,5 +42,5 @@ export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps 
     { clients: { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) } },
     { ...outside, documentSigner: await testSigner(), ...overrides },
   );
-  return { ...deps, sent };
+  return { ...deps, sent, storedKeys: (envelopeId: string) => storedKeys(deps.config.bucketName, envelopeId) };
 }

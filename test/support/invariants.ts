@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { PNG } from 'pngjs';
-import { expect, inject } from 'vitest';
-import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
+import { expect } from 'vitest';
 import { verifyChain } from '#domain/audit-chain.ts';
 import { isTerminal } from '#domain/model.ts';
 import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
@@ -92,23 +90,6 @@ export async function runRequestedSeals(deps: TestDeps, envelopeId: string): Pro
   }));
 }
 
-const s3 = () => new S3Client(localS3ClientConfig(inject('s3Endpoint')));
-
-async function storedKeys(bucket: string, envelopeId: string): Promise<string[]> {
-  const client = s3();
-  const keys: string[] = [];
-  for (const prefix of ['original', 'sealed', 'signatures']) {
-    let token: string | undefined;
-    do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/${envelopeId}/`, ContinuationToken: token }));
-      keys.push(...(page.Contents ?? []).flatMap((o) => (o.Key ? [o.Key] : [])));
-      token = page.NextContinuationToken;
-    } while (token);
-  }
-  client.destroy();
-  return keys.sort();
-}
-
 /**
  * What must hold after any interleaving: the chain verifies to the envelope's head; every stored blob is named by a
  * committed record and every named blob exists with its recorded hash; no stage is left open; an envelope that is not
@@ -129,7 +110,7 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
     if (d.pagesKey) named.set(d.pagesKey, null);
   }
   for (const s of submissions) for (const v of s.values) if (v.kind === 'image') named.set(v.blobKey, v.sha256);
-  expect(await storedKeys(deps.config.bucketName, envelopeId)).toEqual([...named.keys()].sort());
+  expect(await deps.storedKeys(envelopeId)).toEqual([...named.keys()].sort());
   for (const [key, sha256] of named) {
     const bytes = await deps.blobs.get(key);
     expect(bytes, key).toBeDefined();

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, isPortFree } from './free-port.ts';
-import type { RunningEngine } from './types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './types.ts';
 
 export type { RunningEngine } from './types.ts';
 
@@ -41,6 +41,7 @@ export interface DynamoDbLocalEngine extends RunningEngine {
 }
 
 export async function startDynamoDbLocal(opts: DynamoDbLocalOptions = {}): Promise<DynamoDbLocalEngine> {
+  refuseIfEnginesBarred('DynamoDB Local');
   await assertJava();
   const dataDir = opts.dataDir === undefined ? undefined : resolve(opts.dataDir);
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });

@@ -16,7 +16,7 @@ import { crlUrls, issueCertificate, issueCrl, type SigningKey } from '#pdf/pki.t
 import { fromPem, OID, toPem } from '#pdf/certificates.ts';
 import { issueTimestampToken, parseTimestampRequest, timestampResponse } from '#pdf/tsp.ts';
 import { freePort, isPortFree } from './free-port.ts';
-import type { RunningEngine } from './types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './types.ts';
 
 export interface RunningPki extends RunningEngine {
   tsaUrl: string;
@@ -41,6 +41,7 @@ interface Party { key: KeyObject; cert: Uint8Array }
  */
 export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpec; tsaValidDays?: number }): Promise<RunningPki> {
   const keySpec = options.keySpec ?? DEFAULT_SEAL_KEY_SPEC;
+  refuseIfEnginesBarred('the local PKI');
   await mkdir(options.dir, { recursive: true });
   const state = await readJson<{ port?: number }>(join(options.dir, 'state.json'));
   const port = state?.port && (await isPortFree(state.port, '127.0.0.1')) ? state.port : await freePort();

@@ -8,7 +8,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { withPostPolicy } from './s3-post-policy.ts';
-import type { RunningEngine } from './types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './types.ts';
 
 export type { RunningEngine } from './types.ts';
 
@@ -41,6 +41,7 @@ export function localS3ClientConfig(endpoint: string) {
 
 /** Starts s3rver in this process on 127.0.0.1. */
 export async function startS3(opts: S3Options): Promise<RunningEngine> {
+  refuseIfEnginesBarred('s3rver');
   const directory = resolve(opts.dataDir);
   await mkdir(directory, { recursive: true });
   const app = new (loadS3rver())({

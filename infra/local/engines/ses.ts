@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { RunningEngine } from './types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './types.ts';
 
 export type { RunningEngine } from './types.ts';
 
@@ -37,6 +37,7 @@ export interface RunningSes extends RunningEngine {
  * cleared on start: two SES engines in one process would share (and clear) the same mailbox.
  */
 export async function startSes(opts: SesOptions = {}): Promise<RunningSes> {
+  refuseIfEnginesBarred('the SES emulator');
   const server = await loadSesServer()({ host: '127.0.0.1', port: opts.port ?? 0 });
   const endpoint = `http://127.0.0.1:${listeningPort(server, opts.port)}`;
   await clearMailbox(endpoint);

@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { readSaved, writeSaved } from '../saved-state.ts';
-import type { RunningEngine } from './types.ts';
+import { refuseIfEnginesBarred, type RunningEngine } from './types.ts';
 
 export interface QueueSpec {
   name: string;
@@ -49,6 +49,7 @@ const MAX_DELAY_SECONDS = 900;
  * flight when the stack stopped come back once their visibility timeout ends, with their receive counts.
  */
 export async function startSqs(queues: readonly QueueSpec[], options: SqsOptions = {}): Promise<RunningSqs> {
+  refuseIfEnginesBarred('the SQS emulator');
   const server = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false });
   const created: RunningSqs['queues'] = {};
   const urls = new Map<string, string>();
