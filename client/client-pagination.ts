@@ -6,7 +6,7 @@
  * Numbered lists (`page`, `pageSize`, answered with `total`) are read until `total` items were seen or a page comes
  * back empty; cursor lists (`after`, answered with `nextCursor`) until the cursor is null. Errors throw an ApiCallError.
  */
-import type { EsignClient } from './index.ts';
+import type { EsignClient } from './client-types.ts';
 import type { paths } from './schema.d.ts';
 import { ApiCallError } from './client-errors.ts';
 

@@ -3,7 +3,7 @@
  * File, a web ReadableStream, or a Node stream (any async iterable of chunks). A body up to `maxDirectBytes` (4 MB,
  * what API Gateway accepts) goes in the request; a larger one through a presigned upload (25 MB at most).
  */
-import type { EsignClient, Schemas } from './index.ts';
+import type { EsignClient, Schemas } from './client-types.ts';
 import { ApiCallError } from './client-errors.ts';
 
 /** The PDF's bytes in any of the forms a Node or browser program has them in. */

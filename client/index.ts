@@ -9,13 +9,12 @@
  * Beside the raw calls: uploadDocument (any kind of bytes, presigned when large), paginate (every item of a list
  * route), verifyWebhook (a delivery's signature and timestamp).
  */
-import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
-import type { components, paths } from './schema.d.ts';
+import createClient, { type ClientOptions, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.d.ts';
+import type { EsignClient, Schemas } from './client-types.ts';
 
 export type { components, operations, paths, webhooks } from './schema.d.ts';
-export type Schemas = components['schemas'];
-export type EsignClient = Client<paths>;
-export type ApiError = Schemas['Error'];
+export type { ApiError, EsignClient, Schemas } from './client-types.ts';
 
 export { ApiCallError } from './client-errors.ts';
 export { listAll, paginate, type ListItem, type ListPath, type PaginateOptions } from './client-pagination.ts';

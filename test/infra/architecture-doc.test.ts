@@ -28,7 +28,13 @@ function sectionOf(doc: string, title: string): string {
 
 const TALKS_TO_DYNAMODB = /from '@aws-sdk\/(?:lib|client)-dynamodb'/;
 
-/** The modules behind the table's adapters: the module of `tableAdapters` and, transitively, each module it imports that talks to DynamoDB. */
+/** A DynamoDB adapter's own module (the item builders among them talk to no client themselves). */
+const DYNAMO_ADAPTER = /\/adapters\/aws\/dynamo-[\w-]+\.ts$/;
+
+/**
+ * The modules behind the table's adapters: the module of `tableAdapters` and, transitively, each module it imports
+ * that talks to DynamoDB or is one of the DynamoDB adapters' modules.
+ */
 function tableModules(): string[] {
   const start = resolveImport('#adapters/aws/table.ts', 'package.json');
   if (!start) throw new Error('#adapters/aws/table.ts does not resolve');
@@ -36,7 +42,7 @@ function tableModules(): string[] {
   const queue = [start];
   for (let file = queue.shift(); file; file = queue.shift()) {
     for (const { to } of importsOf(file)) {
-      if (found.has(to) || !TALKS_TO_DYNAMODB.test(parse(to).text)) continue;
+      if (found.has(to) || !(DYNAMO_ADAPTER.test(to) || TALKS_TO_DYNAMODB.test(parse(to).text))) continue;
       found.add(to);
       queue.push(to);
     }
