@@ -122,12 +122,13 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     env.SEAL_CERTIFICATE_CHAIN_PEM = resources.sealCertificatePem;
     if (settings.sealCertificateParameter) env.SEAL_CERTIFICATE_PARAMETER = settings.sealCertificateParameter;
     if (settings.revocationGraceSeconds !== undefined && settings.revocationGraceSeconds !== null) env.REVOCATION_GRACE_SECONDS = String(settings.revocationGraceSeconds);
+    // Only what signs with the seal key talks to the provider that holds it.
+    if (settings.csc) Object.assign(env, cscVariables(settings.csc));
   }
   if (access.sign || access.timestamps) {
     if (settings.tsaUrl) env.TSA_URL = settings.tsaUrl;
     if (settings.tsaAuthHeader) env.TSA_AUTH_HEADER = settings.tsaAuthHeader;
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
-    if (settings.csc) Object.assign(env, cscVariables(settings.csc));
   }
   return env;
 }
