@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { TABLE } from '#infra/local/provision.ts';
+import { TABLE } from '#local/provision.ts';
 import { context, recorder, uncounted } from './aws-calls.ts';
 import { fmt, median, percentile, type Row, type RunSize } from './lib.ts';
 import type { BenchStack } from './stack.ts';

@@ -26,8 +26,8 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { TABLE_INDEXES } from '#shared/adapters/aws/table-schema.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { workflows } from '#infra/routes.ts';
 
 /** The extended key usage of a timestamp authority's certificate. */

@@ -9,7 +9,7 @@
  * transactions on one item at once cancel one (it is retried). With N shards and w seconds per transaction, a share
  * p of commits meets another at about r = -ln(1-p) N / (2 k w) envelopes/s per tenant, k such commits per envelope.
  */
-import { COUNTER_SHARDS } from '#adapters/aws/dynamo-counters.ts';
+import { COUNTER_SHARDS } from '#shared/adapters/aws/dynamo-counters.ts';
 import { handlerOf, sealSignatures, type AwsCall, type Invocation } from './aws-calls.ts';
 import type { ApiResult } from './api.ts';
 import { fmt, type Row } from './lib.ts';

@@ -4,9 +4,9 @@
  * maxRSS: what the Lambda's memory size must hold).
  */
 import { readFileSync } from 'node:fs';
-import { ValidationError } from '#domain/errors.ts';
-import { checkOriginal } from '#domain/use-cases/uploads.ts';
-import { loadPdfjs } from '#pdf/pdfjs-node.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import { checkOriginal } from '#shared/envelopes/upload-actions.ts';
+import { loadPdfjs } from '#shared/pdf/pdfjs-node.ts';
 
 const bytes = new Uint8Array(readFileSync(process.argv[2] ?? ''));
 await loadPdfjs(); // as a warm function has it: the figure is what one upload adds

@@ -36,8 +36,8 @@ export async function measureBltaSeal(size: RunSize, parts: BltaParts): Promise<
 
 /** Undefined until the local PKI (a timestamp authority and a revocation responder) and sealPdf's evidence input are on this branch. */
 function findBltaParts(): { parts?: BltaParts; missing: string } {
-  const pki = join(REPO_ROOT, 'infra', 'local', 'engines', 'pki.ts');
-  if (!existsSync(pki)) return { missing: 'no local timestamp authority or revocation responder (infra/local/engines/pki.ts), and sealPdf takes no evidence input' };
+  const pki = join(REPO_ROOT, 'local', 'engines', 'local-ca.ts');
+  if (!existsSync(pki)) return { missing: 'no local timestamp authority or revocation responder (local/engines/local-ca.ts), and sealPdf takes no evidence input' };
   return { missing: 'the local PKI exists: wire sealAtLevel to it in bench/pending.ts' };
 }
 

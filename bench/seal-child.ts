@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { alternate } from './lib.ts';
 import { sealOurs, sealPeer } from './seal-routes.ts';
 

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import { SEAL_KEY_SPECS, type SealKeySpec } from '#adapters/seal-key-spec.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import { SEAL_KEY_SPECS, type SealKeySpec } from '#shared/adapters/seal-key-spec.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { alternate, fmt, median, type Row, type RunSize } from './lib.ts';
 import { pdfsigVerdict } from './seal.ts';

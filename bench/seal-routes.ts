@@ -1,6 +1,6 @@
 /**
  * The two ways of sealing the bench compares, on the same document and the same values:
- * - ours: `sealPdf` (shared/pdf/seal.ts), called only through `sealOurs` so a change of its input is a one-line fix;
+ * - ours: `sealPdf` (shared/sealing/seal.ts), called only through `sealOurs` so a change of its input is a one-line fix;
  * - the @signpdf route: pdf-lib draws the same values and the same certificate lines, @signpdf/placeholder-pdf-lib
  *   adds the signature field, pdf-lib saves the whole file again, @signpdf/signpdf signs with @signpdf/signer-p12.
  */
@@ -9,10 +9,10 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFP
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
-import type { AuditCertificateInput } from '#pdf/certificate.ts';
-import type { FlattenItem } from '#pdf/flatten.ts';
-import { sealPdf } from '#pdf/seal.ts';
-import type { DocumentSigner } from '#ports/services.ts';
+import type { AuditCertificateInput } from '#shared/sealing/audit-certificate.ts';
+import type { FlattenItem } from '#shared/sealing/flatten.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
+import type { DocumentSigner } from '#shared/ports/services.ts';
 
 const SIGNING_TIME = new Date('2026-01-15T12:00:00Z');
 

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { addImagePage, makePdf } from '#test/support/pdfs.ts';
 import { fmt, median, runChild, type Row, type RunSize } from './lib.ts';
 import type { SealJob, SealTarget, SealTimes } from './seal-child.ts';

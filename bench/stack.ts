@@ -6,8 +6,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startLocalStack, type LocalStack } from '#infra/local/stack.ts';
-import { LOCAL_CREDENTIALS, TABLE } from '#infra/local/provision.ts';
+import { startLocalStack, type LocalStack } from '#local/stack.ts';
+import { LOCAL_CREDENTIALS, TABLE } from '#local/provision.ts';
 import { installHooks, recorder, uncounted, withScheduleTag } from './aws-calls.ts';
 
 export interface CallResult<T> { status: number; body: T; ms: number }

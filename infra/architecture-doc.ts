@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from './constructs/bundling.ts';
 import { fallbackRoute, routes, workers, workflows } from './routes.ts';
-import {
-  alarmFacts, functionFacts, lifecycleFacts, machineFacts, queueFacts, routeKeys, ruleFacts, synthesizeTemplates, tableFacts, type FunctionFact, type StackTemplate,
-} from './architecture-template.ts';
+import { alarmFacts, functionFacts, lifecycleFacts, machineFacts, queueFacts, routeKeys, ruleFacts, synthesizeTemplates, tableFacts, type FunctionFact, type StackTemplate } from './architecture-template.ts';
 
 export const ARCHITECTURE_DOC = join(REPO_ROOT, 'docs', 'architecture.md');
 

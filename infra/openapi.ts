@@ -6,8 +6,8 @@
  */
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration } from '#http/declaration.ts';
-import type { ApiDescription } from '#ports/services.ts';
+import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration } from '#shared/http/declaration.ts';
+import type { ApiDescription } from '#shared/ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type ComponentName, type SchemaObject } from './openapi/components.ts';
 import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';

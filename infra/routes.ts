@@ -9,8 +9,8 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AuthKind, Method, RouteDeclaration, Tag } from '#http/declaration.ts';
-import type { FunctionDefinition, Trigger } from '#http/endpoint.ts';
+import type { AuthKind, Method, RouteDeclaration, Tag } from '#shared/http/declaration.ts';
+import type { FunctionDefinition, Trigger } from '#shared/http/endpoint.ts';
 
 export type { AuthKind };
 

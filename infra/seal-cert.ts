@@ -16,12 +16,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { kmsSigningKey } from '#adapters/aws/kms-signer.ts';
-import { SsmCertificateStore } from '#adapters/aws/ssm-certificate-store.ts';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import { fromPem, toPem } from '#pdf/certificates.ts';
-import { OID } from '#pdf/certificates.ts';
-import { certificationRequest, parseSubject, type SigningKey } from '#pdf/pki.ts';
+import { kmsSigningKey } from '#shared/adapters/aws/kms-signer.ts';
+import { SsmCertificateStore } from '#shared/adapters/aws/ssm-certificate-store.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import { fromPem, toPem, OID } from '#shared/pki/certificates.ts';
+import { certificationRequest, parseSubject, type SigningKey } from '#shared/pki/certificate-authority.ts';
 import { sealChainParameter } from './stacks/settings.ts';
 import { isMainModule } from './main-module.ts';
 

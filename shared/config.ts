@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
+import { MAX_INLINE_BODY_BYTES } from '#shared/http/aws-limits.ts';
 
-export { MAX_UPLOAD_BYTES } from '#domain/model.ts';
+export { MAX_UPLOAD_BYTES } from '#shared/kernel/model.ts';
 
 /** The longest a seal waits for revocation data newer than its signature: well inside the seal function's 300 s run. */
 export const MAX_REVOCATION_GRACE_SECONDS = 120;

@@ -19,19 +19,19 @@ import type { SNSClientConfig } from '@aws-sdk/client-sns';
 import type { SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { SSMClientConfig } from '@aws-sdk/client-ssm';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
-import { secretsToRead } from '#adapters/aws/secret-names.ts';
-import { algorithmOfCertificate, chainOfPem } from '#adapters/aws/seal-certificate.ts';
-import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
-import type { TableAdapters } from '#adapters/aws/table.ts';
-import type { SealEvidence } from '#pdf/seal.ts';
-import { AesSecretBox } from '#adapters/local/aes-secret-box.ts';
-import { emfMetrics, MemoryMetrics } from '#adapters/emf-metrics.ts';
-import { powertoolsLogger } from '#adapters/powertools-logger.ts';
-import { bundledApiDescription, systemClock, uuidV7Ids } from '#adapters/system.ts';
-import { HttpWebhookSender } from '#adapters/http/webhook-sender.ts';
-import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#ports/repositories.ts';
-import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#ports/services.ts';
-import type { IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
+import { secretsToRead } from '#shared/adapters/aws/secret-names.ts';
+import { algorithmOfCertificate, chainOfPem } from '#shared/adapters/aws/seal-certificate.ts';
+import { cachedOnClock } from '#shared/adapters/seal-chain-cache.ts';
+import type { TableAdapters } from '#shared/adapters/aws/dynamo-table-adapters.ts';
+import type { SealEvidence } from '#shared/sealing/seal.ts';
+import { AesSecretBox } from '#shared/adapters/local/aes-secret-box.ts';
+import { emfMetrics, MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
+import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
+import { bundledApiDescription, systemClock, uuidV7Ids } from '#shared/adapters/system.ts';
+import { HttpWebhookSender } from '#shared/adapters/http/webhook-sender.ts';
+import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#shared/ports/repositories.ts';
+import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
+import type { IdempotencyStore, RateLimiter } from '#shared/ports/traffic.ts';
 import { loadConfig, type Config, type CscSignerConfig } from './config.ts';
 
 /** Everything a function may need; each function takes the subset it uses. */
@@ -137,7 +137,7 @@ const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
 /** The table's ports, over one client loaded with the first of them that is called. */
 function tablePorts(config: Config, aws: AwsSettings) {
   const table = once(async (): Promise<TableAdapters> => {
-    const { tableAdapters } = await import('#adapters/aws/table.ts');
+    const { tableAdapters } = await import('#shared/adapters/aws/dynamo-table-adapters.ts');
     return tableAdapters(aws.clients?.dynamodb ?? {}, config.tableName, (client) => aws.customize?.('dynamodb', client.middlewareStack));
   });
   const port = <K extends keyof TableAdapters>(name: K, methods: MethodsOf<TableAdapters[K]>) =>
@@ -165,7 +165,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
 function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSigner {
   const parameter = config.sealCertificateParameter;
   const store = once(async () => {
-    const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
+    const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#shared/adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
     return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), parameter ?? '');
   });
   const chainPem = parameter ? cachedOnClock(clock, async () => (await store()).read().catch((error: unknown) => {
@@ -174,7 +174,7 @@ function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSign
     throw error;
   })) : () => Promise.resolve(config.sealCertificateChainPem);
   const signer = lazyPort<Required<Pick<DocumentSigner, 'signDigest' | 'signingPublicKey'>>>(async () => {
-    const { KmsDocumentSigner, kmsClient } = await import('#adapters/aws/kms-signer.ts');
+    const { KmsDocumentSigner, kmsClient } = await import('#shared/adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
   }, { signDigest: true, signingPublicKey: true });
   let current: { pem: string; chain: Uint8Array[]; algorithm: DocumentSigner['algorithm'] } | undefined;
@@ -205,7 +205,7 @@ function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSign
 function cscSigner(settings: CscSignerConfig, clock: Clock): DocumentSigner {
   let loaded: DocumentSigner | undefined;
   const load = once(async () => {
-    const { CscDocumentSigner } = await import('#adapters/http/csc-signer.ts');
+    const { CscDocumentSigner } = await import('#shared/adapters/http/csc-signer.ts');
     return (loaded = new CscDocumentSigner(settings, { clock }));
   });
   return {
@@ -225,12 +225,12 @@ function sealEvidence(config: Config): SealEvidence {
   return {
     level,
     timestamps: lazyPort<TimestampAuthority>(async () => {
-      const { HttpTimestampAuthority } = await import('#adapters/http/timestamp-authority.ts');
+      const { HttpTimestampAuthority } = await import('#shared/adapters/http/timestamp-authority.ts');
       return new HttpTimestampAuthority(tsaUrl, { authHeader: config.tsaAuthHeader });
     }, { timestamp: true }),
     ...(level === 'B-LT' || level === 'B-LTA'
       ? {
-        revocation: lazyPort<RevocationSource>(async () => new (await import('#adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }),
+        revocation: lazyPort<RevocationSource>(async () => new (await import('#shared/adapters/http/revocation-source.ts')).HttpRevocationSource(), { revocation: true }),
         revocationGraceSeconds: config.revocationGraceSeconds,
       }
       : {}),
@@ -247,26 +247,26 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     ids: uuidV7Ids,
     ...tablePorts(config, aws),
     blobs: lazyPort(async () => {
-      const { S3BlobStore, s3Client } = await import('#adapters/aws/s3-blob-store.ts');
+      const { S3BlobStore, s3Client } = await import('#shared/adapters/aws/s3-blob-store.ts');
       return new S3BlobStore(clientOf(aws, 's3', s3Client), config.bucketName, clock);
     }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
-      const { SesMailer, sesClient } = await import('#adapters/aws/ses-mailer.ts');
+      const { SesMailer, sesClient } = await import('#shared/adapters/aws/ses-mailer.ts');
       // Paced to the account's SES rate on AWS; the local emulator has none.
       const pacing = config.local ? undefined : { concurrency: config.jobsMaxConcurrency, clock, logger };
       return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom, pacing);
     }, { send: true }),
     sms: lazyPort(async () => {
-      const { SnsSms, snsClient } = await import('#adapters/aws/sns-sms.ts');
+      const { SnsSms, snsClient } = await import('#shared/adapters/aws/sns-sms.ts');
       return new SnsSms(clientOf(aws, 'sns', snsClient), config.smsSenderId ?? undefined);
     }, { send: true }),
     secrets: new AesSecretBox(config.dataKey),
     jobs: lazyPort(async () => {
-      const { SqsJobQueue, sqsClient } = await import('#adapters/aws/sqs-job-queue.ts');
+      const { SqsJobQueue, sqsClient } = await import('#shared/adapters/aws/sqs-job-queue.ts');
       return new SqsJobQueue(clientOf(aws, 'sqs', sqsClient), config.jobsQueueUrl);
     }, { send: true }),
     workflows: lazyPort(async () => {
-      const { SfnWorkflows, sfnClient } = await import('#adapters/aws/sfn-workflows.ts');
+      const { SfnWorkflows, sfnClient } = await import('#shared/adapters/aws/sfn-workflows.ts');
       return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
     }, { startSealing: true, startWebhookRetry: true }),
     documentSigner: config.signer.kind === 'csc' ? cscSigner(config.signer, clock) : kmsSigner(config, aws, clock),
@@ -284,7 +284,7 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
 /** Reads the secrets the environment names by ARN (only then is the Secrets Manager client loaded). */
 async function withSecrets(env: Record<string, string | undefined>, aws: AwsSettings): Promise<Record<string, string | undefined>> {
   if (secretsToRead(env).length === 0) return env;
-  const { resolveSecrets, secretsManagerClient } = await import('#adapters/aws/secrets.ts');
+  const { resolveSecrets, secretsManagerClient } = await import('#shared/adapters/aws/secrets.ts');
   return resolveSecrets(env, clientOf(aws, 'secretsManager', secretsManagerClient));
 }
 

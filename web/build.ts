@@ -35,7 +35,7 @@ const WORK = join(ROOT, 'node_modules', '.cache', 'esign-web');
 const STAMP = '.build-stamp';
 const require = createRequire(import.meta.url);
 
-/** Label (as sent in SignRequest.fontLabel) to the font file sealing uses (shared/pdf/fonts.ts). */
+/** Label (as sent in SignRequest.fontLabel) to the font file sealing uses (shared/sealing/text/catalog.ts). */
 const SIGNATURE_FONT_FILES: Record<string, string> = {
   'Dancing Script': '@expo-google-fonts/dancing-script/400Regular/DancingScript_400Regular.ttf',
   'Great Vibes': '@expo-google-fonts/great-vibes/400Regular/GreatVibes_400Regular.ttf',
@@ -57,7 +57,7 @@ function filesUnder(dir: string): string[] {
 /** Everything the output depends on: sources, this script, the shared code the app imports, package versions. */
 function inputHash(): string {
   const hash = createHash('sha256');
-  const shared = [join(ROOT, 'shared', 'domain', 'placement.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
+  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }

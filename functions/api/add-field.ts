@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { addEnvelopeFields } from '#domain/use-cases/placement.ts';
-import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { fieldView } from '#http/views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { AddFieldRequest } from '#schemas/envelopes.ts';
-import { AnchoredFieldsResponse, FieldResponse } from '#schemas/envelope-responses.ts';
+import { addEnvelopeFields } from '#shared/envelopes/placement-actions.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { fieldView } from '#shared/envelopes/envelope-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { AddFieldRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { AnchoredFieldsResponse, FieldResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 /** A field by coordinates answers the Field; one by anchor answers `{ data: [Field, ...] }`, one per occurrence (decision 17). */
 const AddFieldResponse = v.union([FieldResponse, AnchoredFieldsResponse]);

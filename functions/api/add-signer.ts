@@ -1,11 +1,11 @@
-import { addEnvelopeSigner } from '#domain/use-cases/envelopes.ts';
-import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { signerView } from '#http/views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { CreateSignerRequest } from '#schemas/envelopes.ts';
-import { SignerResponse } from '#schemas/envelope-responses.ts';
+import { addEnvelopeSigner } from '#shared/envelopes/envelope-actions.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { signerView } from '#shared/envelopes/envelope-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { CreateSignerRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { SignerResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers', auth: 'bearer', tag: 'Envelopes',

@@ -1,10 +1,10 @@
-import { addTemplateFields } from '#domain/use-cases/templates.ts';
-import { json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { templateFieldView } from '#http/template-views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { AddTemplateFieldRequest } from '#schemas/templates.ts';
-import { TemplateFieldsResponse } from '#schemas/template-responses.ts';
+import { addTemplateFields } from '#shared/templates/template-actions.ts';
+import { json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { templateFieldView } from '#shared/templates/template-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { AddTemplateFieldRequest } from '#shared/templates/template-schemas.ts';
+import { TemplateFieldsResponse } from '#shared/templates/template-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/templates/{id}/fields', auth: 'bearer', tag: 'Templates',

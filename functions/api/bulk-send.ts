@@ -1,15 +1,13 @@
-import {
-  csvRows, MAX_BULK_BYTES, MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES, MAX_BULK_ROWS, type CsvBatch,
-} from '#domain/bulk-send.ts';
-import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { startBulkSend } from '#domain/use-cases/bulk-send.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import { json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { parseWith } from '#http/validation.ts';
-import { IdParams } from '#schemas/common.ts';
-import { BulkSendRequest } from '#schemas/templates.ts';
-import { BulkSendAcceptedResponse } from '#schemas/template-responses.ts';
+import { csvRows, MAX_BULK_BYTES, MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES, MAX_BULK_ROWS, type CsvBatch } from '#shared/templates/bulk-send.ts';
+import { UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
+import { startBulkSend } from '#shared/templates/bulk-send-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import { json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { BulkSendRequest } from '#shared/templates/template-schemas.ts';
+import { BulkSendAcceptedResponse } from '#shared/templates/template-response-schemas.ts';
 
 const CSV_TYPES = ['text/csv', 'application/csv'];
 

@@ -1,10 +1,10 @@
-import { completeUpload } from '#domain/use-cases/direct-uploads.ts';
-import { envelopeWrite, json, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { documentUploadView } from '#http/views.ts';
-import { UploadParams } from '#schemas/envelopes.ts';
-import { DocumentUploadResponse } from '#schemas/envelope-responses.ts';
+import { completeUpload } from '#shared/envelopes/direct-upload-actions.ts';
+import { envelopeWrite, json, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { documentUploadView } from '#shared/envelopes/envelope-views.ts';
+import { UploadParams } from '#shared/envelopes/envelope-schemas.ts';
+import { DocumentUploadResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url/{uploadId}/complete', auth: 'bearer', tag: 'Envelopes',

@@ -1,9 +1,9 @@
-import { consentToSign } from '#domain/use-cases/signing.ts';
-import { json, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, LINK_BEFORE_OTP, LINK_USED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { ConsentResponse } from '#schemas/signing-responses.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { consentToSign } from '#shared/signing/signing-actions.ts';
+import { json, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, LINK_BEFORE_OTP, LINK_USED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { ConsentResponse } from '#shared/signing/signing-response-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/consent', auth: 'link', tag: 'Signing',

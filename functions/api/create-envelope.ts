@@ -1,18 +1,18 @@
-import { ValidationError } from '#domain/errors.ts';
-import type { UploadInput } from '#domain/inputs.ts';
-import { createEnvelope } from '#domain/use-cases/uploads.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import type { ParsedBody } from '#http/body.ts';
-import { envelopeWrite, invites, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { parseWith } from '#http/validation.ts';
-import { envelopeView } from '#http/views.ts';
-import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
-import { CreateFromTemplateRequest } from '#schemas/templates.ts';
-import { createFromTemplate } from '#domain/use-cases/from-template.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import type { UploadInput } from '#shared/envelopes/envelope-inputs.ts';
+import { createEnvelope } from '#shared/envelopes/upload-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import type { ParsedBody } from '#shared/http/body.ts';
+import { envelopeWrite, invites, json, PDF_SCHEMA, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { envelopeView } from '#shared/envelopes/envelope-views.ts';
+import { CreateEnvelopeRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { CreateFromTemplateRequest } from '#shared/templates/template-schemas.ts';
+import { createFromTemplate } from '#shared/templates/from-template-actions.ts';
 import * as v from 'valibot';
-import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
-import { PDF_REFUSED } from '#http/error-docs.ts';
+import { EnvelopeResponse } from '#shared/envelopes/envelope-response-schemas.ts';
+import { PDF_REFUSED } from '#shared/http/error-docs.ts';
 
 type CreateInput =
   | { request: ReturnType<typeof parseRequest>; files: UploadInput[]; fromTemplate?: undefined }

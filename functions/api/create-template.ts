@@ -1,14 +1,14 @@
-import { ValidationError } from '#domain/errors.ts';
-import type { UploadInput } from '#domain/inputs.ts';
-import { createTemplate } from '#domain/use-cases/templates.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { templateView } from '#http/template-views.ts';
-import { parseWith } from '#http/validation.ts';
-import { CreateTemplateRequest } from '#schemas/templates.ts';
-import { TemplateResponse } from '#schemas/template-responses.ts';
-import { PDF_REFUSED } from '#http/error-docs.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import type { UploadInput } from '#shared/envelopes/envelope-inputs.ts';
+import { createTemplate } from '#shared/templates/template-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { templateView } from '#shared/templates/template-views.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { CreateTemplateRequest } from '#shared/templates/template-schemas.ts';
+import { TemplateResponse } from '#shared/templates/template-response-schemas.ts';
+import { PDF_REFUSED } from '#shared/http/error-docs.ts';
 
 interface CreateInput { request: ReturnType<typeof parseRequest>; files: UploadInput[] }
 

@@ -1,10 +1,10 @@
-import { createUploadUrl } from '#domain/use-cases/direct-uploads.ts';
-import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { UploadUrlRequest } from '#schemas/envelopes.ts';
-import { UploadUrlResponse } from '#schemas/envelope-responses.ts';
+import { createUploadUrl } from '#shared/envelopes/direct-upload-actions.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { UploadUrlRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { UploadUrlResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/document/upload-url', auth: 'bearer', tag: 'Envelopes',

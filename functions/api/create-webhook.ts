@@ -1,9 +1,9 @@
-import { createWebhook } from '#domain/use-cases/webhooks.ts';
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/webhook-views.ts';
-import { WebhookResponse } from '#schemas/webhook-responses.ts';
-import { CreateWebhookRequest } from '#schemas/webhooks.ts';
+import { createWebhook } from '#shared/webhooks/webhook-actions.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { webhookView } from '#shared/webhooks/webhook-views.ts';
+import { WebhookResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { CreateWebhookRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',

@@ -1,9 +1,9 @@
-import { declineToSign } from '#domain/use-cases/signing.ts';
-import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, LINK_BEFORE_OTP } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { DeclineResultResponse } from '#schemas/signing-responses.ts';
-import { DeclineRequest, TokenParams } from '#schemas/signing.ts';
+import { declineToSign } from '#shared/signing/signing-actions.ts';
+import { json, jsonBody, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, LINK_BEFORE_OTP } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { DeclineResultResponse } from '#shared/signing/signing-response-schemas.ts';
+import { DeclineRequest, TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/decline', auth: 'link', tag: 'Signing',

@@ -1,8 +1,8 @@
-import { deleteContact } from '#domain/use-cases/console.ts';
-import { bearerAccess, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { noContent } from '#http/responses.ts';
-import { IdParams } from '#schemas/common.ts';
+import { deleteContact } from '#shared/console/console-actions.ts';
+import { bearerAccess, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { noContent } from '#shared/http/responses.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
 
 export const definition = route({
   method: 'DELETE', path: '/v1/console/contacts/{id}', auth: 'bearer', tag: 'Console',

@@ -1,9 +1,9 @@
-import { removeEnvelopeDocument } from '#domain/use-cases/documents.ts';
-import { envelopeWrite, route } from '#http/endpoint.ts';
-import { CONCURRENT } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { noContent } from '#http/responses.ts';
-import { DocumentParams } from '#schemas/envelopes.ts';
+import { removeEnvelopeDocument } from '#shared/envelopes/document-actions.ts';
+import { envelopeWrite, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { noContent } from '#shared/http/responses.ts';
+import { DocumentParams } from '#shared/envelopes/envelope-schemas.ts';
 
 export const definition = route({
   method: 'DELETE', path: '/v1/envelopes/{id}/documents/{documentId}', auth: 'bearer', tag: 'Envelopes',

@@ -1,8 +1,8 @@
-import { deleteWebhook } from '#domain/use-cases/webhooks.ts';
-import { bearerAccess, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { noContent } from '#http/responses.ts';
-import { IdParams } from '#schemas/common.ts';
+import { deleteWebhook } from '#shared/webhooks/webhook-actions.ts';
+import { bearerAccess, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { noContent } from '#shared/http/responses.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
 
 export const definition = route({
   method: 'DELETE', path: '/v1/webhooks/{id}', auth: 'bearer', tag: 'Webhooks',

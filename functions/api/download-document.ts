@@ -1,10 +1,10 @@
-import { downloadSealed } from '#domain/use-cases/download.ts';
-import { contentDisposition, PDF_REDIRECT, pdfDelivery, pdfFilename } from '#http/documents.ts';
-import { pdfContent, pdfHandling, route } from '#http/endpoint.ts';
-import { CONCURRENT, DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { LinkDocumentQuery } from '#schemas/envelopes.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { downloadSealed } from '#shared/envelopes/download-actions.ts';
+import { contentDisposition, PDF_REDIRECT, pdfDelivery, pdfFilename } from '#shared/envelopes/download-views.ts';
+import { pdfContent, pdfHandling, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { LinkDocumentQuery } from '#shared/envelopes/envelope-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/download/{token}/document', auth: 'link', tag: 'Signing',

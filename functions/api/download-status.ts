@@ -1,9 +1,9 @@
-import { downloadStatus } from '#domain/use-cases/download.ts';
-import { json, respond, route } from '#http/endpoint.ts';
-import { DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { DownloadStatusResponse } from '#schemas/signing-responses.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { downloadStatus } from '#shared/envelopes/download-actions.ts';
+import { json, respond, route } from '#shared/http/endpoint.ts';
+import { DOWNLOAD_LINK_UNUSABLE, SEALED_PURGED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { DownloadStatusResponse } from '#shared/signing/signing-response-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/download/{token}', auth: 'link', tag: 'Signing',

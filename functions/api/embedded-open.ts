@@ -1,9 +1,9 @@
-import { openEmbedded } from '#domain/use-cases/embedding.ts';
-import { json, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { EmbeddedSessionResponse } from '#schemas/signing-responses.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { openEmbedded } from '#shared/signing/embedding-actions.ts';
+import { json, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { EmbeddedSessionResponse } from '#shared/signing/signing-response-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/embedded/{token}/open', auth: 'link', tag: 'Signing',

@@ -1,8 +1,8 @@
-import { frameOrigins } from '#domain/use-cases/embedding.ts';
-import { route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { embeddedPage } from '#http/embedded-page.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { frameOrigins } from '#shared/signing/embedding-actions.ts';
+import { route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { embeddedPage } from '#shared/signing/embedded-page.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/embed/{token}', auth: 'link', tag: 'Signing',

@@ -1,9 +1,9 @@
-import { embeddedUrl } from '#domain/use-cases/embedding.ts';
-import { envelopeWrite, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { EmbeddedUrlResponse } from '#schemas/signing-responses.ts';
-import { EmbeddedUrlRequest, SignerParams } from '#schemas/signing.ts';
+import { embeddedUrl } from '#shared/signing/embedding-actions.ts';
+import { envelopeWrite, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { EmbeddedUrlResponse } from '#shared/signing/signing-response-schemas.ts';
+import { EmbeddedUrlRequest, SignerParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers/{signerId}/embedded-url', auth: 'bearer', tag: 'Signing',

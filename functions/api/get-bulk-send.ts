@@ -1,8 +1,8 @@
-import { readBulkSend } from '#domain/use-cases/bulk-send.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { BulkSendResponse } from '#schemas/template-responses.ts';
+import { readBulkSend } from '#shared/templates/bulk-send-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { BulkSendResponse } from '#shared/templates/template-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/bulk-sends/{id}', auth: 'bearer', tag: 'Templates',

@@ -1,6 +1,6 @@
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { ConsoleSettingsResponse } from '#schemas/console-responses.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { ConsoleSettingsResponse } from '#shared/console/console-response-schemas.ts';
 
 /** The application's own settings (embedded signing origins). */
 export const definition = route({

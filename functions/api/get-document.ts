@@ -1,10 +1,10 @@
-import { downloadDocument } from '#domain/use-cases/documents.ts';
-import { contentDisposition, PDF_REDIRECT, pdfDelivery, pdfFilename } from '#http/documents.ts';
-import { envelopeWrite, pdfContent, pdfHandling, route } from '#http/endpoint.ts';
-import { PDF_HEADERS } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { DocumentQuery } from '#schemas/envelopes.ts';
+import { downloadDocument } from '#shared/envelopes/document-actions.ts';
+import { contentDisposition, PDF_REDIRECT, pdfDelivery, pdfFilename } from '#shared/envelopes/download-views.ts';
+import { envelopeWrite, pdfContent, pdfHandling, route } from '#shared/http/endpoint.ts';
+import { PDF_HEADERS } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { DocumentQuery } from '#shared/envelopes/envelope-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}/document', auth: 'bearer', tag: 'Envelopes',

@@ -1,9 +1,9 @@
-import { readEnvelope } from '#domain/use-cases/envelopes.ts';
-import { bearerAccess, envelopeWrite, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { envelopeView } from '#http/views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
+import { readEnvelope } from '#shared/envelopes/envelope-actions.ts';
+import { bearerAccess, envelopeWrite, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { envelopeView } from '#shared/envelopes/envelope-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { EnvelopeResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}', auth: 'bearer', tag: 'Envelopes',

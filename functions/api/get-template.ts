@@ -1,9 +1,9 @@
-import { readTemplate } from '#domain/use-cases/templates.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { templateView } from '#http/template-views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { TemplateResponse } from '#schemas/template-responses.ts';
+import { readTemplate } from '#shared/templates/template-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { templateView } from '#shared/templates/template-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { TemplateResponse } from '#shared/templates/template-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/templates/{id}', auth: 'bearer', tag: 'Templates',

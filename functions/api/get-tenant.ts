@@ -1,7 +1,7 @@
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { TenantSettingsResponse } from '#schemas/console-responses.ts';
-import { TenantParams } from '#schemas/tenants.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { TenantSettingsResponse } from '#shared/console/console-response-schemas.ts';
+import { TenantParams } from '#shared/console/tenant-schemas.ts';
 
 /** A tenant's settings: the stored ones, or the defaults for a tenant that has set none. */
 export const definition = route({

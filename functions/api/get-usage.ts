@@ -1,7 +1,7 @@
-import { usageSummary } from '#domain/use-cases/console.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { UsageResponse } from '#schemas/console-responses.ts';
+import { usageSummary } from '#shared/console/console-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { UsageResponse } from '#shared/console/console-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/console/usage', auth: 'bearer', tag: 'Console',

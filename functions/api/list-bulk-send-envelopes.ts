@@ -1,9 +1,9 @@
-import { listBulkEnvelopes } from '#domain/use-cases/bulk-send.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { PageQuery } from '#schemas/templates.ts';
-import { BulkSendEnvelopesResponse } from '#schemas/template-responses.ts';
+import { listBulkEnvelopes } from '#shared/templates/bulk-send-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { PageQuery } from '#shared/templates/template-schemas.ts';
+import { BulkSendEnvelopesResponse } from '#shared/templates/template-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/bulk-sends/{id}/envelopes', auth: 'bearer', tag: 'Templates',

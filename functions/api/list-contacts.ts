@@ -1,8 +1,8 @@
-import { listContacts } from '#domain/use-cases/console.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { ContactsQuery } from '#schemas/console.ts';
-import { ContactListResponse } from '#schemas/console-responses.ts';
+import { listContacts } from '#shared/console/console-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { ContactsQuery } from '#shared/console/console-schemas.ts';
+import { ContactListResponse } from '#shared/console/console-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/console/contacts', auth: 'bearer', tag: 'Console',

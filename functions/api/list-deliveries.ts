@@ -1,10 +1,10 @@
-import { findWebhook } from '#domain/use-cases/webhooks.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { deliveryView } from '#http/webhook-views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { DeliveryListResponse } from '#schemas/webhook-responses.ts';
-import { DeliveriesQuery } from '#schemas/webhooks.ts';
+import { findWebhook } from '#shared/webhooks/webhook-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { deliveryView } from '#shared/webhooks/webhook-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { DeliveryListResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { DeliveriesQuery } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'bearer', tag: 'Webhooks',

@@ -1,9 +1,9 @@
-import { listEnvelopes } from '#domain/use-cases/envelopes.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { envelopeView } from '#http/views.ts';
-import { ListEnvelopesQuery } from '#schemas/envelopes.ts';
-import { EnvelopeListResponse } from '#schemas/envelope-responses.ts';
+import { listEnvelopes } from '#shared/envelopes/envelope-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { envelopeView } from '#shared/envelopes/envelope-views.ts';
+import { ListEnvelopesQuery } from '#shared/envelopes/envelope-schemas.ts';
+import { EnvelopeListResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes', auth: 'bearer', tag: 'Envelopes',

@@ -1,9 +1,9 @@
-import { listEvents } from '#domain/use-cases/catch-up.ts';
-import { eventObject } from '#domain/webhooks.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { EventListResponse } from '#schemas/webhook-responses.ts';
-import { encodeCursor, EventsQuery } from '#schemas/webhooks.ts';
+import { listEvents } from '#shared/webhooks/catch-up-actions.ts';
+import { eventObject } from '#shared/webhooks/webhooks.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { EventListResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { encodeCursor, EventsQuery } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/events', auth: 'bearer', tag: 'Webhooks',

@@ -1,9 +1,9 @@
-import { listTemplates } from '#domain/use-cases/templates.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { templateView } from '#http/template-views.ts';
-import { ListTemplatesQuery } from '#schemas/templates.ts';
-import { TemplateListResponse } from '#schemas/template-responses.ts';
+import { listTemplates } from '#shared/templates/template-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { templateView } from '#shared/templates/template-views.ts';
+import { ListTemplatesQuery } from '#shared/templates/template-schemas.ts';
+import { TemplateListResponse } from '#shared/templates/template-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/templates', auth: 'bearer', tag: 'Templates',

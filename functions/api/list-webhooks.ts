@@ -1,7 +1,7 @@
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/webhook-views.ts';
-import { WebhookListResponse } from '#schemas/webhook-responses.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { webhookView } from '#shared/webhooks/webhook-views.ts';
+import { WebhookListResponse } from '#shared/webhooks/webhook-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',

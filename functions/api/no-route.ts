@@ -1,7 +1,7 @@
-import { MethodNotAllowed, NotFound } from '#domain/errors.ts';
-import { bearerAccess, fallback } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { matchPath, pathPattern } from '#http/route-match.ts';
+import { MethodNotAllowed, NotFound } from '#shared/kernel/errors.ts';
+import { bearerAccess, fallback } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { matchPath, pathPattern } from '#shared/http/route-match.ts';
 
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 

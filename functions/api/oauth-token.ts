@@ -1,10 +1,9 @@
-import { issueToken } from '#domain/use-cases/applications.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { parseWith } from '#http/validation.ts';
-import { TokenRequest } from '#schemas/auth.ts';
-import { TokenResponse } from '#schemas/auth.ts';
+import { issueToken } from '#shared/console/application-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { TokenRequest, TokenResponse } from '#shared/console/auth-schemas.ts';
 
 /** RFC 6749 2.3.1 form-encodes the id and secret inside Basic; many clients do not, so a part that does not decode is taken as sent. */
 function formDecoded(part: string): string {

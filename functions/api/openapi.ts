@@ -1,6 +1,6 @@
-import { json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { OpenApiDocumentResponse } from '#schemas/error-responses.ts';
+import { json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { OpenApiDocumentResponse } from '#shared/http/error-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/openapi.json', auth: 'none', tag: 'Meta',

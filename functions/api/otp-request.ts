@@ -1,10 +1,10 @@
-import { requestCode } from '#domain/use-cases/signing.ts';
-import { json, linkAccess, respond, route } from '#http/endpoint.ts';
-import { OTP_LIFETIME_CODES } from '#domain/otp-budget.ts';
-import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { OtpRequestedResponse } from '#schemas/signing-responses.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { requestCode } from '#shared/signing/signing-actions.ts';
+import { json, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { OTP_LIFETIME_CODES } from '#shared/signing/otp-budget.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { OtpRequestedResponse } from '#shared/signing/signing-response-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/otp/request', auth: 'link', tag: 'Signing',

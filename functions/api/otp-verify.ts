@@ -1,10 +1,10 @@
-import { verifyCode } from '#domain/use-cases/signing.ts';
-import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
-import { otpGuessBound, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
-import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { OtpVerificationResponse } from '#schemas/signing-responses.ts';
-import { OtpVerifyRequest, TokenParams } from '#schemas/signing.ts';
+import { verifyCode } from '#shared/signing/signing-actions.ts';
+import { json, jsonBody, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { otpGuessBound, OTP_LIFETIME_WRONG_TRIES } from '#shared/signing/otp-budget.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED, OTP_LOCK_EFFECTS } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { OtpVerificationResponse } from '#shared/signing/signing-response-schemas.ts';
+import { OtpVerifyRequest, TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/otp/verify', auth: 'link', tag: 'Signing',

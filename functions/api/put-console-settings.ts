@@ -1,8 +1,8 @@
-import { checkEmbedOrigins } from '#domain/embedding.ts';
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { ConsoleSettingsRequest } from '#schemas/console.ts';
-import { ConsoleSettingsResponse } from '#schemas/console-responses.ts';
+import { checkEmbedOrigins } from '#shared/signing/embedding.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { ConsoleSettingsRequest } from '#shared/console/console-schemas.ts';
+import { ConsoleSettingsResponse } from '#shared/console/console-response-schemas.ts';
 
 /** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (decision 36). */
 export const definition = route({

@@ -1,7 +1,7 @@
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { TenantSettingsResponse } from '#schemas/console-responses.ts';
-import { TenantParams, TenantSettingsRequest } from '#schemas/tenants.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { TenantSettingsResponse } from '#shared/console/console-response-schemas.ts';
+import { TenantParams, TenantSettingsRequest } from '#shared/console/tenant-schemas.ts';
 
 /** Sets a tenant's defaults; envelopes created from now on take them (existing ones keep theirs). */
 export const definition = route({

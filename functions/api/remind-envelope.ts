@@ -1,9 +1,9 @@
-import { remindNow } from '#domain/use-cases/reminders.ts';
-import { envelopeWrite, invites, json, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { RemindResponse } from '#schemas/envelope-responses.ts';
+import { remindNow } from '#shared/notices/reminder-actions.ts';
+import { envelopeWrite, invites, json, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { RemindResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/remind', auth: 'bearer', tag: 'Envelopes',

@@ -1,9 +1,9 @@
-import { MAX_REPLAY_EVENTS, replayEvents } from '#domain/use-cases/catch-up.ts';
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { ReplayResponse } from '#schemas/webhook-responses.ts';
-import { ReplayRequest } from '#schemas/webhooks.ts';
+import { MAX_REPLAY_EVENTS, replayEvents } from '#shared/webhooks/catch-up-actions.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { ReplayResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { ReplayRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/webhooks/{id}/replay', auth: 'bearer', tag: 'Webhooks',

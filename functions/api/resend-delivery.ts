@@ -1,9 +1,9 @@
-import { resendDelivery } from '#domain/use-cases/webhooks.ts';
-import { bearerAccess, json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { deliveryView } from '#http/webhook-views.ts';
-import { DeliveryResponse } from '#schemas/webhook-responses.ts';
-import { DeliveryParams } from '#schemas/webhooks.ts';
+import { resendDelivery } from '#shared/webhooks/webhook-actions.ts';
+import { bearerAccess, json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { deliveryView } from '#shared/webhooks/webhook-views.ts';
+import { DeliveryResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { DeliveryParams } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', auth: 'bearer', tag: 'Webhooks',

@@ -1,9 +1,9 @@
-import { resendLink } from '#domain/use-cases/routing.ts';
-import { envelopeWrite, invites, json, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { SigningLinkResponse } from '#schemas/signing-responses.ts';
-import { SignerParams } from '#schemas/signing.ts';
+import { resendLink } from '#shared/envelopes/routing-actions.ts';
+import { envelopeWrite, invites, json, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { SigningLinkResponse } from '#shared/signing/signing-response-schemas.ts';
+import { SignerParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/signers/{signerId}/resend', auth: 'bearer', tag: 'Envelopes',

@@ -1,10 +1,10 @@
-import { rotateWebhookSecret } from '#domain/use-cases/webhooks.ts';
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { webhookView } from '#http/webhook-views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { SecretRotationResponse } from '#schemas/webhook-responses.ts';
-import { RotateSecretRequest } from '#schemas/webhooks.ts';
+import { rotateWebhookSecret } from '#shared/webhooks/webhook-actions.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { webhookView } from '#shared/webhooks/webhook-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { SecretRotationResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { RotateSecretRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/webhooks/{id}/rotate-secret', auth: 'bearer', tag: 'Webhooks',

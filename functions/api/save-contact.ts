@@ -1,8 +1,8 @@
-import { saveContact } from '#domain/use-cases/console.ts';
-import { bearerAccess, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { ContactRequest } from '#schemas/console.ts';
-import { ContactResponse } from '#schemas/console-responses.ts';
+import { saveContact } from '#shared/console/console-actions.ts';
+import { bearerAccess, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { ContactRequest } from '#shared/console/console-schemas.ts';
+import { ContactResponse } from '#shared/console/console-response-schemas.ts';
 
 /** 200 whether created or updated (decision 40): the contact is keyed by (application, email). */
 export const definition = route({

@@ -1,11 +1,11 @@
-import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { envelopeWrite, invites, json, jsonBody, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { envelopeView } from '#http/views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { SendRequest } from '#schemas/envelopes.ts';
-import { EnvelopeResponse } from '#schemas/envelope-responses.ts';
+import { sendEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
+import { envelopeWrite, invites, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { envelopeView } from '#shared/envelopes/envelope-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { SendRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { EnvelopeResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/envelopes/{id}/send', auth: 'bearer', tag: 'Envelopes',

@@ -1,9 +1,9 @@
-import { signDocument } from '#domain/use-cases/signing.ts';
-import { json, jsonBody, linkAccess, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { SignResultResponse } from '#schemas/signing-responses.ts';
-import { SignRequest, TokenParams } from '#schemas/signing.ts';
-import { CONCURRENT, LINK_BEFORE_OTP } from '#http/error-docs.ts';
+import { signDocument } from '#shared/signing/signing-actions.ts';
+import { json, jsonBody, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { SignResultResponse } from '#shared/signing/signing-response-schemas.ts';
+import { SignRequest, TokenParams } from '#shared/signing/signing-schemas.ts';
+import { CONCURRENT, LINK_BEFORE_OTP } from '#shared/http/error-docs.ts';
 
 export const definition = route({
   method: 'POST', path: '/v1/signing/{token}/sign', auth: 'link', tag: 'Signing',

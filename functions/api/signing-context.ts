@@ -1,11 +1,11 @@
-import { CONSENT_DISCLOSURE } from '#domain/signing.ts';
-import { readSigningContext } from '#domain/use-cases/signing.ts';
-import { json, linkAccess, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { completedFieldView, signingContextView } from '#http/signing-views.ts';
-import { SigningContextResponse } from '#schemas/signing-responses.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { CONSENT_DISCLOSURE } from '#shared/signing/signing.ts';
+import { readSigningContext } from '#shared/signing/signing-actions.ts';
+import { json, linkAccess, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, LINK_UNUSABLE, LINK_USED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { completedFieldView, signingContextView } from '#shared/signing/signing-views.ts';
+import { SigningContextResponse } from '#shared/signing/signing-response-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/signing/{token}', auth: 'link', tag: 'Signing',

@@ -1,10 +1,10 @@
-import { signingDocument } from '#domain/use-cases/signing.ts';
-import { contentDisposition, PDF_REDIRECT, pdfDelivery } from '#http/documents.ts';
-import { linkAccess, pdfContent, pdfHandling, route } from '#http/endpoint.ts';
-import { LINK_BEFORE_OTP, LINK_USED, PDF_HEADERS } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { LinkDocumentQuery } from '#schemas/envelopes.ts';
-import { TokenParams } from '#schemas/signing.ts';
+import { signingDocument } from '#shared/signing/signing-actions.ts';
+import { contentDisposition, PDF_REDIRECT, pdfDelivery } from '#shared/envelopes/download-views.ts';
+import { linkAccess, pdfContent, pdfHandling, route } from '#shared/http/endpoint.ts';
+import { LINK_BEFORE_OTP, LINK_USED, PDF_HEADERS } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { LinkDocumentQuery } from '#shared/envelopes/envelope-schemas.ts';
+import { TokenParams } from '#shared/signing/signing-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/signing/{token}/document', auth: 'link', tag: 'Signing',

@@ -1,13 +1,13 @@
-import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { uploadDocument } from '#domain/use-cases/uploads.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { documentUploadView } from '#http/views.ts';
-import { IdParams } from '#schemas/common.ts';
-import { UploadQuery } from '#schemas/envelopes.ts';
-import { DocumentUploadResponse } from '#schemas/envelope-responses.ts';
+import { UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
+import { uploadDocument } from '#shared/envelopes/upload-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import { envelopeWrite, json, PDF_SCHEMA, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
+import { CONCURRENT, NO_ENVELOPE, PDF_REFUSED } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { documentUploadView } from '#shared/envelopes/envelope-views.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { UploadQuery } from '#shared/envelopes/envelope-schemas.ts';
+import { DocumentUploadResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 /** The raw PDF: `application/octet-stream` (decision 8) or `application/pdf`; any other type of body is a 415. */
 const RAW_TYPES = ['application/octet-stream', 'application/pdf'];

@@ -1,13 +1,13 @@
-import { UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { uploadTemplateDocument } from '#domain/use-cases/templates.ts';
-import type { BodyRule } from '#http/body-rules.ts';
-import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { UploadQuery } from '#schemas/envelopes.ts';
-import { TemplateDocumentResponse } from '#schemas/template-responses.ts';
-import { documentName } from '#domain/model.ts';
-import { PDF_REFUSED } from '#http/error-docs.ts';
+import { UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
+import { uploadTemplateDocument } from '#shared/templates/template-actions.ts';
+import type { BodyRule } from '#shared/http/body-rules.ts';
+import { json, PDF_SCHEMA, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { UploadQuery } from '#shared/envelopes/envelope-schemas.ts';
+import { TemplateDocumentResponse } from '#shared/templates/template-response-schemas.ts';
+import { documentName } from '#shared/kernel/model.ts';
+import { PDF_REFUSED } from '#shared/http/error-docs.ts';
 
 const RAW_TYPES = ['application/octet-stream', 'application/pdf'];
 

@@ -1,10 +1,10 @@
-import { verifyChain } from '#domain/audit-chain.ts';
-import { readEnvelope } from '#domain/use-cases/envelopes.ts';
-import { envelopeWrite, json, respond, route } from '#http/endpoint.ts';
-import { NO_ENVELOPE } from '#http/error-docs.ts';
-import { lambda } from '#http/lambda.ts';
-import { IdParams } from '#schemas/common.ts';
-import { AuditVerificationResponse } from '#schemas/envelope-responses.ts';
+import { verifyChain } from '#shared/kernel/audit-chain.ts';
+import { readEnvelope } from '#shared/envelopes/envelope-actions.ts';
+import { envelopeWrite, json, respond, route } from '#shared/http/endpoint.ts';
+import { NO_ENVELOPE } from '#shared/http/error-docs.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { IdParams } from '#shared/http/common-schemas.ts';
+import { AuditVerificationResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/envelopes/{id}/audit/verify', auth: 'bearer', tag: 'Envelopes',

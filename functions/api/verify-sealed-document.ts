@@ -1,7 +1,7 @@
-import { sealedDocument } from '#domain/use-cases/verification.ts';
-import { json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { SealedDocumentParams, SealRecordResponse } from '#schemas/verification.ts';
+import { sealedDocument } from '#shared/verify/verification-actions.ts';
+import { json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { SealedDocumentParams, SealRecordResponse } from '#shared/verify/verification-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/verify/{envelopeId}/{documentId}', auth: 'none', tag: 'Meta',

@@ -1,7 +1,7 @@
-import { sealedByHash } from '#domain/use-cases/verification.ts';
-import { json, respond, route } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
-import { SealedHashParams, SealRecordResponse } from '#schemas/verification.ts';
+import { sealedByHash } from '#shared/verify/verification-actions.ts';
+import { json, respond, route } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
+import { SealedHashParams, SealRecordResponse } from '#shared/verify/verification-schemas.ts';
 
 export const definition = route({
   method: 'GET', path: '/v1/verify/{sha256}', auth: 'none', tag: 'Meta',

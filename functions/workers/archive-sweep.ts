@@ -1,6 +1,6 @@
-import { renewArchives, type ArchiveSweepResult } from '#domain/use-cases/archive-renewal.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { renewArchives, type ArchiveSweepResult } from '#shared/sealing/archive-renewal-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /**
  * Daily: every retained B-LTA sealed file whose last document timestamp's authority certificate expires within 90 days

@@ -1,6 +1,6 @@
-import { sweepAbandonedStages } from '#domain/use-cases/blobs.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { sweepAbandonedStages } from '#shared/envelopes/blob-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Runs hourly: blobs staged a day ago for a commit that never came (a crash, or a presigned upload never completed) are deleted (decision 19). */
 export const definition = worker({

@@ -1,6 +1,6 @@
-import { sendDeletionReminders } from '#domain/use-cases/retention.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { sendDeletionReminders } from '#shared/retention/retention-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Daily: the 20-, 10- and 1-day deletion reminders (decision 33). Idempotent: each is recorded before it is sent. */
 export const definition = worker({

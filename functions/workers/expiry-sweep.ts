@@ -1,6 +1,6 @@
-import { expireDueEnvelopes } from '#domain/use-cases/routing.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { expireDueEnvelopes } from '#shared/envelopes/routing-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Runs every minute (EventBridge schedule on AWS, the local scheduler otherwise). */
 export const definition = worker({

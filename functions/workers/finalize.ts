@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { finalizeStep } from '#domain/use-cases/sealing.ts';
-import { task } from '#http/endpoint.ts';
-import { FinalizeInput } from '#schemas/workflow-inputs.ts';
-import { lambda } from '#http/lambda.ts';
+import { finalizeStep } from '#shared/sealing/sealing-actions.ts';
+import { task } from '#shared/http/endpoint.ts';
+import { FinalizeInput } from '#shared/background/workflow-schemas.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Workflow task 2 of seal-envelope: complete the envelope in one transaction; the completion emails go out from its outbox. */
 export const definition = task({

@@ -1,7 +1,7 @@
 import type { S3Event } from 'aws-lambda';
-import { markObjectRemoved } from '#domain/use-cases/retention.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { markObjectRemoved } from '#shared/retention/retention-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** S3 object-deletion events (the retention lifecycle rules): the documents are marked purged. */
 export const definition = worker({

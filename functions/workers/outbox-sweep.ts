@@ -1,7 +1,7 @@
-import { sweepBulkSends } from '#domain/use-cases/bulk-sweep.ts';
-import { sweepOutbox } from '#domain/use-cases/context.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { sweepBulkSends } from '#shared/templates/bulk-sweep-actions.ts';
+import { sweepOutbox } from '#shared/signing/signing-context.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /**
  * Runs every minute: dispatches outbox items a crash left behind between commit and dispatch, or whose backoff ran

@@ -1,6 +1,6 @@
-import { sweepReminders } from '#domain/use-cases/reminders.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { sweepReminders } from '#shared/notices/reminder-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Runs every five minutes (EventBridge schedule on AWS, the local scheduler on the service clock): signing reminders (decision 37). */
 export const definition = worker({

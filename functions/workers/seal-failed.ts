@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { sealFailed } from '#domain/use-cases/sealing.ts';
-import { task } from '#http/endpoint.ts';
-import { SealFailedInput } from '#schemas/workflow-inputs.ts';
-import { lambda } from '#http/lambda.ts';
+import { sealFailed } from '#shared/sealing/sealing-actions.ts';
+import { task } from '#shared/http/endpoint.ts';
+import { SealFailedInput } from '#shared/background/workflow-schemas.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Cause is the Lambda error's JSON (`{"errorType","errorMessage",...}`) when a function failed; anything else as it came. */
 function describe(error: SealFailedInput['error']): string {

@@ -1,6 +1,6 @@
-import { sweepStalledSeals } from '#domain/use-cases/sealing.ts';
-import { worker } from '#http/endpoint.ts';
-import { lambda } from '#http/lambda.ts';
+import { sweepStalledSeals } from '#shared/sealing/sealing-actions.ts';
+import { worker } from '#shared/http/endpoint.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Runs every minute: a fully signed envelope still not completed when its check falls due gets its next seal round. */
 export const definition = worker({

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { sealStep } from '#domain/use-cases/sealing.ts';
-import { task } from '#http/endpoint.ts';
-import { SealInput } from '#schemas/workflow-inputs.ts';
-import { lambda } from '#http/lambda.ts';
+import { sealStep } from '#shared/sealing/sealing-actions.ts';
+import { task } from '#shared/http/endpoint.ts';
+import { SealInput } from '#shared/background/workflow-schemas.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** Workflow task 1 of seal-envelope: draw, certify, sign and store the sealed PDF. */
 export const definition = task({

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { retryAttempt } from '#domain/use-cases/webhooks.ts';
-import { task } from '#http/endpoint.ts';
-import { WebhookAttemptInput } from '#schemas/workflow-inputs.ts';
-import { lambda } from '#http/lambda.ts';
+import { retryAttempt } from '#shared/webhooks/webhook-actions.ts';
+import { task } from '#shared/http/endpoint.ts';
+import { WebhookAttemptInput } from '#shared/background/workflow-schemas.ts';
+import { lambda } from '#shared/http/lambda.ts';
 
 /** The webhook-retry workflow's task: one attempt; `done` ends the execution. */
 export const definition = task({

@@ -5,9 +5,7 @@
  * notification per group, whatever its size.
  */
 import { Duration } from 'aws-cdk-lib';
-import {
-  Alarm, AlarmRule, ComparisonOperator, CompositeAlarm, MathExpression, TreatMissingData, type IAlarm, type IAlarmAction, type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, AlarmRule, ComparisonOperator, CompositeAlarm, MathExpression, TreatMissingData, type IAlarm, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 

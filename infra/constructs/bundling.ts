@@ -12,7 +12,7 @@
  * - Adapters a function's access row does not bind (infra/stacks/environment.ts, `unboundAdapters`) are left out: the
  *   dynamic import shared/deps.ts would make of one becomes a module that fails, saying so. A function that reached
  *   for one would fail on AWS anyway, its role lacking the grant; the IAM trace test catches that locally.
- * - ESM keeps `import.meta.url` meaningful (shared/pdf/text/catalog.ts resolves its font files from it); the banner gives
+ * - ESM keeps `import.meta.url` meaningful (shared/sealing/text/catalog.ts resolves its font files from it); the banner gives
  *   CommonJS dependencies a `require`.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -148,8 +148,8 @@ function copyModuleFiles(files: readonly string[], outdir: string): void {
 
 /** The font files (and the shaper's WebAssembly) the seal reads at run time, read from their sources so they cannot drift. */
 export function sealFontFiles(): string[] {
-  const source = ['catalog.ts', 'shaper.ts'].map((file) => readFileSync(join(REPO_ROOT, 'shared', 'pdf', 'text', file), 'utf8')).join('\n');
+  const source = ['catalog.ts', 'shaper.ts'].map((file) => readFileSync(join(REPO_ROOT, 'shared', 'sealing', 'text', file), 'utf8')).join('\n');
   const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.(?:ttf|wasm))'/g)].map((m) => m[1] ?? '');
-  if (files.length === 0) throw new Error('No font files found in shared/pdf/text/catalog.ts: the seal bundle would lack its fonts');
+  if (files.length === 0) throw new Error('No font files found in shared/sealing/text/catalog.ts: the seal bundle would lack its fonts');
   return [...new Set(files)];
 }

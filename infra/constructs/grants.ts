@@ -6,7 +6,7 @@
  */
 import { ArnFormat, Aws, Stack } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { TABLE_INDEXES } from '#adapters/aws/table-schema.ts';
+import { TABLE_INDEXES } from '#shared/adapters/aws/table-schema.ts';
 import type { DocumentAccess, DocumentPrefix } from '../stacks/access.ts';
 import { acknowledge, acknowledgeWildcard } from './nag.ts';
 import type { ServiceFunction } from './service-function.ts';

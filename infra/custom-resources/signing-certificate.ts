@@ -5,7 +5,7 @@
  */
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { issueKmsCertificate } from '#adapters/aws/kms-signer.ts';
+import { issueKmsCertificate } from '#shared/adapters/aws/kms-signer.ts';
 
 const kms = new KMSClient({});
 

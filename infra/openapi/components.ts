@@ -4,21 +4,18 @@
  * the shared error responses.
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
-import type { ErrorStatus } from '#http/declaration.ts';
-import {
-  AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, SendRequest, VoidRequest,
-} from '#schemas/envelopes.ts';
-import { TokenRequest } from '#schemas/auth.ts';
-import { TenantSettingsRequest } from '#schemas/tenants.ts';
-import { ContactRequest } from '#schemas/console.ts';
-import { CreateWebhookRequest } from '#schemas/webhooks.ts';
-import { DeclineRequest, OtpVerifyRequest, SignRequest } from '#schemas/signing.ts';
-import { AnchoredFieldsResponse, AuditEventResponse, AuditVerificationResponse, DocumentResponse, DocumentUploadResponse, EnvelopeListResponse, EnvelopeResponse, FieldResponse, SignerResponse } from '#schemas/envelope-responses.ts';
-import { ConsentResponse, DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, OtpVerificationResponse, SignResultResponse, SigningContextResponse, SigningLinkResponse } from '#schemas/signing-responses.ts';
-import { ContactListResponse, ContactResponse, TenantSettingsResponse, UsageResponse } from '#schemas/console-responses.ts';
-import { DeliveryListResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from '#schemas/webhook-responses.ts';
-import { ErrorResponse, OpenApiDocumentResponse } from '#schemas/error-responses.ts';
-import { TokenResponse } from '#schemas/auth.ts';
+import type { ErrorStatus } from '#shared/http/declaration.ts';
+import { AddFieldRequest, CreateEnvelopeRequest, CreateFieldRequest, CreateSignerRequest, SendRequest, VoidRequest } from '#shared/envelopes/envelope-schemas.ts';
+import { TokenRequest, TokenResponse } from '#shared/console/auth-schemas.ts';
+import { TenantSettingsRequest } from '#shared/console/tenant-schemas.ts';
+import { ContactRequest } from '#shared/console/console-schemas.ts';
+import { CreateWebhookRequest } from '#shared/webhooks/webhook-schemas.ts';
+import { DeclineRequest, OtpVerifyRequest, SignRequest } from '#shared/signing/signing-schemas.ts';
+import { AnchoredFieldsResponse, AuditEventResponse, AuditVerificationResponse, DocumentResponse, DocumentUploadResponse, EnvelopeListResponse, EnvelopeResponse, FieldResponse, SignerResponse } from '#shared/envelopes/envelope-response-schemas.ts';
+import { ConsentResponse, DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, OtpVerificationResponse, SignResultResponse, SigningContextResponse, SigningLinkResponse } from '#shared/signing/signing-response-schemas.ts';
+import { ContactListResponse, ContactResponse, TenantSettingsResponse, UsageResponse } from '#shared/console/console-response-schemas.ts';
+import { DeliveryListResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from '#shared/webhooks/webhook-response-schemas.ts';
+import { ErrorResponse, OpenApiDocumentResponse } from '#shared/http/error-schemas.ts';
 
 export const COMPONENT_SCHEMAS = {
   Envelope: EnvelopeResponse,

@@ -2,8 +2,8 @@
  * The document's own prose: the overview a reader meets first in the rendered reference (/docs), and the error body's
  * table of codes, written out from the code-to-status map so it cannot fall behind it.
  */
-import { ERROR_REASONS } from '#domain/errors.ts';
-import { STATUS } from '#http/errors.ts';
+import { ERROR_REASONS } from '#shared/kernel/errors.ts';
+import { STATUS } from '#shared/http/http-errors.ts';
 
 export const API_DESCRIPTION = [
   'Envelopes, signers, sealed PDFs and a hash-chained audit trail.',

@@ -2,7 +2,7 @@
  * The API description's shared vocabulary: what each path parameter is (by name, wherever it appears) and what each
  * tag groups. Everything else about an operation is declared in its function module (shared/http/endpoint.ts).
  */
-import type { Tag } from '#http/declaration.ts';
+import type { Tag } from '#shared/http/declaration.ts';
 
 export const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID',

@@ -1,9 +1,9 @@
 /**
  * The webhook deliveries, as OpenAPI 3.1 `webhooks`: one POST per event name a subscription may list, each with the
- * one body every event has (shared/domain/webhooks.ts `eventPayload`: the flat fields and the wrapped `data`).
+ * one body every event has (shared/webhooks/webhooks.ts `eventPayload`: the flat fields and the wrapped `data`).
  */
-import { ENVELOPE_STATUSES, SIGNER_STATUSES } from '#domain/model.ts';
-import { WEBHOOK_EVENTS, type WebhookEventName } from '#domain/outbox.ts';
+import { ENVELOPE_STATUSES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
+import { WEBHOOK_EVENTS, type WebhookEventName } from '#shared/notices/outbox.ts';
 import type { SchemaObject } from './components.ts';
 import { EXAMPLE_IDS } from './examples.ts';
 

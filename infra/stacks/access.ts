@@ -5,12 +5,12 @@
  *
  * Plain data, no CDK type: the local runtime reads it too, to give each function the environment CDK gives it.
  */
-import type { Access } from '#http/access.ts';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS } from '#http/aws-limits.ts';
-import { servedBySigningHost } from '#http/signing-host-policy.ts';
+import type { Access } from '#shared/http/access.ts';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS } from '#shared/http/aws-limits.ts';
+import { servedBySigningHost } from '#shared/http/signing-host-policy.ts';
 import { definitionOf, routes } from '../routes.ts';
 
-export type { Access, DocumentAccess, DocumentPrefix } from '#http/access.ts';
+export type { Access, DocumentAccess, DocumentPrefix } from '#shared/http/access.ts';
 
 /** The routes reached through the signing host, whose viewer address comes from CloudFront. */
 const behindSigningHost = new Set(routes.filter((route) => servedBySigningHost(route.path)).map((route) => route.handler));

@@ -8,12 +8,12 @@ import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } fro
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type LifecycleRule } from 'aws-cdk-lib/aws-s3';
-import { DOCUMENTS_CORS } from '#http/signing-host-policy.ts';
+import { DOCUMENTS_CORS } from '#shared/http/signing-host-policy.ts';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { createTableInput, TTL_ATTRIBUTE } from '#adapters/aws/table-schema.ts';
-import { LIFECYCLE_RULES, RETENTION_DAYS } from '#domain/retention.ts';
-import type { SecretName } from '#adapters/aws/secret-names.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '#shared/adapters/aws/table-schema.ts';
+import { LIFECYCLE_RULES, RETENTION_DAYS } from '#shared/retention/retention.ts';
+import type { SecretName } from '#shared/adapters/aws/secret-names.ts';
 import { handoffName, publish } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { SigningCertificate } from '../constructs/signing-certificate.ts';

@@ -6,9 +6,9 @@
  *
  * No CDK import here: the local runtime loads this module.
  */
-import { SECRET_NAMES, secretArnVariable, type SecretName } from '#adapters/aws/secret-names.ts';
+import { SECRET_NAMES, secretArnVariable, type SecretName } from '#shared/adapters/aws/secret-names.ts';
 import { fallbackRoute, routes, workers, workflows } from '../routes.ts';
-import { portsFor, type PortName } from '#http/access.ts';
+import { portsFor, type PortName } from '#shared/http/access.ts';
 import { accessOf } from './access.ts';
 
 /** What the deployed stacks share: each is an SSM parameter its producer writes and its consumers read at deploy. */
@@ -162,31 +162,31 @@ export function manifestHandlers(): string[] {
  * function leaves out those its row does not bind (infra/constructs/bundling.ts).
  */
 export const ADAPTER_PORTS: Record<string, PortName> = {
-  '#adapters/aws/table.ts': 'envelopes',
-  '#adapters/aws/s3-blob-store.ts': 'blobs',
-  '#adapters/aws/ses-mailer.ts': 'mailer',
-  '#adapters/aws/sns-sms.ts': 'sms',
-  '#adapters/aws/sqs-job-queue.ts': 'jobs',
-  '#adapters/aws/sfn-workflows.ts': 'workflows',
-  '#adapters/aws/kms-signer.ts': 'documentSigner',
-  '#adapters/http/csc-signer.ts': 'documentSigner',
-  '#adapters/aws/ssm-certificate-store.ts': 'documentSigner',
+  '#shared/adapters/aws/dynamo-table-adapters.ts': 'envelopes',
+  '#shared/adapters/aws/s3-blob-store.ts': 'blobs',
+  '#shared/adapters/aws/ses-mailer.ts': 'mailer',
+  '#shared/adapters/aws/sns-sms.ts': 'sms',
+  '#shared/adapters/aws/sqs-job-queue.ts': 'jobs',
+  '#shared/adapters/aws/sfn-workflows.ts': 'workflows',
+  '#shared/adapters/aws/kms-signer.ts': 'documentSigner',
+  '#shared/adapters/http/csc-signer.ts': 'documentSigner',
+  '#shared/adapters/aws/ssm-certificate-store.ts': 'documentSigner',
   '@aws-sdk/client-ssm': 'documentSigner',
-  '#adapters/http/timestamp-authority.ts': 'sealEvidence',
-  '#adapters/http/revocation-source.ts': 'sealEvidence',
+  '#shared/adapters/http/timestamp-authority.ts': 'sealEvidence',
+  '#shared/adapters/http/revocation-source.ts': 'sealEvidence',
 };
 
 /** Whether `handler`'s function loads the adapter `specifier`. */
 function binds(handler: string, specifier: string): boolean {
   const access = accessOf(handler);
   // Routes also run the traffic control, over the table; any secret is read from Secrets Manager at cold start.
-  if (specifier === '#adapters/aws/table.ts' && isRoute(handler)) return true;
-  if (specifier === '#adapters/aws/secrets.ts') return Boolean(access.secrets?.length);
+  if (specifier === '#shared/adapters/aws/dynamo-table-adapters.ts' && isRoute(handler)) return true;
+  if (specifier === '#shared/adapters/aws/secrets.ts') return Boolean(access.secrets?.length);
   const port = ADAPTER_PORTS[specifier];
   return port !== undefined && portsFor(access).has(port);
 }
 
 /** The adapter modules `handler` has no use for, as shared/deps.ts names them. */
 export function unboundAdapters(handler: string): string[] {
-  return [...Object.keys(ADAPTER_PORTS), '#adapters/aws/secrets.ts'].filter((specifier) => !binds(handler, specifier));
+  return [...Object.keys(ADAPTER_PORTS), '#shared/adapters/aws/secrets.ts'].filter((specifier) => !binds(handler, specifier));
 }

@@ -8,9 +8,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { sealFontFiles, type BundleOptions } from '../constructs/bundling.ts';
-import {
-  grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords,
-} from '../constructs/grants.ts';
+import { grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';

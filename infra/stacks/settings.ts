@@ -4,9 +4,9 @@
  * nobody verified never arrive, so a deploy without one stops at synth with what to pass.
  */
 import type { Node } from 'constructs';
-import { RETENTION_DAYS, type RetentionDays } from '#domain/retention.ts';
+import { RETENTION_DAYS, type RetentionDays } from '#shared/retention/retention.ts';
 import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
-import { DEFAULT_SEAL_KEY_SPEC, sealKeySpecOf, type SealKeySpec } from '#adapters/seal-key-spec.ts';
+import { DEFAULT_SEAL_KEY_SPEC, sealKeySpecOf, type SealKeySpec } from '#shared/adapters/seal-key-spec.ts';
 import type { CscFunctionSettings, FunctionSettings } from './environment.ts';
 
 export interface ServiceSettings {

@@ -10,17 +10,12 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
-import { ORIGIN_VERIFY_HEADER } from '#http/viewer.ts';
-import { EMBED_PAGE_PREFIX, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#http/signing-host-policy.ts';
+import { ORIGIN_VERIFY_HEADER } from '#shared/http/viewer.ts';
+import { EMBED_PAGE_PREFIX, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#shared/http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import {
-  AllowedMethods, CachePolicy, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime,
-  HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior,
-  OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy,
-  PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions,
-} from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior, OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy, PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -36,7 +31,6 @@ export interface WebStackProps extends StackProps {
   settings: ServiceSettings;
   logRetention: RetentionDays;
 }
-
 
 /** Signer-facing API paths, served on the signing host's own origin. */
 export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix}*`);
@@ -111,7 +105,7 @@ export class WebStack extends Stack {
       responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Signing host security headers',
       securityHeadersBehavior: {
-        // The same policy the local signing host sends (infra/local/signing-host.ts), with the documents bucket's origin:
+        // The same policy the local signing host sends (local/signing-host.ts), with the documents bucket's origin:
         // where the presigned URL of a large PDF points (the SDK's virtual-hosted, regional form).
         contentSecurityPolicy: { contentSecurityPolicy: signingHostCsp(`https://${read(this, settings.prefix, 'bucketName')}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`), override: true },
         contentTypeOptions: { override: true },

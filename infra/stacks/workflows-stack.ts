@@ -24,18 +24,17 @@ import { functionGroupAlarms, thresholdAlarm } from '../constructs/alarms.ts';
 import { publish, read, resourcesOf } from '../constructs/handoff.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import { REPO_ROOT, type ServiceFunction } from '../constructs/service-function.ts';
-import { JOBS_MAX_RECEIVES } from '#domain/outbox.ts';
+import { JOBS_MAX_RECEIVES } from '#shared/notices/outbox.ts';
 import { accessOf } from './access.ts';
 import { functionId, manifestFunction, reservationsOf, type FunctionContext } from './functions.ts';
 import { functionSettings, type ServiceSettings } from './settings.ts';
 // What the seal function logs when the imported chain does not certify its KMS key: it then refuses to seal.
-import { SEAL_KEY_MISMATCH_LOG } from '#domain/use-cases/seal-key.ts';
+import { SEAL_KEY_MISMATCH_LOG } from '#shared/sealing/seal-key-check.ts';
 
 export interface WorkflowsStackProps extends StackProps {
   settings: ServiceSettings;
   logRetention: RetentionDays;
 }
-
 
 /** The EMF metrics the functions write (shared/adapters/emf-metrics.ts): namespace Esign, dimension service. */
 const esignMetric = (metricName: string, dimensions: Record<string, string> = {}) =>

@@ -1,7 +1,7 @@
 import { Metrics as PowertoolsMetrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
-import type { Logger, Metrics } from '#ports/services.ts';
+import type { Logger, Metrics } from '#shared/ports/services.ts';
 
 /**
  * Metrics as CloudWatch Embedded Metric Format lines on stdout (AWS Lambda Powertools): CloudWatch Logs turns them

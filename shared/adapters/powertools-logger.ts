@@ -1,5 +1,5 @@
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import type { Logger } from '#ports/services.ts';
+import type { Logger } from '#shared/ports/services.ts';
 import { logKeys } from '../logging.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from '#ports/services.ts';
+import type { Clock } from '#shared/ports/services.ts';
 
 /** How long a read seal certificate chain is used before it is read again: an imported chain takes effect within it. */
 export const SEAL_CHAIN_CACHE_MS = 60_000;

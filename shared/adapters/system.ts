@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
-import type { ApiDescription, ApiDocument, Clock, Ids } from '#ports/services.ts';
+import type { ApiDescription, ApiDocument, Clock, Ids } from '#shared/ports/services.ts';
 
 export const systemClock: Clock = { now: () => new Date() };
 

@@ -15,7 +15,7 @@
  * ORIGIN_VERIFY_SECRET, so that behind CloudFront it records the viewer's address, not the edge's. Both are derived
  * (infra/stacks/access.ts), not declared.
  */
-import type { SecretName } from '#adapters/aws/secret-names.ts';
+import type { SecretName } from '#shared/adapters/aws/secret-names.ts';
 
 export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/' | 'uploads/' | 'templates/';
 

@@ -1,5 +1,5 @@
-import type { Application, ApplicationRepository } from '#ports/repositories.ts';
-import type { Clock } from '#ports/services.ts';
+import type { Application, ApplicationRepository } from '#shared/ports/repositories.ts';
+import type { Clock } from '#shared/ports/services.ts';
 
 /**
  * An application's record as a container last read it, for at most `ttlMs`: bearer routes check every request's

@@ -1,7 +1,7 @@
 /**
  * What AWS refuses, in one place: the deployed functions stay under it (the largest PDF a response carries), the CDK
  * stacks configure by it (the API's integration timeout, each function's timeout), and the local runtime refuses what
- * exceeds it exactly as API Gateway and Lambda do (infra/local/aws-limits.ts), so a test meets the limit before AWS does.
+ * exceeds it exactly as API Gateway and Lambda do (local/aws-limits.ts), so a test meets the limit before AWS does.
  */
 
 /** API Gateway (HTTP API): the largest request body it takes, in bytes ("HTTP content length exceeded 10485760 bytes"). */

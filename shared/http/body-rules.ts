@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as v from 'valibot';
-import { PayloadTooLarge, ValidationError } from '#domain/errors.ts';
+import { PayloadTooLarge, ValidationError } from '#shared/kernel/errors.ts';
 import { parseBody, type BodyKind, type ParsedBody } from './body.ts';
 import { parseWith } from './validation.ts';
 

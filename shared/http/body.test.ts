@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#domain/errors.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
 import { parseBody } from './body.ts';
 import { assertWellFormed } from './validation.ts';
 

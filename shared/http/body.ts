@@ -1,6 +1,6 @@
 import busboy from 'busboy';
-import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#domain/errors.ts';
-import { MAX_DOCUMENTS, MAX_UPLOAD_BYTES } from '#domain/model.ts';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
+import { MAX_DOCUMENTS, MAX_UPLOAD_BYTES } from '#shared/kernel/model.ts';
 import { assertWellFormed } from './validation.ts';
 
 export interface UploadedFile {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { verifyAccessToken, type BearerPrincipal } from '#domain/access-tokens.ts';
-import { Unauthorized } from '#domain/errors.ts';
+import { verifyAccessToken, type BearerPrincipal } from '#shared/kernel/tokens.ts';
+import { Unauthorized } from '#shared/kernel/errors.ts';
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export const bearerTokenOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];

@@ -1,6 +1,6 @@
-import { MAX_ENVELOPE_PAGES } from '#domain/model.ts';
-import { OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
-import { MAX_DECODED_BYTES, MAX_OBJECTS, MAX_PAGES, MAX_STREAM_BYTES, TEXT_TIME_LIMIT_MS } from '#pdf/limits.ts';
+import { MAX_ENVELOPE_PAGES } from '#shared/kernel/model.ts';
+import { OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#shared/signing/otp-budget.ts';
+import { MAX_DECODED_BYTES, MAX_OBJECTS, MAX_PAGES, MAX_STREAM_BYTES, TEXT_TIME_LIMIT_MS } from '#shared/pdf/pdf-limits.ts';
 
 /** Error meanings several routes document the same way (each route's `errors` in its declaration). */
 export const CONCURRENT = 'Another request changed the envelope at the same time; retry';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { canonicalJson } from '#domain/canonical-json.ts';
+import { canonicalJson } from '#shared/kernel/canonical-json.ts';
 import { mediaType } from './body.ts';
 
 /** The body in a form that does not change between two sends of the same request by one client. */

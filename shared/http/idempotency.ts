@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { IdempotencyKeyReused, RequestInProgress, ValidationError } from '#domain/errors.ts';
-import type { Clock, Ids, Logger } from '#ports/services.ts';
-import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '#ports/traffic.ts';
+import { IdempotencyKeyReused, RequestInProgress, ValidationError } from '#shared/kernel/errors.ts';
+import type { Clock, Ids, Logger } from '#shared/ports/services.ts';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '#shared/ports/traffic.ts';
 import type { Caller } from './caller.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import type { HttpResult } from './responses.ts';

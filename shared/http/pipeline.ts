@@ -15,22 +15,22 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { BearerPrincipal } from '#domain/access-tokens.ts';
-import { DomainError, Forbidden, RateLimited, Unauthorized } from '#domain/errors.ts';
-import type { RequestMeta } from '#domain/model.ts';
+import type { BearerPrincipal } from '#shared/kernel/tokens.ts';
+import { DomainError, Forbidden, RateLimited, Unauthorized } from '#shared/kernel/errors.ts';
+import type { RequestMeta } from '#shared/kernel/model.ts';
 import type { Deps } from '../deps.ts';
 import { annotateLog, withLogContext } from '../logging.ts';
 import { cachedApplications } from './app-cache.ts';
 import { readBody } from './body-rules.ts';
 import { callerOf, type Caller } from './caller.ts';
 import type { AuthKind, RouteDeclaration } from './declaration.ts';
-import { resultForError } from './errors.ts';
+import { resultForError } from './http-errors.ts';
 import { idempotency } from './idempotency.ts';
 import { budgetHeaders, rateLimits, type Charge } from './rate-limit.ts';
 import { withSecurityHeaders, type HttpResult } from './responses.ts';
 import { parseWith } from './validation.ts';
 import { viewerEvent } from './viewer.ts';
-import type { IdempotencyClaim } from '#ports/traffic.ts';
+import type { IdempotencyClaim } from '#shared/ports/traffic.ts';
 
 /** What a route's implementation is handed. `principal` is the application on bearer routes. */
 export interface HttpRequest<P, Q, B, A> {

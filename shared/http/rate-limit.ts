@@ -1,7 +1,7 @@
 import type { Config, RateWindow } from '../config.ts';
-import type { ApplicationRepository } from '#ports/repositories.ts';
-import type { Clock } from '#ports/services.ts';
-import type { RateLimiter } from '#ports/traffic.ts';
+import type { ApplicationRepository } from '#shared/ports/repositories.ts';
+import type { Clock } from '#shared/ports/services.ts';
+import type { RateLimiter } from '#shared/ports/traffic.ts';
 import type { Caller } from './caller.ts';
 
 export interface RateLimitDeps {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationError, type FieldErrors } from '#domain/errors.ts';
+import { ValidationError, type FieldErrors } from '#shared/kernel/errors.ts';
 
 /** `signers[0].email` from a valibot issue path. */
 function pathOf(issue: v.BaseIssue<unknown>): string {

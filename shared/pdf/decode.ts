@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { constants, createInflateRaw, inflateRawSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFName, PDFNumber, type PDFRawStream } from 'pdf-lib';
-import { refused } from './limits.ts';
+import { refused } from './pdf-limits.ts';
 
 /** Filters pdf.js only runs to paint an image: their output is pixels, never read for text. */
 export const IMAGE_FILTERS = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF']);

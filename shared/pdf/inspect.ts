@@ -9,20 +9,8 @@
  * and the /Count cross-check exist to catch exactly that.
  */
 import { createHash } from 'node:crypto';
-import {
-  PDFArray,
-  PDFDict,
-  PDFName,
-  PDFNumber,
-  PDFPageLeaf,
-  PDFPageTree,
-  PDFRef,
-  toDegrees,
-  type PDFDocument,
-  type PDFObject,
-  type PDFPage,
-} from 'pdf-lib';
-import { MAX_DECODED_BYTES, MAX_PAGES, PdfRefused, refused, type PdfRejection } from './limits.ts';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFPageLeaf, PDFPageTree, PDFRef, toDegrees, type PDFDocument, type PDFObject, type PDFPage } from 'pdf-lib';
+import { MAX_DECODED_BYTES, MAX_PAGES, PdfRefused, refused, type PdfRejection } from './pdf-limits.ts';
 import { loadPdf } from './load.ts';
 import { scanStreams } from './streams.ts';
 import { readLastXref, XrefError, type XrefProblem, type XrefSection } from './xref.ts';
@@ -48,7 +36,7 @@ export interface PdfInfo {
   sizeBytes: number;
 }
 
-export type { PdfRejection } from './limits.ts';
+export type { PdfRejection } from './pdf-limits.ts';
 
 /**
  * `checked`: the objects just checked, written out again by pdf-lib, for reading the text. pdf.js given the upload

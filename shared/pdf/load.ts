@@ -15,7 +15,7 @@
 import { Buffer } from 'node:buffer';
 import { PDFDocument, PDFName, PDFParser, PDFRawStream, PDFStreamParsingError, type PDFContext, type PDFDict, type PDFStream } from 'pdf-lib';
 import { decodedSizeSync, OverCap } from './decode.ts';
-import { MAX_DECODED_BYTES, MAX_OBJECT_STREAM_BYTES, MAX_OBJECTS, PdfRefused, refused } from './limits.ts';
+import { MAX_DECODED_BYTES, MAX_OBJECT_STREAM_BYTES, MAX_OBJECTS, PdfRefused, refused } from './pdf-limits.ts';
 
 /** Decoded bytes still allowed for the document; the stream scan (streams.ts) spends what the parse left. */
 export interface DecodeBudget {

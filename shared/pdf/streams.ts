@@ -9,18 +9,9 @@
  * - active content: JavaScript (a /JS entry, a JavaScript action, the /JavaScript name tree) and launch actions,
  *   refused unless the application allows them, since sealing keeps them in the signed file.
  */
-import {
-  PDFArray,
-  PDFDict,
-  PDFName,
-  PDFRawStream,
-  PDFRef,
-  PDFStream,
-  type PDFContext,
-  type PDFObject,
-} from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
 import { decodedSize, filtersOf, IMAGE_FILTERS, OverCap } from './decode.ts';
-import { MAX_DECODED_BYTES, MAX_STREAM_BYTES, refused } from './limits.ts';
+import { MAX_DECODED_BYTES, MAX_STREAM_BYTES, refused } from './pdf-limits.ts';
 
 export interface StreamScanOptions {
   allowActiveContent: boolean;

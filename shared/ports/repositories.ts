@@ -1,14 +1,14 @@
-import type { AuditEntry } from '#domain/audit-chain.ts';
-import type { EnvelopeChange } from '#domain/envelope.ts';
-import type { Envelope, EnvelopeStatus, TenantSettings } from '#domain/model.ts';
-import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
-import type { OutboxItem } from '#domain/outbox.ts';
-import type { Submission } from '#domain/submission.ts';
-import type { BlobStage } from '#domain/staging.ts';
-import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
-import type { Contact } from '#domain/contacts.ts';
-import type { Template } from '#domain/templates.ts';
-import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
+import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
+import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import type { Envelope, EnvelopeStatus, TenantSettings } from '#shared/kernel/model.ts';
+import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
+import type { OutboxItem } from '#shared/notices/outbox.ts';
+import type { Submission } from '#shared/signing/submission.ts';
+import type { BlobStage } from '#shared/envelopes/blob-staging.ts';
+import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
+import type { Contact } from '#shared/console/contacts.ts';
+import type { Template } from '#shared/templates/templates.ts';
+import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#shared/templates/bulk-send.ts';
 
 export interface EnvelopeListQuery {
   appId: string;
@@ -58,7 +58,7 @@ export interface EnvelopeRepository {
   /** Stores an outbox item's delivery state after a failed dispatch (attempts, next try, or dead-lettered). */
   saveOutbox(item: OutboxItem): Promise<void>;
   removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void>;
-  /** Names blobs about to be written before the commit that will name them (shared/domain/staging.ts). */
+  /** Names blobs about to be written before the commit that will name them (shared/envelopes/blob-staging.ts). */
   stageBlobs(stage: BlobStage): Promise<void>;
   /** Stages written before `before` and never released by a commit. */
   abandonedStages(before: Date, limit: number): Promise<BlobStage[]>;

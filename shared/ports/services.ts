@@ -1,4 +1,4 @@
-import type { WebhookRetryStart } from '#schemas/workflow-inputs.ts';
+import type { WebhookRetryStart } from '#shared/background/workflow-schemas.ts';
 
 export interface Clock {
   now(): Date;
@@ -73,7 +73,7 @@ export interface SecretBox {
 
 /** The background jobs queue (SQS on AWS); delivery is at least once, so every job is idempotent. */
 export interface JobQueue {
-  send(job: import('#domain/outbox.ts').JobMessage): Promise<void>;
+  send(job: import('#shared/notices/outbox.ts').JobMessage): Promise<void>;
 }
 
 /** Long-running workflows (Step Functions on AWS). */
@@ -84,7 +84,7 @@ export interface Workflows {
   startWebhookRetry(input: WebhookRetryStart): Promise<void>;
 }
 
-/** The webhook-retry workflow's start: its shape is shared/schemas/workflow-inputs.ts's. */
+/** The webhook-retry workflow's start: its shape is shared/background/workflow-schemas.ts's. */
 export type { WebhookRetryStart };
 
 /** One key holder for the seal: a local key file, or a KMS asymmetric key. */

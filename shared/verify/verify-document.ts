@@ -8,10 +8,7 @@
  */
 import { PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
-import {
-  buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt,
-  type PathResult, type TrustAnchors,
-} from './verify-chain.ts';
+import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt, type PathResult, type TrustAnchors } from './verify-chain.ts';
 import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, sameObject, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
 import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type TimestampCheck } from './verify-timestamp.ts';

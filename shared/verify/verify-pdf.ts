@@ -8,10 +8,7 @@
  * was changed since. Only the DSS (with its VRI entries) and document timestamps may be added after a signature;
  * anything else is listed as a modification.
  */
-import {
-  decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString,
-  type PDFContext, type PDFObject,
-} from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 
 export type ModificationKind = 'dss' | 'document-timestamp' | 'signature' | 'form' | 'page' | 'annotation' | 'content' | 'metadata' | 'other';
 

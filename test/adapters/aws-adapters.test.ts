@@ -1,21 +1,17 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-  type CancellationReason,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { MessageRejected, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, StateMachineDoesNotExist } from '@aws-sdk/client-sfn';
 import { InvalidParameterException, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lostRace } from '#adapters/aws/dynamo.ts';
-import { SesMailer } from '#adapters/aws/ses-mailer.ts';
-import { SfnWorkflows } from '#adapters/aws/sfn-workflows.ts';
-import { SnsSms } from '#adapters/aws/sns-sms.ts';
-import { SqsJobQueue } from '#adapters/aws/sqs-job-queue.ts';
-import type { JobMessage } from '#domain/outbox.ts';
-import type { WebhookRetryStart } from '#ports/services.ts';
+import { lostRace } from '#shared/adapters/aws/dynamo.ts';
+import { SesMailer } from '#shared/adapters/aws/ses-mailer.ts';
+import { SfnWorkflows } from '#shared/adapters/aws/sfn-workflows.ts';
+import { SnsSms } from '#shared/adapters/aws/sns-sms.ts';
+import { SqsJobQueue } from '#shared/adapters/aws/sqs-job-queue.ts';
+import type { JobMessage } from '#shared/notices/outbox.ts';
+import type { WebhookRetryStart } from '#shared/ports/services.ts';
 
 const REGION = { region: 'eu-west-1' };
 const $metadata = {};

@@ -1,19 +1,9 @@
 /** The S3 blob store against a mocked S3 client: the calls it makes and the errors it maps (s3-blob-store.test.ts runs it on s3rver). */
-import {
-  CopyObjectCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  PutObjectTaggingCommand,
-  S3Client,
-  S3ServiceException,
-  type GetObjectCommandOutput,
-} from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, NoSuchKey, NotFound, PutObjectCommand, PutObjectTaggingCommand, S3Client, S3ServiceException, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RETENTION_STARTED, S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
-import type { Clock } from '#ports/services.ts';
+import { RETENTION_STARTED, S3BlobStore } from '#shared/adapters/aws/s3-blob-store.ts';
+import type { Clock } from '#shared/ports/services.ts';
 
 const REGION = { region: 'eu-west-1' };
 const $metadata = {};

@@ -1,12 +1,12 @@
 /**
- * The CSC v2 seal adapter against the local CSC provider (infra/local/engines/csc.ts), which signs with real keys and
+ * The CSC v2 seal adapter against the local CSC provider (local/engines/csc.ts), which signs with real keys and
  * enforces tokens, PINs and SADs as a remote QSCD does. The provider's clock and the adapter's are a test clock.
  */
 import { X509Certificate, createHash, verify } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CscDocumentSigner, CscError, credentialOf, type CscSettings } from '#adapters/http/csc-signer.ts';
-import { startCscMock, type RunningCsc } from '#infra/local/engines/csc.ts';
-import { sealPdf } from '#pdf/seal.ts';
+import { CscDocumentSigner, CscError, credentialOf, type CscSettings } from '#shared/adapters/http/csc-signer.ts';
+import { startCscMock, type RunningCsc } from '#local/engines/csc.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { lastSignature, opensslCmsVerify } from '#test/pdf/signature-tools.ts';
 

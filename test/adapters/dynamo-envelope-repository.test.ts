@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
-import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
-import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
-import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
-import { sendEnvelope } from '#domain/envelope.ts';
+import { DynamoEnvelopeRepository } from '#shared/adapters/aws/dynamo-envelope-repository.ts';
+import { DynamoTenantRepository } from '#shared/adapters/aws/dynamo-tenant-repository.ts';
+import { DynamoUsageRepository } from '#shared/adapters/aws/dynamo-usage-repository.ts';
+import { MemoryEnvelopeRepository } from '#shared/adapters/memory/memory-envelope-repository.ts';
+import { sendEnvelope } from '#shared/envelopes/envelope.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { testCtx } from '#test/support/domain.ts';
 import { conflictingDynamo } from '#test/support/transaction-conflicts.ts';

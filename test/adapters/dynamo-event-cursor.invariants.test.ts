@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, inject, it } from 'vitest';
-import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
-import { EVENT_SETTLE_MS } from '#adapters/aws/dynamo-event-log.ts';
-import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
-import type { EnvelopeRepository } from '#ports/repositories.ts';
-import { documentClient } from '#adapters/aws/dynamo.ts';
+import { DynamoEnvelopeRepository } from '#shared/adapters/aws/dynamo-envelope-repository.ts';
+import { EVENT_SETTLE_MS } from '#shared/adapters/aws/dynamo-event-log.ts';
+import { MemoryEnvelopeRepository } from '#shared/adapters/memory/memory-envelope-repository.ts';
+import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
+import { documentClient } from '#shared/adapters/aws/dynamo.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { inTrials } from '#test/support/invariants.ts';
 import { changeWithEvents, query, readAll } from './contract/event-log.ts';

@@ -4,10 +4,10 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DynamoEnvelopeRepository } from '#adapters/aws/dynamo-envelope-repository.ts';
-import { DynamoTemplateRepository } from '#adapters/aws/dynamo-template-repository.ts';
-import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
-import { DynamoUsageRepository } from '#adapters/aws/dynamo-usage-repository.ts';
+import { DynamoEnvelopeRepository } from '#shared/adapters/aws/dynamo-envelope-repository.ts';
+import { DynamoTemplateRepository } from '#shared/adapters/aws/dynamo-template-repository.ts';
+import { DynamoTenantRepository } from '#shared/adapters/aws/dynamo-tenant-repository.ts';
+import { DynamoUsageRepository } from '#shared/adapters/aws/dynamo-usage-repository.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { DOCUMENTS, heavyEnvelope, heavyTemplate, PAGES } from '#test/support/page-heavy.ts';

@@ -1,19 +1,19 @@
 import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { DynamoApplicationRepository } from '#adapters/aws/dynamo-application-repository.ts';
-import { DynamoContactRepository } from '#adapters/aws/dynamo-contact-repository.ts';
-import { DynamoIdempotencyStore } from '#adapters/aws/dynamo-idempotency-store.ts';
-import { DynamoRateLimiter } from '#adapters/aws/dynamo-rate-limiter.ts';
-import { DynamoTenantRepository } from '#adapters/aws/dynamo-tenant-repository.ts';
-import { DynamoWebhookRepository } from '#adapters/aws/dynamo-webhook-repository.ts';
+import { DynamoApplicationRepository } from '#shared/adapters/aws/dynamo-application-repository.ts';
+import { DynamoContactRepository } from '#shared/adapters/aws/dynamo-contact-repository.ts';
+import { DynamoIdempotencyStore } from '#shared/adapters/aws/dynamo-idempotency-store.ts';
+import { DynamoRateLimiter } from '#shared/adapters/aws/dynamo-rate-limiter.ts';
+import { DynamoTenantRepository } from '#shared/adapters/aws/dynamo-tenant-repository.ts';
+import { DynamoWebhookRepository } from '#shared/adapters/aws/dynamo-webhook-repository.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { describeApplicationRepository, describeContactRepository, describeTenantRepository } from './contract/accounts.ts';
 import { describeIdempotencyStore, describeRateLimiter } from './contract/traffic.ts';
 import { describeWebhookRepository } from './contract/webhooks.ts';
 import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
-import { DynamoTemplateRepository } from '#adapters/aws/dynamo-template-repository.ts';
-import { DynamoBulkSendRepository } from '#adapters/aws/dynamo-bulk-send-repository.ts';
+import { DynamoTemplateRepository } from '#shared/adapters/aws/dynamo-template-repository.ts';
+import { DynamoBulkSendRepository } from '#shared/adapters/aws/dynamo-bulk-send-repository.ts';
 
 const tables = dynamoTables('traffic-contract');
 const on = <T>(adapter: new (db: DynamoDBDocumentClient, table: string) => T) =>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emfMetrics } from '#adapters/emf-metrics.ts';
-import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import { emfMetrics } from '#shared/adapters/emf-metrics.ts';
+import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
 
 interface EmfLine {
   _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };

@@ -1,4 +1,4 @@
-import { MemoryBlobStore } from '#adapters/memory/memory-blob-store.ts';
+import { MemoryBlobStore } from '#shared/adapters/memory/memory-blob-store.ts';
 import { describeBlobStore } from './contract/blob-store.ts';
 
 describeBlobStore('in memory', { build: () => new MemoryBlobStore() }, {

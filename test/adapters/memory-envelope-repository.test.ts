@@ -1,6 +1,6 @@
-import { MemoryEnvelopeRepository } from '#adapters/memory/memory-envelope-repository.ts';
-import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
-import { MemoryUsageRepository } from '#adapters/memory/memory-usage-repository.ts';
+import { MemoryEnvelopeRepository } from '#shared/adapters/memory/memory-envelope-repository.ts';
+import { MemoryTenantRepository } from '#shared/adapters/memory/memory-tenant-repository.ts';
+import { MemoryUsageRepository } from '#shared/adapters/memory/memory-usage-repository.ts';
 import { describeEnvelopeRepository } from './contract/envelope-repository.ts';
 import { describeEnvelopeSweeps } from './contract/envelope-sweeps.ts';
 import { describeEventLog } from './contract/event-log.ts';

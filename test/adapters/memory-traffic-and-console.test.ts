@@ -1,15 +1,15 @@
-import { MemoryApplicationRepository } from '#adapters/memory/memory-application-repository.ts';
-import { MemoryContactRepository } from '#adapters/memory/memory-contact-repository.ts';
-import { MemoryIdempotencyStore } from '#adapters/memory/memory-idempotency-store.ts';
-import { MemoryRateLimiter } from '#adapters/memory/memory-rate-limiter.ts';
-import { MemoryTenantRepository } from '#adapters/memory/memory-tenant-repository.ts';
-import { MemoryWebhookRepository } from '#adapters/memory/memory-webhook-repository.ts';
+import { MemoryApplicationRepository } from '#shared/adapters/memory/memory-application-repository.ts';
+import { MemoryContactRepository } from '#shared/adapters/memory/memory-contact-repository.ts';
+import { MemoryIdempotencyStore } from '#shared/adapters/memory/memory-idempotency-store.ts';
+import { MemoryRateLimiter } from '#shared/adapters/memory/memory-rate-limiter.ts';
+import { MemoryTenantRepository } from '#shared/adapters/memory/memory-tenant-repository.ts';
+import { MemoryWebhookRepository } from '#shared/adapters/memory/memory-webhook-repository.ts';
 import { describeApplicationRepository, describeContactRepository, describeTenantRepository } from './contract/accounts.ts';
 import { describeIdempotencyStore, describeRateLimiter } from './contract/traffic.ts';
 import { describeWebhookRepository } from './contract/webhooks.ts';
 import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
-import { MemoryTemplateRepository } from '#adapters/memory/memory-template-repository.ts';
-import { MemoryBulkSendRepository } from '#adapters/memory/memory-bulk-send-repository.ts';
+import { MemoryTemplateRepository } from '#shared/adapters/memory/memory-template-repository.ts';
+import { MemoryBulkSendRepository } from '#shared/adapters/memory/memory-bulk-send-repository.ts';
 
 const fresh = <T>(adapter: new () => T) => ({ build: () => new adapter() });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OffsetClock } from '#adapters/system.ts';
+import { OffsetClock } from '#shared/adapters/system.ts';
 
 describe('OffsetClock (the local service clock)', () => {
   it('wakes a wait when advanced past it, and not before', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { powertoolsLogger } from '#adapters/powertools-logger.ts';
+import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
 import { annotateLog, withLogContext } from '#shared/logging.ts';
 
 const lines = (spy: { mock: { calls: unknown[][] } }) =>

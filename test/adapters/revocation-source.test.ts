@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { signRsaDigest } from '#adapters/local/key-file-signer.ts';
-import { OID } from '#pdf/certificates.ts';
-import { RevocationUnavailable } from '#pdf/dss.ts';
-import { issueCertificate, issueCrl, type SigningKey } from '#pdf/pki.ts';
+import { HttpRevocationSource } from '#shared/adapters/http/revocation-source.ts';
+import { signRsaDigest } from '#shared/adapters/local/key-file-signer.ts';
+import { OID } from '#shared/pki/certificates.ts';
+import { RevocationUnavailable } from '#shared/pki/dss.ts';
+import { issueCertificate, issueCrl, type SigningKey } from '#shared/pki/certificate-authority.ts';
 
 const signingKey = (key: KeyObject): SigningKey => ({ algorithm: 'rsa-sha256', signDigest: (digest) => Promise.resolve(signRsaDigest(key, digest)) });
 const spki = (key: KeyObject): Uint8Array => createPublicKey(key).export({ type: 'spki', format: 'der' });

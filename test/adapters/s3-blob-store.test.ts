@@ -1,7 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
-import { S3BlobStore } from '#adapters/aws/s3-blob-store.ts';
-import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
+import { S3BlobStore } from '#shared/adapters/aws/s3-blob-store.ts';
+import { localS3ClientConfig } from '#local/engines/s3.ts';
 import { testConfig } from '#test/support/config.ts';
 import { describeBlobStore, httpTransport } from './contract/blob-store.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
+import { localS3ClientConfig } from '#local/engines/s3.ts';
 
 const OBJECTS = 2_500;
 const PAGE = 100;

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveSecrets } from '#adapters/aws/secrets.ts';
+import { resolveSecrets } from '#shared/adapters/aws/secrets.ts';
 import { loadConfig } from '#shared/config.ts';
 import { productionDeps } from '#shared/deps.ts';
 

@@ -1,8 +1,8 @@
 import { BadRequestException, GetAccountCommand, MessageRejected, SendEmailCommand, SESv2Client, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FALLBACK_SEND_RATE, MailThrottled, SesMailer } from '#adapters/aws/ses-mailer.ts';
-import type { Logger } from '#ports/services.ts';
+import { FALLBACK_SEND_RATE, MailThrottled, SesMailer } from '#shared/adapters/aws/ses-mailer.ts';
+import type { Logger } from '#shared/ports/services.ts';
 
 const sesMock = mockClient(SESv2Client);
 const $metadata = {};

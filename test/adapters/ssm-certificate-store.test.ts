@@ -1,7 +1,7 @@
 import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { SsmCertificateStore } from '#adapters/aws/ssm-certificate-store.ts';
+import { SsmCertificateStore } from '#shared/adapters/aws/ssm-certificate-store.ts';
 
 describe('SsmCertificateStore', () => {
   it('writes a chain over 4 KB in the Advanced tier, a short one in Standard, and reads it back', async () => {

@@ -3,7 +3,7 @@
  * presigned URL of the documents bucket, which the page follows (CSP connect-src, the bucket's CORS) and renders.
  */
 import { PDFDocument } from 'pdf-lib';
-import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
+import { MAX_INLINE_BODY_BYTES } from '#shared/http/aws-limits.ts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addImagePage } from '#test/support/pdfs.ts';

@@ -10,9 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { call, outboxFor } from '#test/support/api.ts';
 import type { EnvelopeBody } from '#test/support/envelopes.ts';
 import { settle } from '#test/support/signing.ts';
-import {
-  axe, contractPdf, drawWithTouch, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, useBrowser,
-} from './support.ts';
+import { axe, contractPdf, drawWithTouch, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, useBrowser } from './support.ts';
 
 let bearer: string;
 let page: Page;

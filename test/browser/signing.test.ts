@@ -9,12 +9,9 @@ import { call } from '#test/support/api.ts';
 import { sigField } from '#test/support/envelopes.ts';
 import type { EnvelopeBody } from '#test/support/envelopes.ts';
 import { latestCode, passGates, settle, signing } from '#test/support/signing.ts';
-import { SIGNATURE_FONTS } from '#pdf/text/catalog.ts';
+import { SIGNATURE_FONTS } from '#shared/sealing/text/catalog.ts';
 import { SIGNATURE_FONTS as WEB_FONTS } from '../../web/src/sign/font-labels.ts';
-import {
-  axe, contractPdf, drawWithMouse, focusedField, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique,
-  type Box, useBrowser,
-} from './support.ts';
+import { axe, contractPdf, drawWithMouse, focusedField, inkBox, renderPdfPage, screenshot, sealedPdf, sendEnvelope, signingUrl, summary, unique, type Box, useBrowser } from './support.ts';
 
 let bearer: string;
 let page: Page;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkWebhook, verifyWebhook } from '../../client/index.ts';
-import { signatureHeader } from '#domain/webhook-signature.ts';
+import { signatureHeader } from '#shared/webhooks/webhook-signature.ts';
 
 const SECRET = 'whsec-current-0123456789';
 const OLD = 'whsec-previous-9876543210';

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoBulkSendRepository } from '#adapters/aws/dynamo-bulk-send-repository.ts';
-import { BULK_CHECK_MINUTES, chunksOf } from '#domain/bulk-send.ts';
+import { DynamoBulkSendRepository } from '#shared/adapters/aws/dynamo-bulk-send-repository.ts';
+import { BULK_CHECK_MINUTES, chunksOf } from '#shared/templates/bulk-send.ts';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, newApp, outboxFor } from '#test/support/api.ts';
 import { makePdf } from '#test/support/pdfs.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifySignature, verifySignatureV2 } from '#domain/webhook-signature.ts';
+import { verifySignature, verifySignatureV2 } from '#shared/webhooks/webhook-signature.ts';
 import { call, newApp, tokenFor } from '#test/support/api.ts';
 import { readyDraft } from '#test/support/envelopes.ts';
 import { Receiver, type Received } from '#test/support/receiver.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appendToChain, genesis, verifyChain, type AuditDraft } from '#domain/audit-chain.ts';
-import { canonicalJson } from '#domain/canonical-json.ts';
+import { appendToChain, genesis, verifyChain, type AuditDraft } from '#shared/kernel/audit-chain.ts';
+import { canonicalJson } from '#shared/kernel/canonical-json.ts';
 
 const ENVELOPE = '0190f5d2-0000-7000-8000-000000000001';
 const draft = (event: AuditDraft['event'], detail: AuditDraft['detail'] = null): AuditDraft => ({ event, actor: 'system', ip: '2001:db8::1', userAgent: 'ua', detail });

@@ -4,11 +4,8 @@
  * pass DynamoDB's 400 KB whatever the rows hold.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BULK_CHUNK_BYTES, BULK_CHUNK_ROWS, checkBulkRows, chunksOf, clipError, csvRows, MAX_BULK_BYTES, MAX_BULK_COLUMNS, MAX_BULK_ERROR_CHARS,
-  MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES, MAX_BULK_ROWS, type BulkRowInput,
-} from '#domain/bulk-send.ts';
-import { ValidationError } from '#domain/errors.ts';
+import { BULK_CHUNK_BYTES, BULK_CHUNK_ROWS, checkBulkRows, chunksOf, clipError, csvRows, MAX_BULK_BYTES, MAX_BULK_COLUMNS, MAX_BULK_ERROR_CHARS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES, MAX_BULK_ROWS, type BulkRowInput } from '#shared/templates/bulk-send.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
 
 function refusal(fn: () => unknown): { path: string; message: string } {
   try {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkEmbedOrigins, EMBED_URL_SECONDS, issueEmbedTicket, openEmbedTicket, originProblem, returnUrlProblem } from '#domain/embedding.ts';
-import { mintEmbedToken, verifyEmbedToken } from '#domain/embed-tokens.ts';
-import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { Gone, InvalidState, Unauthorized, ValidationError } from '#domain/errors.ts';
+import { checkEmbedOrigins, EMBED_URL_SECONDS, issueEmbedTicket, openEmbedTicket, originProblem, returnUrlProblem } from '#shared/signing/embedding.ts';
+import { mintEmbedToken, verifyEmbedToken } from '#shared/kernel/tokens.ts';
+import { createEnvelope, sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { Gone, InvalidState, Unauthorized, ValidationError } from '#shared/kernel/errors.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');

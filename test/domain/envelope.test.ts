@@ -1,13 +1,11 @@
-import { addDocument } from '#domain/documents.ts';
-import { addFields } from '#domain/fields.ts';
+import { addDocument } from '#shared/envelopes/envelope-documents.ts';
+import { addFields } from '#shared/envelopes/fields.ts';
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '#domain/audit-chain.ts';
-import {
-  addSigner, createEnvelope, expireIfDue, sendEnvelope, voidEnvelope, type NewEnvelopeInput,
-} from '#domain/envelope.ts';
-import { InvalidState, ValidationError } from '#domain/errors.ts';
-import type { Envelope } from '#domain/model.ts';
-import { placementErrors, toPdfRect } from '#domain/placement.ts';
+import { verifyChain } from '#shared/kernel/audit-chain.ts';
+import { addSigner, createEnvelope, expireIfDue, sendEnvelope, voidEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
+import { InvalidState, ValidationError } from '#shared/kernel/errors.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import { placementErrors, toPdfRect } from '#shared/envelopes/field-placement.ts';
 import { letterDocument, letterPages, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const field = (signerIndex: number, extra: Partial<NewEnvelopeInput['fields'][number]> = {}) => ({

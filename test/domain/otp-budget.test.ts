@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope, sendEnvelope, type NewEnvelopeInput } from '#domain/envelope.ts';
-import { Unauthorized } from '#domain/errors.ts';
-import type { Envelope, Signer } from '#domain/model.ts';
-import { otpGuessBound, otpLocked, otpUsageOf, unlockOtp, OTP_CODE_SPACE, OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
-import type { NoticeOutboxItem } from '#domain/outbox.ts';
-import { assertGate, requestOtp, verifyOtp, OTP_MAX_FAILURES, OTP_REQUEST_LIMIT, OTP_REQUEST_WINDOW_SECONDS, type SigningStep } from '#domain/signing.ts';
-import type { EnvelopeChange } from '#domain/change.ts';
-import { otpLockedNoticeEmail } from '#domain/localized-notices.ts';
+import { createEnvelope, sendEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
+import { Unauthorized } from '#shared/kernel/errors.ts';
+import type { Envelope, Signer } from '#shared/kernel/model.ts';
+import { otpGuessBound, otpLocked, otpUsageOf, unlockOtp, OTP_CODE_SPACE, OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#shared/signing/otp-budget.ts';
+import type { NoticeOutboxItem } from '#shared/notices/outbox.ts';
+import { assertGate, requestOtp, verifyOtp, OTP_MAX_FAILURES, OTP_REQUEST_LIMIT, OTP_REQUEST_WINDOW_SECONDS, type SigningStep } from '#shared/signing/signing.ts';
+import type { EnvelopeChange } from '#shared/kernel/change.ts';
+import { otpLockedNoticeEmail } from '#shared/notices/localized-notices.ts';
 import { LOCALES } from '#shared/i18n/locales.ts';
 import { letterDocument, signerInput, testCtx, withPages } from '#test/support/domain.ts';
 

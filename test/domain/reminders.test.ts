@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope, sendEnvelope, voidEnvelope, expireIfDue, type NewEnvelopeInput } from '#domain/envelope.ts';
-import { RateLimited, InvalidState } from '#domain/errors.ts';
-import type { Envelope } from '#domain/model.ts';
-import type { NoticeOutboxItem, OutboxItem } from '#domain/outbox.ts';
-import { dueForReminder, manualReminderTargets, nextReminderAt, recordReminders, reminderDueAt } from '#domain/reminders.ts';
-import { decline } from '#domain/signing.ts';
-import { declinedNoticeEmail, signingReminderEmail, voidedNoticeEmail } from '#domain/localized-notices.ts';
+import { createEnvelope, sendEnvelope, voidEnvelope, expireIfDue, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
+import { RateLimited, InvalidState } from '#shared/kernel/errors.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import type { NoticeOutboxItem, OutboxItem } from '#shared/notices/outbox.ts';
+import { dueForReminder, manualReminderTargets, nextReminderAt, recordReminders, reminderDueAt } from '#shared/notices/reminders.ts';
+import { decline } from '#shared/signing/signing.ts';
+import { declinedNoticeEmail, signingReminderEmail, voidedNoticeEmail } from '#shared/notices/localized-notices.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope, voidEnvelope } from '#domain/envelope.ts';
-import { purgeDocument } from '#domain/purge.ts';
-import { classFor, dueReminder, LIFECYCLE_RULES, RETENTION_DAYS } from '#domain/retention.ts';
+import { createEnvelope, voidEnvelope } from '#shared/envelopes/envelope.ts';
+import { purgeDocument } from '#shared/retention/purge.ts';
+import { classFor, dueReminder, LIFECYCLE_RULES, RETENTION_DAYS } from '#shared/retention/retention.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const DAY = 86_400_000;

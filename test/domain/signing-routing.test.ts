@@ -1,9 +1,9 @@
 /** The signing transitions, continued: declining, and signing with routing to the next group (signing.test.ts: the gates, codes and consent). */
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '#domain/audit-chain.ts';
-import { voidEnvelope } from '#domain/envelope.ts';
-import { InvalidState } from '#domain/errors.ts';
-import { advanceRouting, decline, giveConsent, markViewed, nextRoutingGroup, recordSignature, requestOtp, verifyOtp } from '#domain/signing.ts';
+import { verifyChain } from '#shared/kernel/audit-chain.ts';
+import { voidEnvelope } from '#shared/envelopes/envelope.ts';
+import { InvalidState } from '#shared/kernel/errors.ts';
+import { advanceRouting, decline, giveConsent, markViewed, nextRoutingGroup, recordSignature, requestOtp, verifyOtp } from '#shared/signing/signing.ts';
 import { testCtx } from '#test/support/domain.ts';
 import { at, ENVELOPE_ID, jobsOf, sent, sentWith, sign, signerAt, submissionOf } from '#test/support/sent-envelopes.ts';
 

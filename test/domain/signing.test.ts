@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expireIfDue, voidEnvelope } from '#domain/envelope.ts';
-import { Conflict, Gone, InvalidState, RateLimited, Unauthorized } from '#domain/errors.ts';
-import { assertGate, CONSENT_DISCLOSURE, decline, giveConsent, markViewed, requestOtp, verifyOtp, type SigningStep } from '#domain/signing.ts';
+import { expireIfDue, voidEnvelope } from '#shared/envelopes/envelope.ts';
+import { Conflict, Gone, InvalidState, RateLimited, Unauthorized } from '#shared/kernel/errors.ts';
+import { assertGate, CONSENT_DISCLOSURE, decline, giveConsent, markViewed, requestOtp, verifyOtp, type SigningStep } from '#shared/signing/signing.ts';
 import { testCtx } from '#test/support/domain.ts';
 import { at, patchSigner, sent, sign, signerAt, T0, thrown } from '#test/support/sent-envelopes.ts';
 

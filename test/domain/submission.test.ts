@@ -2,10 +2,10 @@ import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { createEnvelope, type NewEnvelopeInput } from '#domain/envelope.ts';
-import { ValidationError } from '#domain/errors.ts';
-import type { Envelope, FieldType, Signer } from '#domain/model.ts';
-import { checkSubmission, MAX_IMAGE_BYTES, type CheckedValue, type SubmittedField } from '#domain/submission.ts';
+import { createEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import type { Envelope, FieldType, Signer } from '#shared/kernel/model.ts';
+import { checkSubmission, MAX_IMAGE_BYTES, type CheckedValue, type SubmittedField } from '#shared/signing/submission.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 import { PNG_1X1 } from '#test/support/pdfs.ts';
 

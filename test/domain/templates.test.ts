@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bulkEnvelopeId, bulkStatus, chunksOf, csvRows } from '#domain/bulk-send.ts';
-import { sendEnvelope } from '#domain/envelope.ts';
-import { ValidationError } from '#domain/errors.ts';
-import { assertTemplate, bindRoles, envelopeFromTemplate, prefillByLabel, type Template, type TemplateField } from '#domain/templates.ts';
+import { bulkEnvelopeId, bulkStatus, chunksOf, csvRows } from '#shared/templates/bulk-send.ts';
+import { sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import { assertTemplate, bindRoles, envelopeFromTemplate, prefillByLabel, type Template, type TemplateField } from '#shared/templates/templates.ts';
 import { letterDocument, letterPages, testCtx, withPages } from '#test/support/domain.ts';
 
 const document = letterDocument(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeQuota, usagePeriod } from '#domain/usage.ts';
+import { envelopeQuota, usagePeriod } from '#shared/console/usage.ts';
 
 describe('usage periods are calendar months in UTC (decision 30)', () => {
   it.each([

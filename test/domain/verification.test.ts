@@ -4,9 +4,9 @@
  * do not belong together, and never with a name, email or id in it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NotFound } from '#domain/errors.ts';
-import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
-import { sealedByHash, sealedDocument } from '#domain/use-cases/verification.ts';
+import { NotFound } from '#shared/kernel/errors.ts';
+import { finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
+import { sealedByHash, sealedDocument } from '#shared/verify/verification-actions.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { fullySigned } from '#test/support/sealing.ts';
 

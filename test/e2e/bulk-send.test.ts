@@ -5,7 +5,7 @@
  * past their bounds are refused up front with the row. (A batch whose jobs were never queued: test/clock/bulk-resume.test.ts.)
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES } from '#domain/bulk-send.ts';
+import { MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES } from '#shared/templates/bulk-send.ts';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, newApp, outboxFor } from '#test/support/api.ts';
 import { makePdf } from '#test/support/pdfs.ts';

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
+import { MAX_INLINE_BODY_BYTES } from '#shared/http/aws-limits.ts';
 import { apiUrl, call, expectErrorShape, newApp, outboxFor } from '#test/support/api.ts';
 import { postFile, readyDraft, sigField, uploadByUrl, type EnvelopeBody, type UploadUrl } from '#test/support/envelopes.ts';
 import { addImagePage, makePdf } from '#test/support/pdfs.ts';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localS3ClientConfig } from '#infra/local/engines/s3.ts';
-import { startLocalStack, type LocalStack } from '#infra/local/stack.ts';
+import { localS3ClientConfig } from '#local/engines/s3.ts';
+import { startLocalStack, type LocalStack } from '#local/stack.ts';
 
 const DAY = 86_400;
 let dataDir: string | undefined;

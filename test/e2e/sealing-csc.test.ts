@@ -4,7 +4,7 @@
  * without reaching the PDF, and the seal sweep's next round completes the envelope. This suite starts a stack of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '#infra/local/stack.ts';
+import { startLocalStack, type LocalStack } from '#local/stack.ts';
 import { allSignatures, opensslCmsVerify } from '#test/pdf/signature-tools.ts';
 import { makePdf, PNG_1X1 } from '#test/support/pdfs.ts';
 import { pdfsig, tempPdf } from '#test/support/validators.ts';

@@ -4,8 +4,7 @@
  * passes the downloaded seal against the root the local stack publishes.
  */
 import { createHash } from 'node:crypto';
-import { inject } from 'vitest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { pemCertificates, type ServiceRecord } from '#shared/verify/verify-report.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '#domain/webhook-signature.ts';
+import { verifySignature } from '#shared/webhooks/webhook-signature.ts';
 import { call, expectErrorShape, newApp } from '#test/support/api.ts';
 import { readyDraft, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
 import { Receiver } from '#test/support/receiver.ts';

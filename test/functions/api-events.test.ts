@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApplication, issueToken } from '#domain/use-cases/applications.ts';
-import type { ApiHandler } from '#http/pipeline.ts';
+import { createApplication, issueToken } from '#shared/console/application-actions.ts';
+import type { ApiHandler } from '#shared/http/pipeline.ts';
 import { definitionOf, routes } from '#infra/routes.ts';
 import type { Deps } from '#shared/deps.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';

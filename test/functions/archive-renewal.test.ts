@@ -5,13 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import { changeOf } from '#domain/change.ts';
-import { renewArchives } from '#domain/use-cases/archive-renewal.ts';
-import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
-import { archiveTimestampOf } from '#pdf/archive-timestamp.ts';
-import type { SealEvidence } from '#pdf/seal.ts';
+import { HttpRevocationSource } from '#shared/adapters/http/revocation-source.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import { changeOf } from '#shared/kernel/change.ts';
+import { renewArchives } from '#shared/sealing/archive-renewal-actions.ts';
+import { finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
+import { archiveTimestampOf } from '#shared/sealing/archive-timestamp.ts';
+import type { SealEvidence } from '#shared/sealing/seal.ts';
 import type { Deps } from '#shared/deps.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';

@@ -1,6 +1,6 @@
 /** The request body parser under broken input: every failure is a 4xx error, never a crash. */
 import { describe, expect, it } from 'vitest';
-import { parseBody } from '#http/body.ts';
+import { parseBody } from '#shared/http/body.ts';
 
 const multipart = (text: string, boundary = 'x') => parseBody(Buffer.from(text), `multipart/form-data; boundary=${boundary}`, ['multipart']);
 

@@ -1,11 +1,11 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { definition } from '#functions/workers/jobs.ts';
-import { readBulkSend, startBulkSend } from '#domain/use-cases/bulk-send.ts';
-import { createTemplate } from '#domain/use-cases/templates.ts';
-import { bulkEnvelopeId } from '#domain/bulk-send.ts';
-import { sweepBulkSends } from '#domain/use-cases/bulk-sweep.ts';
-import { ValidationError } from '#domain/errors.ts';
+import { readBulkSend, startBulkSend } from '#shared/templates/bulk-send-actions.ts';
+import { createTemplate } from '#shared/templates/template-actions.ts';
+import { bulkEnvelopeId } from '#shared/templates/bulk-send.ts';
+import { sweepBulkSends } from '#shared/templates/bulk-sweep-actions.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
 import type { Deps } from '#shared/deps.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { makePdf } from '#test/support/pdfs.ts';

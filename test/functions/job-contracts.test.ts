@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { removeDocument } from '#domain/documents.ts';
-import { createEnvelope, sendEnvelope, voidEnvelope, type EnvelopeChange } from '#domain/envelope.ts';
-import type { JobOutboxItem } from '#domain/outbox.ts';
-import { recordSignature, signerOf } from '#domain/signing.ts';
-import { queueChunks } from '#domain/use-cases/bulk-send.ts';
-import { commitChange } from '#domain/use-cases/context.ts';
-import { Job, JobMessage } from '#schemas/jobs.ts';
+import { removeDocument } from '#shared/envelopes/envelope-documents.ts';
+import { createEnvelope, sendEnvelope, voidEnvelope, type EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import type { JobOutboxItem } from '#shared/notices/outbox.ts';
+import { recordSignature, signerOf } from '#shared/signing/signing.ts';
+import { queueChunks } from '#shared/templates/bulk-send-actions.ts';
+import { commitChange } from '#shared/signing/signing-context.ts';
+import { Job, JobMessage } from '#shared/background/job-schemas.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { letterDocument, signerInput, testCtx, withPages } from '#test/support/domain.ts';
 

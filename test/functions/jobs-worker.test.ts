@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { recordSignature, signerOf } from '#domain/signing.ts';
+import { createEnvelope, sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { recordSignature, signerOf } from '#shared/signing/signing.ts';
 import { definition } from '#functions/workers/jobs.ts';
 
 const { createHandler } = definition;

@@ -4,17 +4,17 @@
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { MemoryBlobStore } from '#adapters/memory/memory-blob-store.ts';
-import { Conflict, InvalidState, PayloadTooLarge, ValidationError } from '#domain/errors.ts';
-import { uploadKey } from '#domain/staging.ts';
-import { sweepAbandonedStages } from '#domain/use-cases/blobs.ts';
-import { completeUpload, createUploadUrl } from '#domain/use-cases/direct-uploads.ts';
-import { deliverDocument, downloadDocument } from '#domain/use-cases/documents.ts';
-import { voidEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { createEnvelope } from '#domain/use-cases/uploads.ts';
-import { parseWith } from '#http/validation.ts';
+import { MemoryBlobStore } from '#shared/adapters/memory/memory-blob-store.ts';
+import { Conflict, InvalidState, PayloadTooLarge, ValidationError } from '#shared/kernel/errors.ts';
+import { uploadKey } from '#shared/envelopes/blob-staging.ts';
+import { sweepAbandonedStages } from '#shared/envelopes/blob-actions.ts';
+import { completeUpload, createUploadUrl } from '#shared/envelopes/direct-upload-actions.ts';
+import { deliverDocument, downloadDocument } from '#shared/envelopes/document-actions.ts';
+import { voidEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
+import { createEnvelope } from '#shared/envelopes/upload-actions.ts';
+import { parseWith } from '#shared/http/validation.ts';
 import { definition as rawUpload } from '#functions/api/upload-document.ts';
-import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
+import { CreateEnvelopeRequest } from '#shared/envelopes/envelope-schemas.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 
@@ -121,7 +121,7 @@ describe('request bodies on AWS', () => {
   });
 
   it('answers a body over 4 MB with 413 pointing to upload-url, deployed and locally alike; 4 MB itself is read', async () => {
-    const { createApplication, issueToken } = await import('#domain/use-cases/applications.ts');
+    const { createApplication, issueToken } = await import('#shared/console/application-actions.ts');
     for (const local of [false, true]) {
       const base = await memoryDeps();
       const deps = { ...base, config: { ...base.config, local } };

@@ -4,17 +4,17 @@
  * worker renders), and the sender's resend unlocks the signer with a fresh link.
  */
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '#domain/audit-chain.ts';
-import { OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#domain/otp-budget.ts';
-import type { Job, NoticeOutboxItem } from '#domain/outbox.ts';
-import { OTP_MAX_FAILURES, OTP_REQUEST_LIMIT, OTP_REQUEST_WINDOW_SECONDS } from '#domain/signing.ts';
-import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { sendNotices } from '#domain/use-cases/notifications.ts';
-import { resendLink } from '#domain/use-cases/routing.ts';
-import { consentToSign, declineToSign, readSigningContext, requestCode, signingDocument, verifyCode } from '#domain/use-cases/signing.ts';
-import { createEnvelope } from '#domain/use-cases/uploads.ts';
-import { parseWith } from '#http/validation.ts';
-import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
+import { verifyChain } from '#shared/kernel/audit-chain.ts';
+import { OTP_LIFETIME_CODES, OTP_LIFETIME_WRONG_TRIES } from '#shared/signing/otp-budget.ts';
+import type { Job, NoticeOutboxItem } from '#shared/notices/outbox.ts';
+import { OTP_MAX_FAILURES, OTP_REQUEST_LIMIT, OTP_REQUEST_WINDOW_SECONDS } from '#shared/signing/signing.ts';
+import { sendEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
+import { sendNotices } from '#shared/notices/notification-actions.ts';
+import { resendLink } from '#shared/envelopes/routing-actions.ts';
+import { consentToSign, declineToSign, readSigningContext, requestCode, signingDocument, verifyCode } from '#shared/signing/signing-actions.ts';
+import { createEnvelope } from '#shared/envelopes/upload-actions.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { CreateEnvelopeRequest } from '#shared/envelopes/envelope-schemas.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { outcome } from '#test/support/invariants.ts';
 import { makePdf } from '#test/support/pdfs.ts';

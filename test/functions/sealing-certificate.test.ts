@@ -1,10 +1,10 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EnvelopeChange } from '#domain/envelope.ts';
-import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, CONSENT_DISCLOSURE } from '#domain/signing.ts';
-import { sealStep } from '#domain/use-cases/sealing.ts';
-import { checkOriginal } from '#domain/use-cases/uploads.ts';
+import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import { createEnvelope, sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, CONSENT_DISCLOSURE } from '#shared/signing/signing.ts';
+import { sealStep } from '#shared/sealing/sealing-actions.ts';
+import { checkOriginal } from '#shared/envelopes/upload-actions.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
 import { makePdf, PNG_1X1 } from '#test/support/pdfs.ts';

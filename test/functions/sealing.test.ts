@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import { SealKeyMismatch } from '#domain/use-cases/seal-key.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import { SealKeyMismatch } from '#shared/sealing/seal-key-check.ts';
 import { tempDir } from '#test/pdf/signature-tools.ts';
-import { MemoryMetrics } from '#adapters/emf-metrics.ts';
-import { LocalWorkflows } from '#adapters/local/local-workflows.ts';
-import { createEnvelope } from '#domain/envelope.ts';
-import { finalizeStep, sealStep } from '#domain/use-cases/sealing.ts';
+import { MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
+import { LocalWorkflows } from '#shared/adapters/local/local-workflows.ts';
+import { createEnvelope } from '#shared/envelopes/envelope.ts';
+import { finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
 import { fullySigned } from '#test/support/sealing.ts';

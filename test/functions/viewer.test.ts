@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { viewerEvent } from '#http/viewer.ts';
+import { viewerEvent } from '#shared/http/viewer.ts';
 
 const event = (headers: Record<string, string>): APIGatewayProxyEventV2 => ({
   version: '2.0', routeKey: 'GET /v1/signing/{token}', rawPath: '/v1/signing/t', rawQueryString: '', headers, isBase64Encoded: false,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { envelopeView } from '#http/views.ts';
+import { envelopeView } from '#shared/envelopes/envelope-views.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { definition as deletionRemindersFunction } from '#functions/workers/deletion-reminders.ts';
 import { definition as expirySweepFunction } from '#functions/workers/expiry-sweep.ts';

@@ -36,8 +36,8 @@ const DYNAMO_ADAPTER = /\/adapters\/aws\/dynamo-[\w-]+\.ts$/;
  * that talks to DynamoDB or is one of the DynamoDB adapters' modules.
  */
 function tableModules(): string[] {
-  const start = resolveImport('#adapters/aws/table.ts', 'package.json');
-  if (!start) throw new Error('#adapters/aws/table.ts does not resolve');
+  const start = resolveImport('#shared/adapters/aws/dynamo-table-adapters.ts', 'package.json');
+  if (!start) throw new Error('#shared/adapters/aws/dynamo-table-adapters.ts does not resolve');
   const found = new Set([start]);
   const queue = [start];
   for (let file = queue.shift(); file; file = queue.shift()) {

@@ -7,16 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_GATEWAY_MAX_BODY_BYTES, gatewayRequestBreach, invocationRequestBreach, invocationResponseBreach, LAMBDA_MAX_REQUEST_BYTES,
-  LAMBDA_MAX_RESPONSE_BYTES, MAX_INLINE_BODY_BYTES, payloadBytes,
-} from '#http/aws-limits.ts';
-import { pdfResult } from '#http/documents.ts';
-import type { ApiHandler } from '#http/pipeline.ts';
-import { binary, ok, type HttpResult } from '#http/responses.ts';
-import { invokeRoute, invokeWithin, type LimitLog, type Timer } from '#infra/local/aws-limits.ts';
-import { bindRoute } from '#infra/local/router.ts';
-import { apiListener } from '#infra/local/server.ts';
+import { API_GATEWAY_MAX_BODY_BYTES, gatewayRequestBreach, invocationRequestBreach, invocationResponseBreach, LAMBDA_MAX_REQUEST_BYTES, LAMBDA_MAX_RESPONSE_BYTES, MAX_INLINE_BODY_BYTES, payloadBytes } from '#shared/http/aws-limits.ts';
+import { pdfResult } from '#shared/envelopes/download-views.ts';
+import type { ApiHandler } from '#shared/http/pipeline.ts';
+import { binary, ok, type HttpResult } from '#shared/http/responses.ts';
+import { invokeRoute, invokeWithin, type LimitLog, type Timer } from '#local/aws-limits.ts';
+import { bindRoute } from '#local/router.ts';
+import { apiListener } from '#local/server.ts';
 import type { RouteDef } from '#infra/routes.ts';
 import { testConfig } from '#test/support/config.ts';
 

@@ -19,7 +19,7 @@ import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 /**
  * The routes that take a PDF in inspect it (pdf-lib) and index its text for anchors (pdf.js, 1.7 MB): stated apart,
- * like the seal function. No other route bundles either (shared/domain/use-cases/uploads.ts is where both are used).
+ * like the seal function. No other route bundles either (shared/envelopes/upload-actions.ts is where both are used).
  */
 const PDF_INTAKE = new Set([
   'functions/api/create-envelope.ts', 'functions/api/upload-document.ts', 'functions/api/complete-upload.ts',
@@ -71,7 +71,7 @@ describe('function bundles', () => {
       ...BUNDLE_OPTIONS,
       stdin: {
         contents: [
-          "import { layoutLine } from '#pdf/text/layout.ts';",
+          "import { layoutLine } from '#shared/sealing/text/layout.ts';",
           'export async function draw(text) { const line = await layoutLine(text, "regular"); return { text: line.text, glyphs: line.runs.reduce((n, r) => n + r.glyphs.length, 0), uncovered: line.uncovered }; }',
         ].join('\n'),
         resolveDir: BUNDLE_OPTIONS.absWorkingDir,

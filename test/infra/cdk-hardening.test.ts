@@ -6,9 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultParameter } from '#infra/seal-cert.ts';
 import { RESERVABLE } from '#infra/stacks/functions.ts';
-import {
-  allTemplates, manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_PSEUDO, type Json, type Statement, type Synthesized,
-} from '#test/support/templates.ts';
+import { allTemplates, manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_PSEUDO, type Json, type Statement, type Synthesized } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
 beforeAll(() => { synthesized = synthesize(); });

@@ -5,7 +5,7 @@
  * the sweep and a lifecycle rule clear staged uploads never completed; the seal task is sized for a 25 MB PDF.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_INTEGRATION_TIMEOUT_SECONDS, MAX_INLINE_BODY_BYTES } from '#http/aws-limits.ts';
+import { API_INTEGRATION_TIMEOUT_SECONDS, MAX_INLINE_BODY_BYTES } from '#shared/http/aws-limits.ts';
 import { functionTimeoutSeconds } from '#infra/stacks/access.ts';
 import { resolverFor, resourcesOfType, synthesize, type Json, type Synthesized, type SynthesizedFunction, manifestFunctions } from '#test/support/templates.ts';
 

@@ -7,11 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_PER_ALARM } from '#infra/constructs/alarms.ts';
 import { RESERVABLE } from '#infra/stacks/functions.ts';
 import { DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
-import { SEAL_KEY_MISMATCH_LOG } from '#domain/use-cases/seal-key.ts';
+import { SEAL_KEY_MISMATCH_LOG } from '#shared/sealing/seal-key-check.ts';
 import { routes, workers } from '#infra/routes.ts';
-import {
-  allTemplates, manifestFunctions, newApp, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Synthesized,
-} from '#test/support/templates.ts';
+import { allTemplates, manifestFunctions, newApp, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Synthesized } from '#test/support/templates.ts';
 
 /**
  * CloudFormation refuses a stack of more than 500 resources. 300 leaves each stack room for what comes next: the api

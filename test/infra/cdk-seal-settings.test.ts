@@ -4,7 +4,7 @@
  */
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SEAL_KEY_SPECS } from '#adapters/seal-key-spec.ts';
+import { SEAL_KEY_SPECS } from '#shared/adapters/seal-key-spec.ts';
 import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
 import { createService } from '#infra/stacks/service.ts';
 import { functionEnvironment, type ServiceResources } from '#infra/stacks/environment.ts';

@@ -6,17 +6,15 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SECRET_NAMES, secretArnVariable } from '#adapters/aws/secret-names.ts';
-import { createTableInput } from '#adapters/aws/table-schema.ts';
-import { servedBySigningHost } from '#http/signing-host-policy.ts';
+import { SECRET_NAMES, secretArnVariable } from '#shared/adapters/aws/secret-names.ts';
+import { createTableInput } from '#shared/adapters/aws/table-schema.ts';
+import { servedBySigningHost } from '#shared/http/signing-host-policy.ts';
 import { TRAFFIC_KEY_PREFIXES } from '#infra/constructs/grants.ts';
 import { accessOf } from '#infra/stacks/access.ts';
 import { functionEnvironment, IN_SECRETS_MANAGER, manifestHandlers, RESOURCE_KEYS, UNBOUND, type ServiceResources } from '#infra/stacks/environment.ts';
 import { functionSettings } from '#infra/stacks/settings.ts';
 import { functionModules, routes, workers, workflows } from '#infra/routes.ts';
-import {
-  functionTemplates, manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction,
-} from '#test/support/templates.ts';
+import { functionTemplates, manifestFunctions, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Resource, type Statement, type Synthesized, type SynthesizedFunction } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
 let functions: SynthesizedFunction[];

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cscKeys } from '#infra/local/engines/csc-credentials.ts';
-import { startCscMock, type RunningCsc } from '#infra/local/engines/csc.ts';
-import { crlUrls } from '#pdf/pki.ts';
+import { cscKeys } from '#local/engines/csc-credentials.ts';
+import { startCscMock, type RunningCsc } from '#local/engines/csc.ts';
+import { crlUrls } from '#shared/pki/certificate-authority.ts';
 
 let csc: RunningCsc;
 let token: string;

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { bearerAccess, invites, linkAccess, portsFor } from '#http/endpoint.ts';
-import type { DepsFor } from '#http/deps-for.ts';
+import { bearerAccess, invites, linkAccess, portsFor } from '#shared/http/endpoint.ts';
+import type { DepsFor } from '#shared/http/deps-for.ts';
 import { accessOf } from '#infra/stacks/access.ts';
 import { ADAPTER_PORTS, functionEnvironment, manifestHandlers, RESOURCE_KEYS, UNBOUND, unboundAdapters, type ServiceResources } from '#infra/stacks/environment.ts';
 
@@ -13,7 +13,7 @@ describe('the deps a function is typed with and the adapters its environment bin
     const env = functionEnvironment(handler, resources, settings);
     const unbound = new Set(unboundAdapters(handler));
     for (const [specifier, port] of Object.entries(ADAPTER_PORTS)) {
-      if (specifier !== '#adapters/aws/table.ts') expect(unbound.has(specifier), specifier).toBe(!ports.has(port));
+      if (specifier !== '#shared/adapters/aws/dynamo-table-adapters.ts') expect(unbound.has(specifier), specifier).toBe(!ports.has(port));
     }
     expect(env.MAIL_FROM !== undefined).toBe(ports.has('mailer'));
     expect(env.JOBS_QUEUE_URL !== UNBOUND).toBe(ports.has('jobs'));

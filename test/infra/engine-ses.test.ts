@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSes, type RunningSes } from '../../infra/local/engines/ses.ts';
+import { startSes, type RunningSes } from '../../local/engines/ses.ts';
 
 import { occupyPort } from '#test/support/ports.ts';
 

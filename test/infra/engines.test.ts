@@ -3,34 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  GetItemCommand,
-  ListTablesCommand,
-  PutItemCommand,
-  TransactWriteItemsCommand,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand, TransactWriteItemsCommand, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePort, isPortFree } from '../../infra/local/engines/free-port.ts';
-import {
-  JavaMissingError,
-  parseJavaMajor,
-  startDynamoDbLocal,
-  type DynamoDbLocalEngine,
-} from '../../infra/local/engines/dynamodb.ts';
-import { localS3ClientConfig, startS3 } from '../../infra/local/engines/s3.ts';
-import type { RunningEngine } from '../../infra/local/engines/types.ts';
+import { freePort, isPortFree } from '../../local/engines/free-port.ts';
+import { JavaMissingError, parseJavaMajor, startDynamoDbLocal, type DynamoDbLocalEngine } from '../../local/engines/dynamodb.ts';
+import { localS3ClientConfig, startS3 } from '../../local/engines/s3.ts';
+import type { RunningEngine } from '../../local/engines/types.ts';
 
 import { occupyPort } from '#test/support/ports.ts';
 const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };

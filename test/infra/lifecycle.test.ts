@@ -2,11 +2,11 @@ import { DeleteObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, ListOb
 import type { S3Event } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RETENTION_STARTED } from '#adapters/aws/s3-blob-store.ts';
-import type { Envelope } from '#domain/model.ts';
-import type { Submission } from '#domain/submission.ts';
-import { RETENTION_TAG } from '#domain/retention.ts';
-import { lifecycleJob } from '#infra/local/lifecycle.ts';
+import { RETENTION_STARTED } from '#shared/adapters/aws/s3-blob-store.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import type { Submission } from '#shared/signing/submission.ts';
+import { RETENTION_TAG } from '#shared/retention/retention.ts';
+import { lifecycleJob } from '#local/lifecycle.ts';
 
 const DAY = 86_400_000;
 const s3Mock = mockClient(S3Client);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs, type RunningSqs } from '#infra/local/engines/sqs.ts';
-import { savedClock } from '#infra/local/saved-state.ts';
+import { startSqs, type RunningSqs } from '#local/engines/sqs.ts';
+import { savedClock } from '#local/saved-state.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'local-state-')); });

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
-import { signRsaDigest } from '#adapters/local/key-file-signer.ts';
-import { startLocalPki } from '#infra/local/engines/pki.ts';
-import { crlUrls, issueCertificate } from '#pdf/pki.ts';
-import { OID } from '#pdf/certificates.ts';
+import { signRsaDigest } from '#shared/adapters/local/key-file-signer.ts';
+import { startLocalPki } from '#local/engines/local-ca.ts';
+import { crlUrls, issueCertificate } from '#shared/pki/certificate-authority.ts';
+import { OID } from '#shared/pki/certificates.ts';
 
 const spki = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' });
 

@@ -1,8 +1,8 @@
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqs, type RunningSqs } from '#infra/local/engines/sqs.ts';
-import { startPoller, type Poller } from '#infra/local/queue-poller.ts';
+import { startSqs, type RunningSqs } from '#local/engines/sqs.ts';
+import { startPoller, type Poller } from '#local/queue-poller.ts';
 
 let engine: RunningSqs;
 let sqs: SQSClient;

@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { main } from '#infra/seal-cert.ts';
-import { signPdf } from '#pdf/pades.ts';
+import { signPdf } from '#shared/sealing/pades.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { lastSignature, opensslCmsVerify, tempDir } from '#test/pdf/signature-tools.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { invokeWithin } from '#infra/local/aws-limits.ts';
-import { loadStateMachine } from '#infra/local/workflow-runner.ts';
+import { invokeWithin } from '#local/aws-limits.ts';
+import { loadStateMachine } from '#local/workflow-runner.ts';
 import type { Deps } from '#shared/deps.ts';
 import { calls } from '#test/fixtures/workflows/attempt-counter.ts';
 import { invocations } from '#test/fixtures/workflows/never-answers.ts';

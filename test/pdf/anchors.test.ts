@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { extractTextIndex, findAnchor, type TextIndex } from '../../shared/pdf/anchors.ts';
+import { extractTextIndex, findAnchor, type TextIndex } from '../../shared/pdf/text-anchors.ts';
 import { inspectPdf } from '../../shared/pdf/inspect.ts';
-import { toPdfRect } from '../../shared/domain/placement.ts';
-import type { PageGeometry } from '../../shared/domain/model.ts';
+import { toPdfRect } from '../../shared/envelopes/field-placement.ts';
+import type { PageGeometry } from '../../shared/kernel/model.ts';
 import { assemblePdf } from '../support/pdfs.ts';
 import { contractPdf, textPdf, type TextPage } from '../support/text-pdfs.ts';
 

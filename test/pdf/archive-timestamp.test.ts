@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import { archiveTimestampOf, renewArchiveTimestamp } from '#pdf/archive-timestamp.ts';
-import { sealPdf } from '#pdf/seal.ts';
+import { HttpRevocationSource } from '#shared/adapters/http/revocation-source.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import { archiveTimestampOf, renewArchiveTimestamp } from '#shared/sealing/archive-timestamp.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { allSignatures, opensslCmsVerify, opensslTsVerify, pdfsig, qpdfCheck, startsWith } from './signature-tools.ts';

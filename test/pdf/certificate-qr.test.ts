@@ -5,9 +5,9 @@
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFName, PDFRawStream, type PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrModules } from '#pdf/certificate-qr.ts';
-import { loadPdf } from '#pdf/load.ts';
-import { sealPdf } from '#pdf/seal.ts';
+import { qrModules } from '#shared/sealing/audit-certificate-qr.ts';
+import { loadPdf } from '#shared/pdf/load.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { pdftotext, tempPdf } from '#test/support/validators.ts';

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addAuditCertificate, type AuditCertificateInput } from '#pdf/certificate.ts';
-import { SealDrawing } from '#pdf/draw/drawing.ts';
-import { loadPdf } from '#pdf/load.ts';
+import { addAuditCertificate, type AuditCertificateInput } from '#shared/sealing/audit-certificate.ts';
+import { SealDrawing } from '#shared/sealing/draw/drawing.ts';
+import { loadPdf } from '#shared/pdf/load.ts';
 import { PNG } from 'pngjs';
 import { makePdf } from '#test/support/pdfs.ts';
 

@@ -3,7 +3,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
 import { signRsaDigest } from '../../shared/adapters/local/key-file-signer.ts';
-import { distinguishedName, fromPem, issueSelfSignedCertificate, toPem, x509Time } from '../../shared/pdf/certificates.ts';
+import { distinguishedName, fromPem, issueSelfSignedCertificate, toPem, x509Time } from '../../shared/pki/certificates.ts';
 import { opensslSignDigest, x509Text } from './signature-tools.ts';
 
 const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -4,8 +4,8 @@ import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentSigner } from '../../shared/ports/services.ts';
 import { signRsaDigest } from '../../shared/adapters/local/key-file-signer.ts';
-import { issueSelfSignedCertificate, toPem } from '../../shared/pdf/certificates.ts';
-import { CMS_OID, buildCadesSignature, signedAttributes, signedAttributesToSign } from '../../shared/pdf/cms.ts';
+import { issueSelfSignedCertificate, toPem } from '../../shared/pki/certificates.ts';
+import { CMS_OID, buildCadesSignature, signedAttributes, signedAttributesToSign } from '../../shared/pki/cms.ts';
 import { opensslCmsVerify, opensslSignDigest } from './signature-tools.ts';
 
 const SIGNING_TIME_OID = '1.2.840.113549.1.9.5';

@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import type { RunningPki } from '#infra/local/engines/pki.ts';
-import { sealPdf } from '#pdf/seal.ts';
-import { tokenCertificates } from '#pdf/tsp.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import type { RunningPki } from '#local/engines/local-ca.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
+import { tokenCertificates } from '#shared/pki/tsp.ts';
 import { derViolations } from '#test/support/der.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';

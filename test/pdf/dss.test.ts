@@ -5,11 +5,11 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signRsaDigest } from '#adapters/local/key-file-signer.ts';
-import type { RevocationSource } from '#ports/services.ts';
-import { OID } from '#pdf/certificates.ts';
-import { addDss, collectValidationMaterial, RevocationUnavailable } from '#pdf/dss.ts';
-import { issueCertificate, type SigningKey } from '#pdf/pki.ts';
+import { signRsaDigest } from '#shared/adapters/local/key-file-signer.ts';
+import type { RevocationSource } from '#shared/ports/services.ts';
+import { OID } from '#shared/pki/certificates.ts';
+import { addDss, collectValidationMaterial, RevocationUnavailable } from '#shared/pki/dss.ts';
+import { issueCertificate, type SigningKey } from '#shared/pki/certificate-authority.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 const signingKey = (key: KeyObject): SigningKey => ({ algorithm: 'rsa-sha256', signDigest: (digest) => Promise.resolve(signRsaDigest(key, digest)) });

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRef, type PDFPage } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { toPdfRect } from '#domain/placement.ts';
-import { flattenFields, type FlattenItem } from '#pdf/flatten.ts';
-import { SealDrawing } from '#pdf/draw/drawing.ts';
-import { loadPdf } from '#pdf/load.ts';
+import { toPdfRect } from '#shared/envelopes/field-placement.ts';
+import { flattenFields, type FlattenItem } from '#shared/sealing/flatten.ts';
+import { SealDrawing } from '#shared/sealing/draw/drawing.ts';
+import { loadPdf } from '#shared/pdf/load.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
 type Rotation = FlattenItem['rotate'];

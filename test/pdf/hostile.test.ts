@@ -4,12 +4,12 @@
  */
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#domain/errors.ts';
-import { assertDocumentLimits } from '#domain/documents.ts';
-import { checkOriginal, type IntakePolicy } from '#domain/use-cases/uploads.ts';
-import { extractTextIndex } from '#pdf/anchors.ts';
-import { decodeSync, OverCap } from '#pdf/decode.ts';
-import { inspectPdf } from '#pdf/inspect.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
+import { assertDocumentLimits } from '#shared/envelopes/envelope-documents.ts';
+import { checkOriginal, type IntakePolicy } from '#shared/envelopes/upload-actions.ts';
+import { extractTextIndex } from '#shared/pdf/text-anchors.ts';
+import { decodeSync, OverCap } from '#shared/pdf/decode.ts';
+import { inspectPdf } from '#shared/pdf/inspect.ts';
 import { buildPdf, heavyPagesPdf, HOSTILE, objectStreamBombPdf, pagesPdf, stream, zeroBomb } from '#test/fixtures/hostile/generate.ts';
 
 const MB = 1024 * 1024;

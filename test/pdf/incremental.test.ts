@@ -1,11 +1,6 @@
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import {
-  appendIncrementalUpdate,
-  changedObjects,
-  openForUpdate,
-  trackChanges,
-} from '../../shared/pdf/incremental.ts';
+import { appendIncrementalUpdate, changedObjects, openForUpdate, trackChanges } from '../../shared/sealing/incremental.ts';
 import { loadPdf } from '../../shared/pdf/load.ts';
 import { readLastXref as readPreviousXref } from '../../shared/pdf/xref.ts';
 import { assemblePdf, encryptedFixture, lastXrefOffset, makePdf } from '../support/pdfs.ts';

@@ -3,7 +3,7 @@ import { PDFDocument, PDFRawStream, ParseSpeeds } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../shared/pdf/inspect.ts';
 import { loadPdf } from '../../shared/pdf/load.ts';
-import { sealPdf } from '../../shared/pdf/seal.ts';
+import { sealPdf } from '../../shared/sealing/seal.ts';
 import { KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
 import { pdfsig, startsWith, tempDir } from './signature-tools.ts';
 import { PNG_1X1, assemblePdf, makePdf } from '../support/pdfs.ts';

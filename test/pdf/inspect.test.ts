@@ -2,17 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFDocument, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf, type PdfInspection } from '../../shared/pdf/inspect.ts';
-import {
-  PNG_1X1,
-  assemblePdf,
-  cutAt,
-  encryptedFixture,
-  lastXrefOffset,
-  makePdf,
-  truncatedAtObjectBoundary,
-  truncatedBeforeObject,
-  withTrailing,
-} from '../support/pdfs.ts';
+import { PNG_1X1, assemblePdf, cutAt, encryptedFixture, lastXrefOffset, makePdf, truncatedAtObjectBoundary, truncatedBeforeObject, withTrailing } from '../support/pdfs.ts';
 
 import { accepted, bytesOf, prng, randomBytes, rejection, text, treeWithPages } from './inspect-helpers.ts';
 

@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KeyFileSigner } from '../../shared/adapters/local/key-file-signer.ts';
-import { appendIncrementalUpdate, openForUpdate } from '../../shared/pdf/incremental.ts';
+import { appendIncrementalUpdate, openForUpdate } from '../../shared/sealing/incremental.ts';
 import { loadPdf } from '../../shared/pdf/load.ts';
-import { SignatureTooLargeError, signPdf } from '../../shared/pdf/pades.ts';
+import { SignatureTooLargeError, signPdf } from '../../shared/sealing/pades.ts';
 import { lastXrefOffset, makePdf } from '../support/pdfs.ts';
 import { flipByte, lastSignature, opensslCmsVerify, pdfsig, qpdfCheck, startsWith, tempDir } from './signature-tools.ts';
 

@@ -6,14 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { PDFArray, PDFDict, PDFName, PDFString, PDFHexString, PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import { freePort } from '#infra/local/engines/free-port.ts';
-import type { RunningPki } from '#infra/local/engines/pki.ts';
-import { inspectPdf } from '#pdf/inspect.ts';
-import { RevocationUnavailable } from '#pdf/dss.ts';
-import { signPdf } from '#pdf/pades.ts';
-import { sealPdf, type SealInput } from '#pdf/seal.ts';
-import { timestampResponse, TimestampUnavailable, tokenFromResponse } from '#pdf/tsp.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import { freePort } from '#local/engines/free-port.ts';
+import type { RunningPki } from '#local/engines/local-ca.ts';
+import { inspectPdf } from '#shared/pdf/inspect.ts';
+import { RevocationUnavailable } from '#shared/pki/dss.ts';
+import { signPdf } from '#shared/sealing/pades.ts';
+import { sealPdf, type SealInput } from '#shared/sealing/seal.ts';
+import { timestampResponse, TimestampUnavailable, tokenFromResponse } from '#shared/pki/tsp.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { testConfig } from '#test/support/config.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
@@ -94,7 +94,6 @@ describe('earlier signatures', () => {
     const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray);
     expect(fields.asArray().map((f) => (doc.context.lookup(f, PDFDict).get(PDFName.of('T')) as PDFHexString | PDFString).decodeText())).toEqual(['Signature1', 'Signature2', 'Signature3', 'Signature4']);
   });
-
 
   it('a signed field of the input stays (in the form, on its page, still valid); the unsigned ones are flattened', async () => {
     const withForm = await makePdf({

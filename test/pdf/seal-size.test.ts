@@ -3,16 +3,16 @@
  * certificates, about 2 KB for the CMS and that token size plus a little, not 16 KB per signature of zeros. A token
  * that outgrows what the authority gave before makes the seal start again with the first-use reserve, not fail.
  */
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import type { RunningPki } from '#infra/local/engines/pki.ts';
-import { sealPdf } from '#pdf/seal.ts';
-import type { DocumentSigner, TimestampAuthority } from '#ports/services.ts';
-import { issueTimestampToken, timestampResponse, tokenFromResponse } from '#pdf/tsp.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import type { RunningPki } from '#local/engines/local-ca.ts';
+import { sealPdf } from '#shared/sealing/seal.ts';
+import type { DocumentSigner, TimestampAuthority } from '#shared/ports/services.ts';
+import { issueTimestampToken, timestampResponse, tokenFromResponse } from '#shared/pki/tsp.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { allSignatures, pdfsig } from './signature-tools.ts';

@@ -8,11 +8,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import { sealPdf, type SealInput } from '#pdf/seal.ts';
-import type { FlattenItem } from '#pdf/flatten.ts';
-import { uncoveredCharacters } from '#pdf/text/catalog.ts';
-import { layoutLine } from '#pdf/text/layout.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import { sealPdf, type SealInput } from '#shared/sealing/seal.ts';
+import type { FlattenItem } from '#shared/sealing/flatten.ts';
+import { uncoveredCharacters } from '#shared/sealing/text/catalog.ts';
+import { layoutLine } from '#shared/sealing/text/layout.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { tempDir, tempFile } from './signature-tools.ts';
 

@@ -24,8 +24,8 @@ describe('the import graph', () => {
     const edges = [...graph.values()].flat();
     expect(graph.size).toBeGreaterThan(300);
     for (const dir of SOURCE_DIRS) expect([...graph.keys()].some((file) => file.startsWith(`${dir}/`)), dir).toBe(true);
-    // `#domain/...` in functions/api resolves into shared/domain.
-    expect(graph.get('functions/api/create-envelope.ts')?.some((e) => e.to.startsWith('shared/domain/'))).toBe(true);
+    // `#shared/...` in functions/api resolves into the feature folders.
+    expect(graph.get('functions/api/create-envelope.ts')?.some((e) => e.to.startsWith('shared/envelopes/'))).toBe(true);
     expect(edges.some((e) => e.typeOnly) && edges.some((e) => e.dynamic)).toBe(true);
   });
 

@@ -7,12 +7,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as dynamodb from '#infra/local/engines/dynamodb.ts';
-import * as pki from '#infra/local/engines/pki.ts';
-import * as s3 from '#infra/local/engines/s3.ts';
-import * as ses from '#infra/local/engines/ses.ts';
-import * as sqs from '#infra/local/engines/sqs.ts';
-import * as stack from '#infra/local/stack.ts';
+import * as dynamodb from '#local/engines/dynamodb.ts';
+import * as pki from '#local/engines/local-ca.ts';
+import * as s3 from '#local/engines/s3.ts';
+import * as ses from '#local/engines/ses.ts';
+import * as sqs from '#local/engines/sqs.ts';
+import * as stack from '#local/stack.ts';
 import { REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { classifyTests } from '#test/support/test-projects.ts';
 
@@ -75,7 +75,7 @@ describe('which project a test file lands in', () => {
 
   it('puts the repository\'s own tests where they belong', () => {
     const { engines, unit } = classifyTests(REPO_ROOT, ['test', 'shared']);
-    for (const file of ['test/e2e/auth.test.ts', 'test/adapters/dynamo-envelope-repository.test.ts', 'test/infra/engines.test.ts', 'shared/domain/use-cases/races.invariants.test.ts']) {
+    for (const file of ['test/e2e/auth.test.ts', 'test/adapters/dynamo-envelope-repository.test.ts', 'test/infra/engines.test.ts', 'shared/envelopes/races.invariants.test.ts']) {
       expect(engines.has(file), file).toBe(true);
     }
     for (const file of ['test/domain/envelope.test.ts', 'test/functions/otp-lock.test.ts', 'test/repository/test-projects.test.ts', 'test/infra/cdk.test.ts']) {

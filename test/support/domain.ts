@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Ctx, SignerInput } from '#domain/envelope.ts';
-import type { Document, PageGeometry } from '#domain/model.ts';
+import type { Ctx, SignerInput } from '#shared/envelopes/envelope.ts';
+import type { Document, PageGeometry } from '#shared/kernel/model.ts';
 
 let counter = 0;
 

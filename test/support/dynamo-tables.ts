@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { documentClient } from '#adapters/aws/dynamo.ts';
-import { createTableInput } from '#adapters/aws/table-schema.ts';
+import { documentClient } from '#shared/adapters/aws/dynamo.ts';
+import { createTableInput } from '#shared/adapters/aws/table-schema.ts';
 
 /** Tables of their own on the shared DynamoDB Local, each made empty for a contract suite and dropped after it. */
 export function dynamoTables(prefix: string): { db: DynamoDBDocumentClient; create: () => Promise<string>; drop: () => Promise<void> } {

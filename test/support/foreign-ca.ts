@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signPdf } from '#pdf/pades.ts';
+import { signPdf } from '#shared/sealing/pades.ts';
 import { pemCertificates } from '#shared/verify/verify-report.ts';
 import { opensslSignDigest, tempDir } from '#test/pdf/signature-tools.ts';
 import { makePdf } from './pdfs.ts';

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startLocalStack, type LocalStack } from '#infra/local/stack.ts';
+import { startLocalStack, type LocalStack } from '#local/stack.ts';
 import type { FunctionSettings, ServiceResources } from '#infra/stacks/environment.ts';
 
 declare module 'vitest' {

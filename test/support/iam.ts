@@ -1,11 +1,11 @@
 /**
- * What IAM would say to a recorded AWS call (infra/local/aws-calls.ts): the requests the call makes of IAM (a
+ * What IAM would say to a recorded AWS call (local/aws-calls.ts): the requests the call makes of IAM (a
  * transaction item, the KMS use S3 and Secrets Manager make on the caller's behalf), each evaluated against the
  * statements of the calling function's role. Enough of IAM's policy evaluation for what the templates use: Allow and
  * Deny, action and resource wildcards, StringEquals, StringLike and ForAllValues:StringLike conditions; any other
  * condition operator fails loudly rather than being guessed.
  */
-import type { AwsCall } from '#infra/local/aws-calls.ts';
+import type { AwsCall } from '#local/aws-calls.ts';
 import type { ServiceResources } from '#infra/stacks/environment.ts';
 import type { Statement } from './templates.ts';
 import { TEST_PSEUDO } from './templates.ts';

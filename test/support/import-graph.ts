@@ -1,6 +1,6 @@
 /**
  * The repository's modules and what each imports, read with the TypeScript compiler: specifiers resolve as tsc
- * resolves them (NodeNext, so the package.json `imports` aliases such as `#domain/*` too), and only files of the
+ * resolves them (NodeNext, so the package.json `imports` aliases such as `#shared/*` too), and only files of the
  * repository are kept (packages are leaves). Used by the import-cycle test and the architecture document's checks.
  */
 import { readdirSync, readFileSync } from 'node:fs';

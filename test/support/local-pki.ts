@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpRevocationSource } from '#adapters/http/revocation-source.ts';
-import { HttpTimestampAuthority } from '#adapters/http/timestamp-authority.ts';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import type { SealKeySpec } from '#adapters/seal-key-spec.ts';
-import { startLocalPki, type RunningPki } from '#infra/local/engines/pki.ts';
-import type { PadesLevel, SealInput } from '#pdf/seal.ts';
+import { HttpRevocationSource } from '#shared/adapters/http/revocation-source.ts';
+import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import type { SealKeySpec } from '#shared/adapters/seal-key-spec.ts';
+import { startLocalPki, type RunningPki } from '#local/engines/local-ca.ts';
+import type { PadesLevel, SealInput } from '#shared/sealing/seal.ts';
 
 export interface TestPki {
   pki: RunningPki;

@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeyFileSigner } from '#adapters/local/key-file-signer.ts';
-import type { Job } from '#domain/outbox.ts';
-import type { DocumentSigner, EmailMessage, JobQueue, Mailer, SmsMessage, SmsSender, WebhookRetryStart, Workflows } from '#ports/services.ts';
+import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
+import type { Job } from '#shared/notices/outbox.ts';
+import type { DocumentSigner, EmailMessage, JobQueue, Mailer, SmsMessage, SmsSender, WebhookRetryStart, Workflows } from '#shared/ports/services.ts';
 
 /** What a test's deps sent out, in order: the same shape whether the repositories are DynamoDB Local or in memory. */
 export interface Sent {

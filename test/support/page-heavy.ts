@@ -5,16 +5,16 @@
  * envelope and template records stay small (their pages are stored beside the PDFs).
  */
 import { expect } from 'vitest';
-import type { Envelope } from '#domain/model.ts';
-import type { Template } from '#domain/templates.ts';
-import { createFromTemplate } from '#domain/use-cases/from-template.ts';
-import { addEnvelopeFields } from '#domain/use-cases/placement.ts';
-import { readSigningContext } from '#domain/use-cases/signing.ts';
-import { sendEnvelopeNow } from '#domain/use-cases/envelopes.ts';
-import { addTemplateFields, createTemplate, readTemplate, uploadTemplateDocument } from '#domain/use-cases/templates.ts';
-import { createEnvelope, uploadDocument } from '#domain/use-cases/uploads.ts';
-import { parseWith } from '#http/validation.ts';
-import { CreateEnvelopeRequest } from '#schemas/envelopes.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import type { Template } from '#shared/templates/templates.ts';
+import { createFromTemplate } from '#shared/templates/from-template-actions.ts';
+import { addEnvelopeFields } from '#shared/envelopes/placement-actions.ts';
+import { readSigningContext } from '#shared/signing/signing-actions.ts';
+import { sendEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
+import { addTemplateFields, createTemplate, readTemplate, uploadTemplateDocument } from '#shared/templates/template-actions.ts';
+import { createEnvelope, uploadDocument } from '#shared/envelopes/upload-actions.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { CreateEnvelopeRequest } from '#shared/envelopes/envelope-schemas.ts';
 import type { Deps } from '#shared/deps.ts';
 import { makePdf } from './pdfs.ts';
 

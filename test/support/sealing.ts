@@ -1,6 +1,6 @@
-import { createEnvelope, sendEnvelope } from '#domain/envelope.ts';
-import { recordSignature, signerOf } from '#domain/signing.ts';
-import { checkOriginal } from '#domain/use-cases/uploads.ts';
+import { createEnvelope, sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { recordSignature, signerOf } from '#shared/signing/signing.ts';
+import { checkOriginal } from '#shared/envelopes/upload-actions.ts';
 import type { Deps } from '#shared/deps.ts';
 import { signerInput, testCtx } from './domain.ts';
 import { makePdf } from './pdfs.ts';

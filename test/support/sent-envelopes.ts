@@ -2,11 +2,11 @@
  * Envelopes for the signing transitions' tests (test/domain/signing*.test.ts): sent with one signer per routing
  * order, signed by a typed signature, and the small helpers those tests share.
  */
-import type { AuditEntry } from '#domain/audit-chain.ts';
-import { createEnvelope, sendEnvelope, type NewEnvelopeInput } from '#domain/envelope.ts';
-import type { AuthMethod, Envelope, Signer } from '#domain/model.ts';
-import { recordSignature } from '#domain/signing.ts';
-import type { Submission } from '#domain/submission.ts';
+import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
+import { createEnvelope, sendEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
+import type { AuthMethod, Envelope, Signer } from '#shared/kernel/model.ts';
+import { recordSignature } from '#shared/signing/signing.ts';
+import type { Submission } from '#shared/signing/submission.ts';
 import { letterDocument, withPages, signerInput, testCtx } from './domain.ts';
 
 export const ENVELOPE_ID = '0190f5d2-0000-7000-8000-0000000000bb';

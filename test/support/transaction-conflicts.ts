@@ -1,7 +1,7 @@
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { documentClient } from '#adapters/aws/dynamo.ts';
+import { documentClient } from '#shared/adapters/aws/dynamo.ts';
 
 interface Keyed { TableName?: string; Key?: Record<string, unknown>; Item?: Record<string, unknown> }
 interface Input { TransactItems?: { Put?: Keyed; Update?: Keyed; Delete?: Keyed; ConditionCheck?: Keyed }[] }

@@ -1,12 +1,12 @@
 /**
  * The IAM trace: every AWS call each function made while the end-to-end and clock suites ran on the shared local
- * stack (recorded by its SDK clients' middleware, infra/local/aws-calls.ts) must be granted by the synthesized policy
+ * stack (recorded by its SDK clients' middleware, local/aws-calls.ts) must be granted by the synthesized policy
  * of that same function. A missing grant fails here, not in production. Runs after the other groups
  * (vitest.config.ts, project `trace`); alone, it has nothing to check and says so.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AwsCall } from '#infra/local/aws-calls.ts';
+import type { AwsCall } from '#local/aws-calls.ts';
 import { manifestHandlers, type ServiceResources } from '#infra/stacks/environment.ts';
 import { allowed, requestsOf } from '#test/support/iam.ts';
 import { manifestFunctions, resolverFor, synthesize, TEST_SETTINGS, type SynthesizedFunction } from '#test/support/templates.ts';
@@ -16,7 +16,7 @@ import { manifestFunctions, resolverFor, synthesize, TEST_SETTINGS, type Synthes
  * deletion-reminders: its daily sweep is started by the scheduler; the retention tests drive it through the clock.
  */
 const NOT_TRACED: Record<string, string> = {
-  'functions/workers/seal-failed.ts': 'runs only when a seal round fails; shared/domain/use-cases/faults.invariants.test.ts drives it through the same ASL, and cdk.test.ts pins its grants',
+  'functions/workers/seal-failed.ts': 'runs only when a seal round fails; shared/envelopes/faults.invariants.test.ts drives it through the same ASL, and cdk.test.ts pins its grants',
 };
 
 let resources: ServiceResources;

@@ -1,6 +1,6 @@
 /** The pages pick their screen by the error's reason code and status, whatever its message says. */
 import { describe, expect, it } from 'vitest';
-import { ERROR_REASONS } from '#domain/errors.ts';
+import { ERROR_REASONS } from '#shared/kernel/errors.ts';
 import { ApiError } from '../../web/src/api-error.ts';
 import { downloadProblem, openingProblem, signingRoute } from '../../web/src/problems.ts';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_LOG_DAYS } from '#domain/event-log.ts';
-import { listEvents, replayEvents } from '#domain/use-cases/catch-up.ts';
-import { retryAttempt } from '#domain/use-cases/webhooks.ts';
-import { verifySignatureV2 } from '#domain/webhook-signature.ts';
-import type { Webhook } from '#domain/webhooks.ts';
+import { EVENT_LOG_DAYS } from '#shared/webhooks/event-log.ts';
+import { listEvents, replayEvents } from '#shared/webhooks/catch-up-actions.ts';
+import { retryAttempt } from '#shared/webhooks/webhook-actions.ts';
+import { verifySignatureV2 } from '#shared/webhooks/webhook-signature.ts';
+import type { Webhook } from '#shared/webhooks/webhooks.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { Receiver } from '#test/support/receiver.ts';
 import { changeWithEvents, eventItem } from '#test/adapters/contract/event-log.ts';

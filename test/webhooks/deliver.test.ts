@@ -2,9 +2,9 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import net, { type AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverWebhook, WEBHOOK_MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT, type DeliveryRequest } from '#shared/webhooks/deliver.ts';
-import { signatureHeader, verifySignature } from '#domain/webhook-signature.ts';
-import type { HostLookup } from '#shared/webhooks/target.ts';
+import { deliverWebhook, WEBHOOK_MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT, type DeliveryRequest } from '#shared/webhooks/webhook-delivery.ts';
+import { signatureHeader, verifySignature } from '#shared/webhooks/webhook-signature.ts';
+import type { HostLookup } from '#shared/webhooks/webhook-target.ts';
 
 interface Received {
   method: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conflict } from '#domain/errors.ts';
-import { resendDelivery, rotateWebhookSecret } from '#domain/use-cases/webhooks.ts';
-import { verifySignature, verifySignatureV2 } from '#domain/webhook-signature.ts';
-import type { Delivery, Webhook } from '#domain/webhooks.ts';
+import { Conflict } from '#shared/kernel/errors.ts';
+import { resendDelivery, rotateWebhookSecret } from '#shared/webhooks/webhook-actions.ts';
+import { verifySignature, verifySignatureV2 } from '#shared/webhooks/webhook-signature.ts';
+import type { Delivery, Webhook } from '#shared/webhooks/webhooks.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { Receiver } from '#test/support/receiver.ts';
 

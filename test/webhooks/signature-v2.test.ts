@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resendDelivery } from '#domain/use-cases/webhooks.ts';
-import { signatureV2Header, verifySignature, verifySignatureV2 } from '#domain/webhook-signature.ts';
-import type { Delivery, Webhook } from '#domain/webhooks.ts';
+import { resendDelivery } from '#shared/webhooks/webhook-actions.ts';
+import { signatureV2Header, verifySignature, verifySignatureV2 } from '#shared/webhooks/webhook-signature.ts';
+import type { Delivery, Webhook } from '#shared/webhooks/webhooks.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { Receiver } from '#test/support/receiver.ts';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_HEADER, signatureHeader, verifySignature } from '#domain/webhook-signature.ts';
+import { SIGNATURE_HEADER, signatureHeader, verifySignature } from '#shared/webhooks/webhook-signature.ts';
 
 const body = '{"id":"evt-1","event":"envelope.completed","data":{"subject":"Lease – été"}}';
 

@@ -2,9 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  addressRefusal, checkTargetUrl, classifyAddress, pinnedLookup, resolveSafeAddress, resolveSafeAddresses, TargetRefused, type AddressKind, type HostLookup,
-} from '#shared/webhooks/target.ts';
+import { addressRefusal, checkTargetUrl, classifyAddress, pinnedLookup, resolveSafeAddress, resolveSafeAddresses, TargetRefused, type AddressKind, type HostLookup } from '#shared/webhooks/webhook-target.ts';
 
 const strict = { allowLoopbackHttp: false };
 const local = { allowLoopbackHttp: true };

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resendDelivery, rotateWebhookSecret } from '#domain/use-cases/webhooks.ts';
-import type { Delivery, Webhook } from '#domain/webhooks.ts';
+import { resendDelivery, rotateWebhookSecret } from '#shared/webhooks/webhook-actions.ts';
+import type { Delivery, Webhook } from '#shared/webhooks/webhooks.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { Receiver, type Received } from '#test/support/receiver.ts';
 

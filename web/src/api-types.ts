@@ -3,10 +3,10 @@
  * the page carries none of the server code and cannot drift from what the API declares.
  */
 import type { InferInput, InferOutput } from 'valibot';
-import type { ErrorReason } from '#domain/errors.ts';
-import type { PageGeometry } from '#domain/model.ts';
-import type { DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, SigningContextResponse, SignResultResponse } from '#schemas/signing-responses.ts';
-import type { DeclineRequest, SignRequest } from '#schemas/signing.ts';
+import type { ErrorReason } from '#shared/kernel/errors.ts';
+import type { PageGeometry } from '#shared/kernel/model.ts';
+import type { DeclineResultResponse, DownloadStatusResponse, OtpRequestedResponse, SigningContextResponse, SignResultResponse } from '#shared/signing/signing-response-schemas.ts';
+import type { DeclineRequest, SignRequest } from '#shared/signing/signing-schemas.ts';
 
 export type { ErrorReason, PageGeometry };
 export type SigningContext = InferOutput<typeof SigningContextResponse>;

@@ -1,5 +1,5 @@
 /**
- * What the pages do with an error, from its status and stable `reason` code (shared/domain/errors.ts), never from
+ * What the pages do with an error, from its status and stable `reason` code (shared/kernel/errors.ts), never from
  * its message, which is English, for people, and free to change. Pure: no DOM, no text.
  */
 import type { ApiError } from './api-error.ts';

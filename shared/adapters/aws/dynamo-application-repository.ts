@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '#domain/errors.ts';
-import type { Application, ApplicationRepository, ApplicationSettings } from '#ports/repositories.ts';
+import { Conflict } from '#shared/kernel/errors.ts';
+import type { Application, ApplicationRepository, ApplicationSettings } from '#shared/ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
 
 const appKey = (appId: string) => ({ PK: `APP#${appId}`, SK: 'APP' });

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BULK_CHUNK_ROWS, type BulkCheck, type BulkChunk, type BulkRowInput, type BulkRowResult, type BulkSend } from '#domain/bulk-send.ts';
-import type { BulkSendRepository } from '#ports/repositories.ts';
+import { BULK_CHUNK_ROWS, type BulkCheck, type BulkChunk, type BulkRowInput, type BulkRowResult, type BulkSend } from '#shared/templates/bulk-send.ts';
+import type { BulkSendRepository } from '#shared/ports/repositories.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 type Item = Record<string, unknown>;

@@ -1,8 +1,6 @@
-import {
-  GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { contactEmailKey, contactSearchText, type Contact } from '#domain/contacts.ts';
-import type { ContactRepository } from '#ports/repositories.ts';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { contactEmailKey, contactSearchText, type Contact } from '#shared/console/contacts.ts';
+import type { ContactRepository } from '#shared/ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
 import { failedConditionAt } from './dynamo-usage-repository.ts';
 

@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EnvelopeChange } from '#domain/envelope.ts';
-import type { EnvelopeStatus } from '#domain/model.ts';
-import type { UsageIncrement } from '#domain/usage.ts';
+import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import type { EnvelopeStatus } from '#shared/kernel/model.ts';
+import type { UsageIncrement } from '#shared/console/usage.ts';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -1,10 +1,10 @@
 /** The items of an envelope in the table, and their keys (dynamo-envelope-repository.ts has the layout). */
-import type { AuditEntry } from '#domain/audit-chain.ts';
-import { DEFAULT_TENANT, type Envelope } from '#domain/model.ts';
-import type { OutboxItem } from '#domain/outbox.ts';
-import { nextReminderAt } from '#domain/reminders.ts';
-import { type BlobStage } from '#domain/staging.ts';
-import type { Submission } from '#domain/submission.ts';
+import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
+import { DEFAULT_TENANT, type Envelope } from '#shared/kernel/model.ts';
+import type { OutboxItem } from '#shared/notices/outbox.ts';
+import { nextReminderAt } from '#shared/notices/reminders.ts';
+import { type BlobStage } from '#shared/envelopes/blob-staging.ts';
+import type { Submission } from '#shared/signing/submission.ts';
 import { INDEX_SHARDS } from './table-schema.ts';
 
 export type Item = Record<string, unknown>;

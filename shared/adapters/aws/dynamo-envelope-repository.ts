@@ -1,17 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand,
-  type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '#domain/audit-chain.ts';
-import type { EnvelopeChange } from '#domain/envelope.ts';
-import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
-import type { Envelope } from '#domain/model.ts';
-import type { OutboxItem } from '#domain/outbox.ts';
-import { StageExpired, type BlobStage } from '#domain/staging.ts';
-import type { Submission } from '#domain/submission.ts';
-import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
-import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
+import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
+import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import { ConcurrentModification, QuotaExceeded } from '#shared/kernel/errors.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import type { OutboxItem } from '#shared/notices/outbox.ts';
+import { StageExpired, type BlobStage } from '#shared/envelopes/blob-staging.ts';
+import type { Submission } from '#shared/signing/submission.ts';
+import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
+import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';

@@ -1,6 +1,6 @@
 import { QueryCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EnvelopeChange } from '#domain/change.ts';
-import { loggedEventExpiry, loggedEventsOf, matches, type EventLogPage, type EventLogQuery, type LoggedEvent } from '#domain/event-log.ts';
+import type { EnvelopeChange } from '#shared/kernel/change.ts';
+import { loggedEventExpiry, loggedEventsOf, matches, type EventLogPage, type EventLogQuery, type LoggedEvent } from '#shared/webhooks/event-log.ts';
 import { TTL_ATTRIBUTE } from './table-schema.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#ports/traffic.ts';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/ports/traffic.ts';
 import { TTL_ATTRIBUTE } from './table-schema.ts';
 
 /** `IDEM#<appId>#<key>` for bearer calls (decision 41); signer calls use the link token's hash as the scope. */

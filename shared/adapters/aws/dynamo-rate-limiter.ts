@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RateLimiter, WindowCount } from '#ports/traffic.ts';
+import type { RateLimiter, WindowCount } from '#shared/ports/traffic.ts';
 import { TTL_ATTRIBUTE } from './table-schema.ts';
 
 const rateKey = (key: string) => ({ PK: `RATE#${key}`, SK: 'RATE' });

@@ -1,9 +1,7 @@
-import {
-  BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import { ConcurrentModification } from '#domain/errors.ts';
-import type { Template } from '#domain/templates.ts';
-import type { TemplateListQuery, TemplateRepository } from '#ports/repositories.ts';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConcurrentModification } from '#shared/kernel/errors.ts';
+import type { Template } from '#shared/templates/templates.ts';
+import type { TemplateListQuery, TemplateRepository } from '#shared/ports/repositories.ts';
 import { lostRace } from './dynamo.ts';
 import { failedConditionAt } from './dynamo-usage-repository.ts';
 

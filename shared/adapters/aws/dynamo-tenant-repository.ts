@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_TENANT, type FieldOrigin, type ReminderSettings, type TenantSettings } from '#domain/model.ts';
-import { isRetentionDays } from '#domain/retention.ts';
+import { DEFAULT_TENANT, type FieldOrigin, type ReminderSettings, type TenantSettings } from '#shared/kernel/model.ts';
+import { isRetentionDays } from '#shared/retention/retention.ts';
 import { isLocale } from '#shared/i18n/locales.ts';
-import type { TenantRepository } from '#ports/repositories.ts';
+import type { TenantRepository } from '#shared/ports/repositories.ts';
 
 export class DynamoTenantRepository implements TenantRepository {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}

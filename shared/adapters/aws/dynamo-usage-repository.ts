@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { UsageRepository } from '#ports/repositories.ts';
+import type { UsageRepository } from '#shared/ports/repositories.ts';
 import { usageShardCounts } from './dynamo-counters.ts';
 
 /** True when the transaction was cancelled by the item at `index` failing its condition (and not by a conflict). */

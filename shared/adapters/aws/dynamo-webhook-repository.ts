@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
-import type { WebhookRepository } from '#ports/repositories.ts';
+import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
+import type { WebhookRepository } from '#shared/ports/repositories.ts';
 
 const webhookKey = (appId: string, id: string) => ({ PK: `APP#${appId}`, SK: `WHK#${id}` });
 const deliveryKey = (appId: string, webhookId: string, id: string) => ({ PK: `APP#${appId}`, SK: `DLV#${webhookId}#${id}` });

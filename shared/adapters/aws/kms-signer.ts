@@ -4,9 +4,9 @@
  * `issueKmsCertificate` (or imported from a real CA), and handed to the signer as a PEM chain.
  */
 import { GetPublicKeyCommand, KMSClient, SignCommand, type KMSClientConfig, type SigningAlgorithmSpec } from '@aws-sdk/client-kms';
-import type { DocumentSigner } from '#ports/services.ts';
-import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#pdf/certificates.ts';
-import { SEAL_KEY_SPECS } from '#adapters/seal-key-spec.ts';
+import type { DocumentSigner } from '#shared/ports/services.ts';
+import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#shared/pki/certificates.ts';
+import { SEAL_KEY_SPECS } from '#shared/adapters/seal-key-spec.ts';
 import { algorithmOfCertificate } from './seal-certificate.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when the seal function first signs. */

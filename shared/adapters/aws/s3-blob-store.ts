@@ -2,7 +2,7 @@ import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, Pu
 
 const contentTypeOf = (key: string) => (key.endsWith('.png') ? 'image/png' : 'application/pdf');
 const isMissing = (error: unknown) => error instanceof NoSuchKey || ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '');
-import type { BlobStore, Clock, PresignedPost, StoredBlob } from '#ports/services.ts';
+import type { BlobStore, Clock, PresignedPost, StoredBlob } from '#shared/ports/services.ts';
 import { systemClock } from '../system.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first stores or reads a blob. */

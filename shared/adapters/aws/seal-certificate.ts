@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { DocumentSigner } from '#ports/services.ts';
+import type { DocumentSigner } from '#shared/ports/services.ts';
 
 /**
  * The signature algorithm of a seal certificate's key (DER, or PEM: its first certificate). Apart from the KMS

@@ -1,5 +1,5 @@
 import { GetAccountCommand, SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import type { Clock, EmailMessage, Logger, Mailer } from '#ports/services.ts';
+import type { Clock, EmailMessage, Logger, Mailer } from '#shared/ports/services.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first sends an email. */
 export const sesClient = (config: SESv2ClientConfig) => new SESv2Client(config);

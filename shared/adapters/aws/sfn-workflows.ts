@@ -1,6 +1,6 @@
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, type SFNClientConfig } from '@aws-sdk/client-sfn';
-import type { WebhookRetryStart, Workflows } from '#ports/services.ts';
-import type { SealStart } from '#schemas/workflow-inputs.ts';
+import type { WebhookRetryStart, Workflows } from '#shared/ports/services.ts';
+import type { SealStart } from '#shared/background/workflow-schemas.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first starts a workflow. */
 export const sfnClient = (config: SFNClientConfig) => new SFNClient(config);

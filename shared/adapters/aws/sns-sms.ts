@@ -1,5 +1,5 @@
 import { PublishCommand, SNSClient, type SNSClientConfig } from '@aws-sdk/client-sns';
-import type { SmsMessage, SmsSender } from '#ports/services.ts';
+import type { SmsMessage, SmsSender } from '#shared/ports/services.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first sends an SMS. */
 export const snsClient = (config: SNSClientConfig) => new SNSClient(config);

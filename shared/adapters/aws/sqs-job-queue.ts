@@ -1,6 +1,6 @@
 import { SendMessageCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
-import type { JobMessage } from '#domain/outbox.ts';
-import type { JobQueue } from '#ports/services.ts';
+import type { JobMessage } from '#shared/notices/outbox.ts';
+import type { JobQueue } from '#shared/ports/services.ts';
 
 /** The client this adapter runs on: built by shared/deps.ts when a function first queues a job. */
 export const sqsClient = (config: SQSClientConfig) => new SQSClient(config);

@@ -8,9 +8,9 @@
  * throws CscError, and the seal's retries (then the seal sweep) try again later.
  */
 import { X509Certificate } from 'node:crypto';
-import type { Clock, DocumentSigner } from '#ports/services.ts';
-import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
-import { algorithmOfCertificate } from '#adapters/aws/seal-certificate.ts';
+import type { Clock, DocumentSigner } from '#shared/ports/services.ts';
+import { cachedOnClock } from '#shared/adapters/seal-chain-cache.ts';
+import { algorithmOfCertificate } from '#shared/adapters/aws/seal-certificate.ts';
 import { checkDigestSignature } from './digest-signature.ts';
 
 /** The limit of each call to the provider. */

@@ -5,7 +5,7 @@
  */
 import { constants, publicDecrypt, type X509Certificate } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
-import type { DocumentSigner } from '#ports/services.ts';
+import type { DocumentSigner } from '#shared/ports/services.ts';
 
 /** DER prefix of a DigestInfo for SHA-256 (RFC 8017 §9.2 note 1). */
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');

@@ -4,9 +4,9 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { RevocationData, RevocationSource } from '#ports/services.ts';
-import { RevocationUnavailable } from '#pdf/dss.ts';
-import { crlUrls } from '#pdf/pki.ts';
+import type { RevocationData, RevocationSource } from '#shared/ports/services.ts';
+import { RevocationUnavailable } from '#shared/pki/dss.ts';
+import { crlUrls } from '#shared/pki/certificate-authority.ts';
 
 const AIA = '1.3.6.1.5.5.7.1.1';
 const OCSP_METHOD = '1.3.6.1.5.5.7.48.1';

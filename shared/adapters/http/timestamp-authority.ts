@@ -3,8 +3,8 @@
  * header for authorities that want credentials (TSA_AUTH_HEADER, "Name: value" or a bare Authorization value).
  * Every failure, network or protocol, is a TimestampUnavailable: retryable, and never a silent B-B.
  */
-import type { TimestampAuthority } from '#ports/services.ts';
-import { timestampRequest, TimestampUnavailable, tokenFromResponse } from '#pdf/tsp.ts';
+import type { TimestampAuthority } from '#shared/ports/services.ts';
+import { timestampRequest, TimestampUnavailable, tokenFromResponse } from '#shared/pki/tsp.ts';
 
 export class HttpTimestampAuthority implements TimestampAuthority {
   private readonly headers: Record<string, string>;

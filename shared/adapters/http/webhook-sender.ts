@@ -1,10 +1,10 @@
-import type { TargetCheck, WebhookSender, WebhookSendResult } from '#ports/services.ts';
-import { deliverWebhook } from '../../webhooks/deliver.ts';
-import { checkTargetUrl } from '../../webhooks/target.ts';
+import type { TargetCheck, WebhookSender, WebhookSendResult } from '#shared/ports/services.ts';
+import { deliverWebhook } from '../../webhooks/webhook-delivery.ts';
+import { checkTargetUrl } from '../../webhooks/webhook-target.ts';
 
 /**
  * Webhooks over HTTPS with Node's http client: the target's addresses resolved, vetted and pinned at each send
- * (shared/webhooks/target.ts), one attempt cut at `timeoutMs`. `allowLoopback` (local mode only) lets plain
+ * (shared/webhooks/webhook-target.ts), one attempt cut at `timeoutMs`. `allowLoopback` (local mode only) lets plain
  * http://localhost through.
  */
 export class HttpWebhookSender implements WebhookSender {

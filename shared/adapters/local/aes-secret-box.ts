@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SecretBox } from '#ports/services.ts';
+import type { SecretBox } from '#shared/ports/services.ts';
 
 /** AES-256-GCM under a data key from configuration: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
 export class AesSecretBox implements SecretBox {

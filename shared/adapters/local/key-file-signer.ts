@@ -7,10 +7,10 @@ import { p256 } from '@noble/curves/nist.js';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Clock, DocumentSigner } from '#ports/services.ts';
-import { cachedOnClock } from '#adapters/seal-chain-cache.ts';
-import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#pdf/certificates.ts';
-import { DEFAULT_SEAL_KEY_SPEC, rsaModulusLength, type SealKeySpec } from '#adapters/seal-key-spec.ts';
+import type { Clock, DocumentSigner } from '#shared/ports/services.ts';
+import { cachedOnClock } from '#shared/adapters/seal-chain-cache.ts';
+import { fromPem, issueSelfSignedCertificate, toPem, type SignatureAlgorithm } from '#shared/pki/certificates.ts';
+import { DEFAULT_SEAL_KEY_SPEC, rsaModulusLength, type SealKeySpec } from '#shared/adapters/seal-key-spec.ts';
 
 export const KEY_FILE = 'signing-key.pem';
 export const CERTIFICATE_FILE = 'signing-cert.pem';

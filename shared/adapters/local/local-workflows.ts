@@ -1,7 +1,7 @@
-import { sealExecutionName } from '#adapters/aws/sfn-workflows.ts';
-import { powertoolsLogger } from '#adapters/powertools-logger.ts';
-import type { Logger, WebhookRetryStart, Workflows } from '#ports/services.ts';
-import type { SealStart } from '#schemas/workflow-inputs.ts';
+import { sealExecutionName } from '#shared/adapters/aws/sfn-workflows.ts';
+import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
+import type { Logger, WebhookRetryStart, Workflows } from '#shared/ports/services.ts';
+import type { SealStart } from '#shared/background/workflow-schemas.ts';
 
 /** Runs one execution of a named state machine to its end. */
 export type ExecutionRunner = (input: object) => Promise<unknown>;

@@ -1,4 +1,4 @@
-import type { SmsMessage, SmsSender } from '#ports/services.ts';
+import type { SmsMessage, SmsSender } from '#shared/ports/services.ts';
 
 export interface CapturedSms extends SmsMessage {
   id: string;

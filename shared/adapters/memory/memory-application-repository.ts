@@ -1,6 +1,6 @@
-import { Conflict } from '#domain/errors.ts';
-import type { Application, ApplicationRepository, ApplicationSettings } from '#ports/repositories.ts';
-import { copy } from './table.ts';
+import { Conflict } from '#shared/kernel/errors.ts';
+import type { Application, ApplicationRepository, ApplicationSettings } from '#shared/ports/repositories.ts';
+import { copy } from './memory-table.ts';
 
 export class MemoryApplicationRepository implements ApplicationRepository {
   private readonly apps = new Map<string, Application>();

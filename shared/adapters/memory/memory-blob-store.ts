@@ -1,4 +1,4 @@
-import type { BlobStore, PresignedPost, StoredBlob } from '#ports/services.ts';
+import type { BlobStore, PresignedPost, StoredBlob } from '#shared/ports/services.ts';
 
 /** Objects in memory; bytes are copied in and out (a Buffer's slice would share them), so no caller can change a stored object. */
 export class MemoryBlobStore implements BlobStore {

@@ -1,6 +1,6 @@
-import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#domain/bulk-send.ts';
-import type { BulkSendRepository } from '#ports/repositories.ts';
-import { copy } from './table.ts';
+import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#shared/templates/bulk-send.ts';
+import type { BulkSendRepository } from '#shared/ports/repositories.ts';
+import { copy } from './memory-table.ts';
 
 /** Bulk sends in memory, with the DynamoDB adapter's semantics. */
 export class MemoryBulkSendRepository implements BulkSendRepository {

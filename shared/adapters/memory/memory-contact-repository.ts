@@ -1,6 +1,6 @@
-import { contactEmailKey, contactSearchText, type Contact } from '#domain/contacts.ts';
-import type { ContactRepository } from '#ports/repositories.ts';
-import { byKey, copy } from './table.ts';
+import { contactEmailKey, contactSearchText, type Contact } from '#shared/console/contacts.ts';
+import type { ContactRepository } from '#shared/ports/repositories.ts';
+import { byKey, copy } from './memory-table.ts';
 
 /** Contacts keyed by (application, case-folded email), as the table keys them. */
 export class MemoryContactRepository implements ContactRepository {

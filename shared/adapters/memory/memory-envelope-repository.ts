@@ -1,16 +1,16 @@
-import type { AuditEntry } from '#domain/audit-chain.ts';
-import type { EnvelopeChange } from '#domain/envelope.ts';
-import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
-import type { Envelope, EnvelopeStatus } from '#domain/model.ts';
-import type { OutboxItem } from '#domain/outbox.ts';
-import { nextReminderAt } from '#domain/reminders.ts';
-import { StageExpired, type BlobStage } from '#domain/staging.ts';
-import type { Submission } from '#domain/submission.ts';
-import { loggedEventsOf, type EventLogPage, type EventLogQuery } from '#domain/event-log.ts';
-import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#ports/repositories.ts';
+import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
+import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import { ConcurrentModification, QuotaExceeded } from '#shared/kernel/errors.ts';
+import type { Envelope, EnvelopeStatus } from '#shared/kernel/model.ts';
+import type { OutboxItem } from '#shared/notices/outbox.ts';
+import { nextReminderAt } from '#shared/notices/reminders.ts';
+import { StageExpired, type BlobStage } from '#shared/envelopes/blob-staging.ts';
+import type { Submission } from '#shared/signing/submission.ts';
+import { loggedEventsOf, type EventLogPage, type EventLogQuery } from '#shared/webhooks/event-log.ts';
+import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { MemoryEventLog } from './memory-event-log.ts';
 import { MemoryUsageRepository } from './memory-usage-repository.ts';
-import { byKey, copy, indexEntry, oversized, sweep, type IndexEntry } from './table.ts';
+import { byKey, copy, indexEntry, oversized, sweep, type IndexEntry } from './memory-table.ts';
 
 /** DynamoDB's TransactWriteItems limit: a change beyond it fails there, so it fails here too. */
 const MAX_TRANSACTION_ITEMS = 100;

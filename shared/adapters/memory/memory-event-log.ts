@@ -1,6 +1,6 @@
-import { loggedEventsOf, matches, type EventLogPage, type EventLogQuery, type LoggedEvent } from '#domain/event-log.ts';
-import type { EnvelopeChange } from '#domain/change.ts';
-import { copy } from './table.ts';
+import { loggedEventsOf, matches, type EventLogPage, type EventLogQuery, type LoggedEvent } from '#shared/webhooks/event-log.ts';
+import type { EnvelopeChange } from '#shared/kernel/change.ts';
+import { copy } from './memory-table.ts';
 
 /**
  * The event log in memory: each entry gets the next position of one counter when its commit is applied, so the order

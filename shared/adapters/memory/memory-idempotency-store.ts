@@ -1,5 +1,5 @@
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#ports/traffic.ts';
-import { copy } from './table.ts';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/ports/traffic.ts';
+import { copy } from './memory-table.ts';
 
 interface Stored {
   record: IdempotencyRecord;

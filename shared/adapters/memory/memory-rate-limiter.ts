@@ -1,4 +1,4 @@
-import type { RateLimiter, WindowCount } from '#ports/traffic.ts';
+import type { RateLimiter, WindowCount } from '#shared/ports/traffic.ts';
 
 /** One counter per key in a fixed window opened by its first request, as DynamoRateLimiter counts. */
 export class MemoryRateLimiter implements RateLimiter {

@@ -1,7 +1,7 @@
-import { ConcurrentModification } from '#domain/errors.ts';
-import type { Template } from '#domain/templates.ts';
-import type { TemplateListQuery, TemplateRepository } from '#ports/repositories.ts';
-import { byKey, copy, oversized } from './table.ts';
+import { ConcurrentModification } from '#shared/kernel/errors.ts';
+import type { Template } from '#shared/templates/templates.ts';
+import type { TemplateListQuery, TemplateRepository } from '#shared/ports/repositories.ts';
+import { byKey, copy, oversized } from './memory-table.ts';
 
 /** Templates in memory, with the DynamoDB adapter's semantics (newest first by createdAt, then id; an item holds at most 400 KB). */
 export class MemoryTemplateRepository implements TemplateRepository {

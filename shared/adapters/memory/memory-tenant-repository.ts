@@ -1,6 +1,6 @@
-import { DEFAULT_TENANT, type TenantSettings } from '#domain/model.ts';
-import type { TenantRepository } from '#ports/repositories.ts';
-import { copy } from './table.ts';
+import { DEFAULT_TENANT, type TenantSettings } from '#shared/kernel/model.ts';
+import type { TenantRepository } from '#shared/ports/repositories.ts';
+import { copy } from './memory-table.ts';
 
 /** Tenant settings; the envelope counters behind the list's `total` live with the envelopes (MemoryEnvelopeRepository). */
 export class MemoryTenantRepository implements TenantRepository {

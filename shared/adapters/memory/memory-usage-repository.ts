@@ -1,5 +1,5 @@
-import type { UsageIncrement } from '#domain/usage.ts';
-import type { UsageRepository } from '#ports/repositories.ts';
+import type { UsageIncrement } from '#shared/console/usage.ts';
+import type { UsageRepository } from '#shared/ports/repositories.ts';
 
 /** One counter per application and month; the envelope repository's commit advances it (MemoryEnvelopeRepository). */
 export class MemoryUsageRepository implements UsageRepository {

@@ -1,6 +1,6 @@
-import type { Delivery, DeliveryStatus, Webhook } from '#domain/webhooks.ts';
-import type { WebhookRepository } from '#ports/repositories.ts';
-import { byKey, copy } from './table.ts';
+import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
+import type { WebhookRepository } from '#shared/ports/repositories.ts';
+import { byKey, copy } from './memory-table.ts';
 
 const webhookKey = (appId: string, id: string) => `${appId}#${id}`;
 const deliveryKey = (appId: string, webhookId: string, id: string) => `${appId}#${webhookId}#${id}`;

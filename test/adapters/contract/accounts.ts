@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Conflict } from '#domain/errors.ts';
-import { DEFAULT_TENANT } from '#domain/model.ts';
-import type { Application, ApplicationRepository, ContactRepository, TenantRepository } from '#ports/repositories.ts';
+import { Conflict } from '#shared/kernel/errors.ts';
+import { DEFAULT_TENANT } from '#shared/kernel/model.ts';
+import type { Application, ApplicationRepository, ContactRepository, TenantRepository } from '#shared/ports/repositories.ts';
 import { useBuilt, type Builder } from './fixtures.ts';
 
 const application = (over: Partial<Application> = {}): Application => ({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BlobStore } from '#ports/services.ts';
+import type { BlobStore } from '#shared/ports/services.ts';
 import { useBuilt, type Builder } from './fixtures.ts';
 
 /** How a client uses a presigned URL of the store under test: a multipart POST (fields, then the file) and a GET. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyChain } from '#domain/audit-chain.ts';
-import { sendEnvelope, voidEnvelope } from '#domain/envelope.ts';
-import { ConcurrentModification, QuotaExceeded } from '#domain/errors.ts';
-import { recordSignature, signerOf } from '#domain/signing.ts';
-import type { EnvelopeRepository, TenantRepository, UsageRepository } from '#ports/repositories.ts';
+import { verifyChain } from '#shared/kernel/audit-chain.ts';
+import { sendEnvelope, voidEnvelope } from '#shared/envelopes/envelope.ts';
+import { ConcurrentModification, QuotaExceeded } from '#shared/kernel/errors.ts';
+import { recordSignature, signerOf } from '#shared/signing/signing.ts';
+import type { EnvelopeRepository, TenantRepository, UsageRepository } from '#shared/ports/repositories.ts';
 import { testCtx } from '#test/support/domain.ts';
 import { jobItem, newDraft, rewrite, useBuilt, type Builder } from './fixtures.ts';
 

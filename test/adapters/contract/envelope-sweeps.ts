@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '#domain/model.ts';
-import { StageExpired } from '#domain/staging.ts';
-import type { EnvelopeRepository } from '#ports/repositories.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import { StageExpired } from '#shared/envelopes/blob-staging.ts';
+import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { at, jobItem, newDraft, plus, rewrite, useBuilt, type Builder } from './fixtures.ts';
 
 const T0 = '2026-03-01T12:00:00.000Z';

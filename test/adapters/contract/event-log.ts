@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import type { EnvelopeChange } from '#domain/change.ts';
-import { ConcurrentModification } from '#domain/errors.ts';
-import type { EventLogPage, EventLogQuery } from '#domain/event-log.ts';
-import type { EventOutboxItem, WebhookEventName } from '#domain/outbox.ts';
-import type { EnvelopeRepository } from '#ports/repositories.ts';
+import type { EnvelopeChange } from '#shared/kernel/change.ts';
+import { ConcurrentModification } from '#shared/kernel/errors.ts';
+import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
+import type { EventOutboxItem, WebhookEventName } from '#shared/notices/outbox.ts';
+import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { newDraft, rewrite, useBuilt, type Builder } from './fixtures.ts';
 
 export const eventItem = (envelopeId: string, event: WebhookEventName = 'signer.viewed', createdAt = '2026-01-01T00:00:01.000Z'): EventOutboxItem =>

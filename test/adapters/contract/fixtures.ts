@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { changeOf, createEnvelope, type EnvelopeChange } from '#domain/envelope.ts';
-import type { Envelope } from '#domain/model.ts';
-import type { OutboxItem } from '#domain/outbox.ts';
+import { changeOf, createEnvelope, type EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import type { Envelope } from '#shared/kernel/model.ts';
+import type { OutboxItem } from '#shared/notices/outbox.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 /**

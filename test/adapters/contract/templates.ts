@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BulkSend } from '#domain/bulk-send.ts';
-import { ConcurrentModification } from '#domain/errors.ts';
-import type { Template } from '#domain/templates.ts';
-import type { BulkSendRepository, TemplateRepository } from '#ports/repositories.ts';
+import type { BulkSend } from '#shared/templates/bulk-send.ts';
+import { ConcurrentModification } from '#shared/kernel/errors.ts';
+import type { Template } from '#shared/templates/templates.ts';
+import type { BulkSendRepository, TemplateRepository } from '#shared/ports/repositories.ts';
 import { letterDocument } from '#test/support/domain.ts';
 import { useBuilt, type Builder } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { IdempotencyClaim, IdempotencyStore, RateLimiter } from '#ports/traffic.ts';
+import type { IdempotencyClaim, IdempotencyStore, RateLimiter } from '#shared/ports/traffic.ts';
 import { useBuilt, type Builder } from './fixtures.ts';
 
 /** RateLimiter: fixed windows opened by their first request, counted atomically. */

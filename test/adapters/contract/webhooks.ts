@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import type { Delivery, Webhook } from '#domain/webhooks.ts';
-import type { WebhookRepository } from '#ports/repositories.ts';
+import type { Delivery, Webhook } from '#shared/webhooks/webhooks.ts';
+import type { WebhookRepository } from '#shared/ports/repositories.ts';
 import { useBuilt, type Builder } from './fixtures.ts';
 
 const webhook = (appId: string, over: Partial<Webhook> = {}): Webhook => ({

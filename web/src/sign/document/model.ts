@@ -4,9 +4,9 @@
  *
  * Placement: field coordinates are PDF points on the page as shown (crop box, turned by /Rotate), origin
  * bottom-left or top-left (decision 2). pdf.js renders exactly that view, so a field is positioned in percent
- * of the shown page: the same mapping sealing uses (shared/domain/placement.ts).
+ * of the shown page: the same mapping sealing uses (shared/envelopes/field-placement.ts).
  */
-import { displayedSize } from '#domain/placement.ts';
+import { displayedSize } from '#shared/envelopes/field-placement.ts';
 import type { FieldSubmission, PageGeometry, SignBody, SigningField } from '../../api-types.ts';
 import type { Value } from '../values.ts';
 import type { DocumentState } from '../state.ts';

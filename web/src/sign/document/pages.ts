@@ -3,7 +3,7 @@
  * the PDF rendered by pdf.js as pages come near the viewport (and given back when they go far from it). The PDF is
  * fetched and pdf.js loaded in parallel.
  */
-import { displayedSize } from '#domain/placement.ts';
+import { displayedSize } from '#shared/envelopes/field-placement.ts';
 import { asApiError, fetchBytes } from '../../api.ts';
 import type { ApiError } from '../../api.ts';
 import type { PageGeometry } from '../../api-types.ts';

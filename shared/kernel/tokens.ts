@@ -1,0 +1,188 @@
+/**
+ * The four kinds of token the service issues, all HS256 JWTs told apart by their `typ`: API access tokens (under
+ * JWT_SECRET, one hour), signing links, embedded-signing tickets and download-portal links (under LINK_SECRET).
+ * Each verifier accepts only its own kind, so one kind can never stand in for another.
+ */
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { Unauthorized } from './errors.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** The claims of a signing link, enough to mint the identical token again when the email goes out. */
+export interface LinkClaims {
+  jti: string;
+  signerId: string;
+  envelopeId: string;
+  version: number;
+  issuedAt: number; // epoch seconds
+  expiresAt: number; // epoch seconds
+}
+
+/** The claims of an embedded signing URL's ticket. */
+export interface EmbedClaims {
+  jti: string;
+  envelopeId: string;
+  signerId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+const ISSUER = 'esign-service';
+const AUDIENCE = 'esign-api';
+
+export interface BearerPrincipal {
+  appId: string;
+  clientId: string;
+}
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+/** An HS256 access token for an application, valid one hour (decision 29). */
+export async function issueAccessToken(secret: string, principal: BearerPrincipal, now: Date): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ client_id: principal.clientId, typ: 'access' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(principal.appId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_SECONDS)
+    .sign(keyOf(secret));
+}
+
+const MAX_CLOCK_SKEW_SECONDS = 60;
+
+/** Verifies algorithm (HS256 only, so `none` and RS/ES confusion fail), signature, issuer, audience, expiry and issue time. */
+export async function verifyAccessToken(secret: string, token: string, now: Date): Promise<BearerPrincipal> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub', 'iat'],
+    });
+    // Issued in the future beyond clock skew: not a token this service issued as it says (or a clock gone wrong).
+    const issuedInFuture = (payload.iat ?? 0) > now.getTime() / 1000 + MAX_CLOCK_SKEW_SECONDS;
+    if (payload.typ !== 'access' || typeof payload.client_id !== 'string' || !payload.sub || issuedInFuture) {
+      throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
+    }
+    return { appId: payload.sub, clientId: payload.client_id };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      // Say when, by the service's clock: locally `POST /_local/clock` moves it, which expires tokens with no hour passing.
+      const expiredAt = typeof error.payload.exp === 'number' ? new Date(error.payload.exp * 1000).toISOString() : 'an earlier time';
+      throw new Unauthorized(`The access token has expired (at ${expiredAt}; the service time is ${now.toISOString()}): request a new one from POST /oauth/token`, {}, 'token_expired');
+    }
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
+  }
+}
+
+/** The ticket in an embedded signing URL (decision 36): HS256 under the link secret, its own type, 5 minutes. */
+export async function mintEmbedToken(secret: string, claims: EmbedClaims): Promise<string> {
+  return new SignJWT({ env: claims.envelopeId, typ: 'embed' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.signerId)
+    .setJti(claims.jti)
+    .setIssuedAt(claims.issuedAt)
+    .setExpirationTime(claims.expiresAt)
+    .sign(new TextEncoder().encode(secret));
+}
+
+export const embedUrl = (signingBase: string, token: string) => `${signingBase}/embed/${token}`;
+
+/**
+ * Checks a ticket's signature and type; its expiry too unless `expired` allows it (the page itself, whose frame
+ * policy depends only on whose envelope it is). Any failure is a 401 that says which.
+ */
+export async function verifyEmbedToken(secret: string, token: string, now: Date, expired: 'refuse' | 'allow' = 'refuse'): Promise<{ envelopeId: string; signerId: string; jti: string }> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'], currentDate: expired === 'allow' ? new Date(0) : now, requiredClaims: ['exp', 'sub', 'jti'],
+    });
+    if (payload.typ !== 'embed' || typeof payload.env !== 'string' || !payload.sub || !payload.jti) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
+    return { envelopeId: payload.env, signerId: payload.sub, jti: payload.jti };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This embedded signing link has expired; ask for a new one', {}, 'link_expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
+  }
+}
+
+export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * The signing link token for `claims`. HS256 is deterministic, so minting the same claims again
+ * (when the invitation email goes out) gives the same token: the token itself is never stored.
+ */
+export async function mintSigningToken(secret: string, claims: LinkClaims): Promise<string> {
+  return new SignJWT({ env: claims.envelopeId, ver: claims.version, typ: 'signing' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.signerId)
+    .setJti(claims.jti)
+    .setIssuedAt(claims.issuedAt)
+    .setExpirationTime(claims.expiresAt)
+    .sign(new TextEncoder().encode(secret));
+}
+
+export const signingUrl = (signingBase: string, token: string) => `${signingBase}/sign/${token}`;
+
+export interface VerifiedLink {
+  envelopeId: string;
+  signerId: string;
+  version: number;
+}
+
+/** Checks a link token's signature (HS256 only), type and expiry; any failure is a 401 that says which. */
+export async function verifySigningToken(secret: string, token: string, now: Date): Promise<VerifiedLink> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub', 'jti'],
+    });
+    if (payload.typ !== 'signing' || typeof payload.env !== 'string' || typeof payload.ver !== 'number' || !payload.sub) {
+      throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
+    }
+    return { envelopeId: payload.env, signerId: payload.sub, version: payload.ver };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This signing link has expired', {}, 'link_expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
+  }
+}
+
+/** Constant-time equality of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** What a download-portal link carries: the envelope and which recipient's link it is. */
+export interface DownloadClaims {
+  envelopeId: string;
+  linkId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Download links are minted like signing links (deterministic HS256), with their own type. */
+export async function mintDownloadToken(secret: string, claims: DownloadClaims): Promise<string> {
+  return new SignJWT({ env: claims.envelopeId, typ: 'download' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.linkId)
+    .setJti(claims.linkId)
+    .setIssuedAt(claims.issuedAt)
+    .setExpirationTime(claims.expiresAt)
+    .sign(new TextEncoder().encode(secret));
+}
+
+export async function verifyDownloadToken(secret: string, token: string, now: Date): Promise<{ envelopeId: string; linkId: string }> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
+    if (payload.typ !== 'download' || typeof payload.env !== 'string' || !payload.sub) throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
+    return { envelopeId: payload.env, linkId: payload.sub };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This download link has expired', {}, 'link_expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
+  }
+}
+
+export const downloadUrl = (signingBase: string, token: string) => `${signingBase}/download/${token}`;

@@ -1,0 +1,133 @@
+import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../kernel/tokens.ts';
+import type { Config } from '../config.ts';
+import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from './email-messages.ts';
+import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
+import { documentName, originals, sealedOf, type Document, type Envelope } from '../kernel/model.ts';
+import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from './outbox.ts';
+import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
+import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, Metrics, SmsSender, Workflows } from '#shared/ports/services.ts';
+
+export interface DispatchDeps {
+  config: Pick<Config, 'linkSecret' | 'signingUrl'>;
+  clock: Clock;
+  ids: Ids;
+  envelopes: EnvelopeRepository;
+  blobs: BlobStore;
+  mailer: Mailer;
+  sms: SmsSender;
+  jobs: JobQueue;
+  workflows: Workflows;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Completion emails attach every sealed document up to this size together (decision 9), else link to the portal. */
+export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
+
+/** Part of an item went out before a failure: what is left is retried, what was sent is not sent again. */
+export class PartlySent extends Error {
+  constructor(readonly rest: OutboxItem, override readonly cause: unknown) {
+    super((cause as Error | undefined)?.message ?? String(cause));
+  }
+}
+
+/** Sends each entry in turn; on a failure, the entries not yet sent make the item that is retried. */
+async function eachOf<T, I extends OutboxItem>(item: I, entries: readonly T[], rest: (left: T[]) => I, send: (entry: T) => Promise<void>): Promise<void> {
+  for (const [i, entry] of entries.entries()) {
+    try {
+      await send(entry);
+    } catch (error) {
+      throw new PartlySent(rest(entries.slice(i)), error);
+    }
+  }
+}
+
+function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
+  return eachOf(item, item.invitations, (invitations) => ({ ...item, invitations }), async (invitation) => {
+    const signer = envelope.signers.find((s) => s.id === invitation.link.signerId);
+    // A signer who meanwhile signed, declined or got a newer link needs this invitation no more.
+    if (signer?.tokenVersion !== invitation.link.version || (signer.status !== 'sent' && signer.status !== 'viewed')) return;
+    const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
+    const expiresAt = new Date(invitation.link.expiresAt * 1000);
+    const reminder = item.template === 'signing_reminder';
+    const locale = recipientLocale(envelope, signer);
+    const email = reminder ? signingReminderEmail(envelope, signer.name, url, expiresAt, deps.clock.now(), locale) : invitationEmail(envelope, signer, url, expiresAt, locale);
+    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...email });
+    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: reminder ? signingReminderSms(envelope, url, locale) : invitationSms(envelope, url, locale) });
+  });
+}
+
+/**
+ * The completion email to each recipient: every sealed document attached when together they are at most 7 MiB
+ * (decision 9), else none, with the download-portal link in every case.
+ */
+async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
+  const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
+  const first = sealed[0];
+  if (!first) return;
+  const attach = sealed.reduce((sum, d) => sum + d.sizeBytes, 0) <= MAX_ATTACHMENT_BYTES;
+  const attachments = attach ? await Promise.all(sealed.map(async (document) => {
+    const content = await deps.blobs.get(document.blobKey);
+    if (!content) throw new Error(`Stored file ${document.blobKey} is missing`);
+    return { filename: attachmentName(envelope, document, sealed.length), contentType: 'application/pdf', content };
+  })) : [];
+  await eachOf(item, item.linkIds, (linkIds) => ({ ...item, linkIds }), async (linkId) => {
+    const link = envelope.downloadLinks?.find((l) => l.id === linkId);
+    if (!link) return;
+    const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
+    const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
+    const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil, locale);
+    await deps.mailer.send({ to: link.email, ...email, ...(attach ? { attachments } : {}) });
+  });
+}
+
+/** The subject names the file; with several documents, each document's own name follows it. */
+function attachmentName(envelope: Envelope, document: Document, count: number): string {
+  const clean = (text: string) => text.replace(/\.pdf$/i, '').replace(/[^\p{L}\p{N} ._-]+/gu, '').trim();
+  const subject = clean(envelope.subject ?? '') || 'document';
+  return count > 1 ? `${subject} - ${clean(documentName(document)) || 'document'}.pdf` : `${subject}.pdf`;
+}
+
+async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {
+  const link = envelope.downloadLinks?.find((l) => l.id === item.linkId);
+  if (!link || link.downloadedAt || !envelope.deletionAt) return;
+  const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
+  const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, claims));
+  await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
+}
+
+/** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
+export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
+  return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
+    // A signer reads it in their language; a carbon copy in the envelope's.
+    const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
+    const rendered = item.notice === 'voided' ? voidedNoticeEmail(envelope, name, item.reason, locale)
+      : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason, locale)
+        : item.notice === 'otp_locked' ? otpLockedNoticeEmail(envelope, name, item.lockedSigner ?? { name: 'A signer', email: '' }, locale)
+          : expiredNoticeEmail(envelope, name, locale);
+    await deps.mailer.send({ to: email, ...rendered });
+  });
+}
+
+/** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
+export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<void> {
+  switch (item.kind) {
+    case 'notify':
+      if (item.template === 'completion') await sendCompletion(deps, envelope, item);
+      // Lazy expiry commits from any function that loads the envelope: the jobs worker (which may mail) sends them
+      else if (item.template === 'notice') await deps.jobs.send({ type: 'notice.send', notice: item });
+      else await sendInvitations(deps, envelope, item);
+      return;
+    case 'reminder':
+      await sendReminder(deps, envelope, item);
+      return;
+    case 'job':
+      if (item.job.type === 'seal') await deps.workflows.startSealing(item.job.envelopeId, item.job.round ?? 1);
+      else await deps.jobs.send(item.job);
+      return;
+    case 'event':
+      await deps.jobs.send({ type: 'webhook.event', event: item });
+      return;
+  }
+}
+

@@ -1,0 +1,52 @@
+import type { Envelope } from '../kernel/model.ts';
+import { storedKeys } from '../envelopes/page-geometry.ts';
+import { purgeDocument, recordReminders } from './purge.ts';
+import { classFor, retentionClass, RETENTION_TAG } from './retention.ts';
+import { envelopeOfKey } from '../envelopes/blob-staging.ts';
+import { transactById, type CoreDeps } from '../signing/signing-context.ts';
+
+export type RetentionDeps = CoreDeps;
+
+/** The retention.tag job: every stored blob of an ended envelope gets its class tag (and restarts its age). */
+export async function tagRetention(deps: RetentionDeps, envelopeId: string): Promise<number> {
+  const envelope = await deps.envelopes.find(envelopeId);
+  if (!envelope?.deletionAt) return 0;
+  const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
+  const keys = await retainedKeys(deps.envelopes, envelope);
+  for (const key of keys) await deps.blobs.retain(key, tag);
+  return keys.length;
+}
+
+/**
+ * The blobs of an envelope that carry its retention tag: signature images first, then each stored document with its
+ * text index and page geometry. Tagged in this order, they expire in it too, so a document is never gone while an image is left.
+ */
+export async function retainedKeys(envelopes: Pick<RetentionDeps['envelopes'], 'submissions'>, envelope: Envelope): Promise<string[]> {
+  const submissions = await envelopes.submissions(envelope.id);
+  const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
+  // a document's PDF last: its removal is what marks the document purged
+  const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [...storedKeys(d).filter((key) => key !== d.blobKey), d.blobKey]);
+  return [...images, ...stored];
+}
+
+/** An object was deleted (the lifecycle rule, on AWS an S3 event): its document is marked purged in the chain. */
+export async function markObjectRemoved(deps: RetentionDeps, key: string): Promise<boolean> {
+  const envelopeId = envelopeOfKey(key);
+  if (!envelopeId) return false;
+  const done = await transactById(deps, envelopeId, (envelope, ctx) => {
+    const document = envelope.documents.find((d) => d.blobKey === key);
+    return { change: document ? purgeDocument(envelope, document.id, ctx) : null, result: null };
+  });
+  return Boolean(done?.change);
+}
+
+/** The daily reminder job: 20, 10 and 1 day before deletion, to recipients who have not downloaded; never twice. */
+export async function sendDeletionReminders(deps: RetentionDeps, limit = 500): Promise<number> {
+  const horizon = new Date(deps.clock.now().getTime() + 21 * 86_400_000);
+  let sent = 0;
+  for (const id of await deps.envelopes.retainedUntil(horizon, limit)) {
+    const done = await transactById(deps, id, (envelope, ctx) => ({ change: recordReminders(envelope, ctx), result: null }));
+    sent += done?.change?.outbox.length ?? 0;
+  }
+  return sent;
+}

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { mintDownloadToken, sha256Hex } from '../kernel/tokens.ts';
+import type { Config } from '../config.ts';
+import { assertReadyToSeal, checkSeal, completeEnvelope, recordSealFailure, type SealedFile } from '../envelopes/completion.ts';
+import { InvalidState } from '../kernel/errors.ts';
+import { originalDocument, originals, type Document, type DownloadLink, type Envelope, type Field, type PageGeometry } from '../kernel/model.ts';
+import { toPdfRect } from '../envelopes/field-placement.ts';
+import { sealedKey } from '../envelopes/blob-staging.ts';
+import type { FieldValue, Submission } from '../signing/submission.ts';
+import { sealPdf, type SealEvidence } from '#shared/sealing/seal.ts';
+import type { FlattenItem } from '#shared/sealing/flatten.ts';
+import type { FinalizeInput } from '#shared/background/workflow-schemas.ts';
+import type { TenantRepository } from '#shared/ports/repositories.ts';
+import type { DocumentSigner } from '#shared/ports/services.ts';
+import { discardStage, stageBlobs } from '../envelopes/blob-actions.ts';
+import { certificateFacts } from './audit-certificate-input.ts';
+import { assertSealKeyMatches } from './seal-key-check.ts';
+import { transactById, type CoreDeps } from '../signing/signing-context.ts';
+import { readPages } from '../envelopes/page-actions.ts';
+
+/** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
+export class EnvelopeNotReady extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvelopeNotReady';
+  }
+}
+
+/** A stored file is not what the committed record says it is: sealing it would seal something nobody signed. */
+export class BlobMismatch extends Error {
+  constructor(key: string) {
+    super(`Stored file ${key} does not match the SHA-256 its record names`);
+    this.name = 'BlobMismatch';
+  }
+}
+
+export interface SealingDeps extends CoreDeps {
+  config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail' | 'tsaUrl'>;
+  tenants: TenantRepository;
+  documentSigner: DocumentSigner;
+  /** Timestamp authority and revocation source for seals above PAdES B-B; absent: B-B. */
+  sealEvidence?: SealEvidence;
+}
+
+async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
+  const envelope = await deps.envelopes.find(envelopeId);
+  if (!envelope) throw new EnvelopeNotReady(`Envelope ${envelopeId} does not exist`);
+  return envelope;
+}
+
+/** The stored bytes, only if they are what the record committed (decision 19). */
+async function committedBlob(deps: SealingDeps, key: string, sha256: string): Promise<Uint8Array> {
+  const bytes = await deps.blobs.get(key);
+  if (!bytes) throw new Error(`Stored file ${key} is missing`);
+  if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw new BlobMismatch(key);
+  return bytes;
+}
+
+/** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values. */
+async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
+  const first = originalDocument(envelope)?.id;
+  const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
+  const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
+  const readOnly = envelope.fields.filter((f) => f.readOnly).map((field) => ({ field, value: readOnlyValue(field) }));
+  return Promise.all([...submitted, ...readOnly].flatMap(({ field, value }): Promise<FlattenItem>[] => {
+    const page = field && onDocument(field) ? pages[field.page - 1] : undefined;
+    if (!field || !page || !value) return [];
+    return [itemValue(deps, value).then((v) => ({ page: field.page, rect: toPdfRect(field, page), rotate: page.rotate, value: v }))];
+  }));
+}
+
+/** A read-only field is sealed with the value the sender gave it. */
+function readOnlyValue(field: Field): FieldValue | null {
+  if (field.type === 'checkbox' && field.value) return { fieldId: field.id, type: 'checkbox', kind: 'checkbox', checked: field.value === 'true' };
+  if (field.type === 'text' && field.value) return { fieldId: field.id, type: 'text', kind: 'text', text: field.value };
+  return null;
+}
+
+async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenItem['value']> {
+  switch (value.kind) {
+    case 'image': return { kind: 'image', png: await committedBlob(deps, value.blobKey, value.sha256) };
+    case 'typed': return { kind: 'typed', text: value.text, fontLabel: value.fontLabel };
+    case 'text': return { kind: 'text', text: value.text };
+    case 'checkbox': return { kind: 'checkbox', checked: value.checked };
+    case 'date': return { kind: 'date', date: value.date };
+  }
+}
+
+/** What the Seal task answers is the Finalize task's input. */
+export type SealStepResult = FinalizeInput;
+
+/**
+ * Step 1: seals each original (its fields drawn, the audit certificate appended, signed) and stages the sealed files
+ * in a key space of their own (a concurrent or repeated round never overwrites another's files); finalize's commit
+ * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
+ */
+export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
+  const started = performance.now();
+  const envelope = await load(deps, envelopeId);
+  try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
+  const documents = originals(envelope);
+  if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
+  // Only a round that will seal needs the key: checked once per container, before anything is signed.
+  await assertSealKeyMatches(deps);
+  const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
+  const now = deps.clock.now();
+  const sealedAt = now.toISOString();
+  const certificate = await certificateFacts({
+    envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl, signingUrl: deps.config.signingUrl,
+    timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
+  });
+  const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];
+  for (const original of documents) {
+    const bytes = await committedBlob(deps, original.blobKey, original.sha256);
+    const result = await sealPdf(bytes, {
+      items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificate(original),
+      signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
+    });
+    const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];
+    sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, uncovered });
+  }
+  const stage = await stageBlobs(deps, envelopeId, (stageId) => sealed.map(({ original, bytes }) => ({ key: sealedKey(envelopeId, stageId, original.id), bytes, contentType: 'application/pdf' })));
+  const files = sealed.map(({ original, bytes, pageCount, uncovered }, i): SealedFile => ({
+    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength,
+    ...(uncovered.length > 0 ? { uncovered } : {}),
+  }));
+  deps.metrics.milliseconds('SealDuration', performance.now() - started);
+  return { envelopeId, stageId: stage.id, sealedAt, files };
+}
+
+async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUntilEpoch: number): Promise<DownloadLink[]> {
+  const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
+  const recipients = envelope.signers.map((s): { name: string; email: string; signerId: string | null } => ({ name: s.name, email: s.email, signerId: s.id }));
+  // Carbon copies receive the completion email too (decision 38), once per address
+  for (const cc of envelope.cc ?? []) {
+    if (!recipients.some((r) => r.email.toLowerCase() === cc.email.toLowerCase())) recipients.push({ name: cc.name, email: cc.email, signerId: null });
+  }
+  const copy = deps.config.senderCopyEmail;
+  if (copy && !recipients.some((r) => r.email.toLowerCase() === copy.toLowerCase())) recipients.push({ name: 'Sender', email: copy, signerId: null });
+  return Promise.all(recipients.map(async (recipient) => {
+    const id = deps.ids.next();
+    const token = await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId: id, issuedAt, expiresAt: retentionUntilEpoch });
+    return { id, ...recipient, tokenHash: sha256Hex(token), issuedAt, expiresAt: retentionUntilEpoch, downloadedAt: null };
+  }));
+}
+
+/**
+ * Step 2: one transaction makes it completed with the sealed files' records, releasing their stage; `completed` is
+ * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
+ * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
+ */
+export async function finalizeStep(deps: SealingDeps, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
+  const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
+  try {
+    const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {
+      // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
+      const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + (envelope.retentionDays + 90) * 86_400;
+      const change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);
+      return { change, result: null };
+    });
+    const named = done?.envelope.documents.some((d) => d.blobKey === sealed.files[0]?.blobKey) ?? false;
+    if (!named) await discardStage(deps, stage); // a re-run after this very commit finds its file named: keep it
+    if (!done) throw new EnvelopeNotReady(`Envelope ${sealed.envelopeId} does not exist`);
+  } catch (error) {
+    if (error instanceof EnvelopeNotReady) throw error;
+    if (!(error instanceof InvalidState)) throw error;
+    await discardStage(deps, stage);
+    throw new EnvelopeNotReady(error.message);
+  }
+  return { envelopeId: sealed.envelopeId };
+}
+
+/** The workflow's catch: a round that failed records why on the envelope (the sweep starts the next round). */
+export async function sealFailed(deps: SealingDeps, envelopeId: string, round: number, error: string): Promise<{ recorded: boolean }> {
+  const done = await transactById(deps, envelopeId, (envelope, ctx) => ({ change: recordSealFailure(envelope, round, error, ctx), result: null }));
+  return { recorded: Boolean(done?.change) };
+}
+
+/**
+ * The seal sweep: fully signed envelopes not completed when their check falls due get their next round (a fresh
+ * execution); after the last round the envelope records that sealing stalled, and an alarm-level line is logged.
+ */
+export async function sweepStalledSeals(deps: SealingDeps, limit = 100): Promise<{ restarted: number; stalled: number }> {
+  const counts = { restarted: 0, stalled: 0 };
+  for (const id of await deps.envelopes.dueForSealCheck(deps.clock.now(), limit)) {
+    const done = await transactById(deps, id, (envelope, ctx) => {
+      const checked = checkSeal(envelope, ctx);
+      return { change: checked?.change ?? null, result: checked?.stalled ?? null };
+    });
+    if (done?.result === true) {
+      counts.stalled++;
+      deps.logger.error('sealing stalled: every round failed; an operator must look', { envelopeId: id, lastError: done.envelope.sealing?.lastError, alarm: true });
+    } else if (done?.result === false) counts.restarted++;
+  }
+  return counts;
+}
