@@ -13,7 +13,17 @@ import { BulkRowRequest } from '#shared/templates/template-schemas.ts';
 import { JobMessage, type NoticeItem } from '#shared/background/job-schemas.ts';
 import { worker } from '#shared/http/endpoint.ts';
 import { lambda } from '#shared/http/lambda.ts';
-import type { Deps } from '#shared/deps.ts';
+import type { Access } from '#shared/http/access.ts';
+import type { DepsFor } from '#shared/http/deps-for.ts';
+
+// routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
+// blobs.delete (a replaced draft document), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
+// envelopes: template copies, sends, invitations).
+const access = {
+  table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
+  documents: { read: ['templates/'], write: ['original/'], tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
+} as const satisfies Access;
+type Deps = DepsFor<typeof access>;
 
 const parseRow = (row: unknown) => parseWith(BulkRowRequest, row);
 
@@ -52,13 +62,7 @@ async function gaveUp(deps: Deps, job: JobMessage, receives: number, error: stri
 export const definition = worker({
   name: 'jobs',
   trigger: { kind: 'queue', queue: 'jobs' },
-  // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-  // blobs.delete (a replaced draft document), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
-  // envelopes: template copies, sends, invitations).
-  access: {
-    table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
-    documents: { read: ['templates/'], write: ['original/'], tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/'] }, timeoutSeconds: 120,
-  },
+  access,
 }, (deps) => async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {

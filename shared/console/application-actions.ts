@@ -58,7 +58,7 @@ export async function ensureApplication(deps: ApplicationDeps, input: Required<P
 const MAX_CLIENT_ID_LENGTH = 256;
 
 /** OAuth 2.0 client credentials (decision 29): a bearer JWT for one hour. */
-export async function issueToken(deps: ApplicationDeps, clientId: string, clientSecret: string) {
+export async function issueToken(deps: Pick<ApplicationDeps, 'config' | 'clock' | 'applications'>, clientId: string, clientSecret: string) {
   // A client id longer than any we issue is unknown, never a lookup (it would not fit the index key; decision 7).
   const app = clientId.length <= MAX_CLIENT_ID_LENGTH ? await deps.applications.getByClientId(clientId) : undefined;
   const valid = await verifyClientSecret(clientSecret, app?.secretHash);

@@ -1,5 +1,5 @@
 import { STAGE_ABANDONED_AFTER_MS, type BlobStage } from './blob-staging.ts';
-import type { CoreDeps } from '../signing/signing-context.ts';
+import type { CoreDeps, Carriers } from '../signing/signing-context.ts';
 
 export interface BlobToStage {
   key: string;
@@ -11,7 +11,7 @@ export interface BlobToStage {
  * Writes blobs before the commit that will name them: the stage record first (so a crash right after leaves
  * something for the sweep to find), then the blobs, each under the stage's own key space.
  */
-export async function stageBlobs(deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 'ids' | 'clock'>, envelopeId: string, build: (stageId: string) => BlobToStage[]): Promise<BlobStage> {
+export async function stageBlobs(deps: Pick<CoreDeps & Carriers, 'envelopes' | 'blobs' | 'ids' | 'clock'>, envelopeId: string, build: (stageId: string) => BlobToStage[]): Promise<BlobStage> {
   const id = deps.ids.next();
   const blobs = build(id);
   const stage = { id, envelopeId, keys: blobs.map((b) => b.key), createdAt: deps.clock.now().toISOString() };
@@ -21,7 +21,7 @@ export async function stageBlobs(deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 'i
 }
 
 /** A stage no commit will release (the request was refused or lost): its blobs go, then its record. */
-export async function discardStage(deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 'logger'>, stage: BlobStage): Promise<void> {
+export async function discardStage(deps: Pick<CoreDeps & Carriers, 'envelopes' | 'blobs' | 'logger'>, stage: BlobStage): Promise<void> {
   try {
     await Promise.all(stage.keys.map((key) => deps.blobs.delete(key)));
     await deps.envelopes.removeStage(stage.id);
@@ -36,7 +36,7 @@ export async function discardStage(deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 
  * (`released` false), the blobs are discarded, so no request leaves a blob that no record names.
  */
 export async function withStagedBlobs<T>(
-  deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 'ids' | 'clock' | 'logger'>, envelopeId: string, build: (stageId: string) => BlobToStage[],
+  deps: Pick<CoreDeps & Carriers, 'envelopes' | 'blobs' | 'ids' | 'clock' | 'logger'>, envelopeId: string, build: (stageId: string) => BlobToStage[],
   use: (stage: BlobStage) => Promise<T>, released: (result: T) => boolean = () => true,
 ): Promise<T> {
   const stage = await stageBlobs(deps, envelopeId, build);
@@ -52,7 +52,7 @@ export async function withStagedBlobs<T>(
 }
 
 /** The blob sweep: stages a day old that no commit released name blobs nobody will: delete them. */
-export async function sweepAbandonedStages(deps: Pick<CoreDeps, 'envelopes' | 'blobs' | 'clock' | 'logger'>, limit = 200): Promise<number> {
+export async function sweepAbandonedStages(deps: Pick<CoreDeps & Carriers, 'envelopes' | 'blobs' | 'clock' | 'logger'>, limit = 200): Promise<number> {
   const stages = await deps.envelopes.abandonedStages(new Date(deps.clock.now().getTime() - STAGE_ABANDONED_AFTER_MS), limit);
   for (const stage of stages) {
     await Promise.all(stage.keys.map((key) => deps.blobs.delete(key)));
@@ -62,6 +62,6 @@ export async function sweepAbandonedStages(deps: Pick<CoreDeps, 'envelopes' | 'b
 }
 
 /** The blobs.delete job: blobs a committed change stopped naming (a replaced draft document). */
-export async function deleteBlobs(deps: Pick<CoreDeps, 'blobs'>, keys: readonly string[]): Promise<void> {
+export async function deleteBlobs(deps: Pick<CoreDeps & Carriers, 'blobs'>, keys: readonly string[]): Promise<void> {
   await Promise.all(keys.map((key) => deps.blobs.delete(key)));
 }

@@ -4,7 +4,7 @@ import { parseId } from '../kernel/ids.ts';
 import { MAX_UPLOAD_BYTES, type Document, type RequestMeta } from '../kernel/model.ts';
 import { uploadKey } from './blob-staging.ts';
 import { discardStage } from './blob-actions.ts';
-import { loadEnvelope, type CoreDeps } from '../signing/signing-context.ts';
+import { loadEnvelope, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 import { uploadDocument, type UploadDeps } from './upload-actions.ts';
 
 /**
@@ -28,7 +28,7 @@ export interface UploadUrl {
 }
 
 /** A presigned POST for one more document on a draft; `sizeBytes`, when given, is checked against the limit first. */
-export async function createUploadUrl(deps: CoreDeps, appId: string, rawId: string, input: { filename: string | null; sizeBytes: number | null }): Promise<UploadUrl> {
+export async function createUploadUrl(deps: CoreDeps & Pick<Carriers, 'blobs'>, appId: string, rawId: string, input: { filename: string | null; sizeBytes: number | null }): Promise<UploadUrl> {
   const envelope = await loadEnvelope(deps, appId, rawId);
   requireDraft(envelope, 'upload a document');
   if (input.sizeBytes !== null && input.sizeBytes > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The document is larger than 25 MB');

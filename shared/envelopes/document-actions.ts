@@ -3,7 +3,7 @@ import { removeDocument } from './envelope-documents.ts';
 import { Conflict, Gone, NotFound } from '../kernel/errors.ts';
 import { parseId } from '../kernel/ids.ts';
 import { originals, sealedOf, type Document, type Envelope, type RequestMeta } from '../kernel/model.ts';
-import { loadEnvelope, mutateEnvelope, type CoreDeps } from '../signing/signing-context.ts';
+import { loadEnvelope, mutateEnvelope, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 
 /** Reading and removing an envelope's documents: no PDF library here, so the routes that only serve them stay small. */
 
@@ -36,7 +36,7 @@ function usable(document: Document): Document {
 }
 
 /** The document's bytes; 410 when the blob is gone. */
-export async function documentBytes(deps: Pick<CoreDeps, 'blobs'>, document: Document): Promise<Uint8Array> {
+export async function documentBytes(deps: Pick<CoreDeps & Carriers, 'blobs'>, document: Document): Promise<Uint8Array> {
   const bytes = await deps.blobs.get(document.blobKey);
   if (!bytes) throw new Gone('The document is no longer stored', {}, 'document_purged');
   return bytes;
@@ -46,7 +46,7 @@ export async function documentBytes(deps: Pick<CoreDeps, 'blobs'>, document: Doc
 export const DOWNLOAD_URL_SECONDS = 5 * 60;
 
 export interface DeliveryDeps {
-  blobs: CoreDeps['blobs'];
+  blobs: Carriers['blobs'];
   config: Pick<Config, 'directDownloadMaxBytes'>;
 }
 

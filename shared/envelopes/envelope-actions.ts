@@ -1,5 +1,4 @@
 import type { ApplicationRepository, EnvelopeRepository, EnvelopePage, TenantRepository } from '#shared/ports/repositories.ts';
-import type { BlobStore } from '#shared/ports/services.ts';
 import type { Config } from '../config.ts';
 import { addSigner, sendEnvelope, voidEnvelope, type EnvelopeChange } from './envelope.ts';
 import { NotFound } from '../kernel/errors.ts';
@@ -13,7 +12,6 @@ import { withNewLinks } from './routing-actions.ts';
 export interface EnvelopeDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
   tenants: TenantRepository;
-  blobs: BlobStore;
   envelopes: EnvelopeRepository;
 }
 

@@ -1,7 +1,7 @@
 import { Gone } from '../kernel/errors.ts';
 import type { Document, DocumentPages, PageGeometry } from '../kernel/model.ts';
 import type { BlobToStage } from './blob-actions.ts';
-import type { CoreDeps } from '../signing/signing-context.ts';
+import type { CoreDeps, Carriers } from '../signing/signing-context.ts';
 
 /**
  * A document's page geometry is a JSON sidecar beside its PDF (like its text index), not part of the envelope or
@@ -34,7 +34,7 @@ export function parsePages(bytes: Uint8Array): PageGeometry[] {
 }
 
 /** The page geometry of `documents` (originals), read in parallel; 410 for one whose pages are no longer stored. */
-export async function readPages(deps: Pick<CoreDeps, 'blobs'>, documents: readonly Document[]): Promise<Map<string, PageGeometry[]>> {
+export async function readPages(deps: Pick<CoreDeps & Carriers, 'blobs'>, documents: readonly Document[]): Promise<Map<string, PageGeometry[]>> {
   const entries = await Promise.all(documents.map(async (document): Promise<[string, PageGeometry[]]> => {
     const bytes = document.pagesKey ? await deps.blobs.get(document.pagesKey) : undefined;
     if (!bytes) throw new Gone('The document is no longer stored', {}, 'document_purged');
@@ -44,7 +44,7 @@ export async function readPages(deps: Pick<CoreDeps, 'blobs'>, documents: readon
 }
 
 /** `readPages` that reads each document once (its pages never change), for a decision that may run again. */
-export function pageReader(deps: Pick<CoreDeps, 'blobs'>): (documents: readonly Document[]) => Promise<DocumentPages> {
+export function pageReader(deps: Pick<CoreDeps & Carriers, 'blobs'>): (documents: readonly Document[]) => Promise<DocumentPages> {
   const read = new Map<string, readonly PageGeometry[]>();
   return async (documents) => {
     const missing = documents.filter((d) => !read.has(d.id));

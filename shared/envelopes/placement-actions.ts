@@ -4,11 +4,11 @@ import { addFields, targetDocumentId } from './fields.ts';
 import type { AddFieldInput, FieldPlacement } from './envelope-inputs.ts';
 import { originals, type Document, type Field, type PageGeometry, type RequestMeta } from '../kernel/model.ts';
 import { pagesOf } from './page-geometry.ts';
-import { mutateEnvelope, type CoreDeps } from '../signing/signing-context.ts';
+import { mutateEnvelope, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 import { pageReader } from './page-actions.ts';
 
 /** A document's stored text index (for anchors placed after its upload). */
-export async function textIndexOf(deps: Pick<CoreDeps, 'blobs'>, document: Document): Promise<TextIndex> {
+export async function textIndexOf(deps: Pick<CoreDeps & Carriers, 'blobs'>, document: Document): Promise<TextIndex> {
   const stored = document.textIndexKey ? await deps.blobs.get(document.textIndexKey) : undefined;
   if (!stored) throw new ValidationError('This document has no text index (uploaded before anchors existed): place its fields by coordinates', { anchor: ['is not available for this document'] });
   return JSON.parse(new TextDecoder().decode(stored)) as TextIndex;
@@ -44,7 +44,7 @@ export function placementsOf<F extends FieldPlacement>(field: F, target: Placeme
  * Places a field on a draft: by coordinates, or by an anchor in its document's stored text index, which may place
  * several (one per occurrence) or none (`ignoreIfMissing`).
  */
-export async function addEnvelopeFields(deps: CoreDeps, appId: string, rawId: string, input: AddFieldInput, meta: RequestMeta): Promise<Field[]> {
+export async function addEnvelopeFields(deps: CoreDeps & Pick<Carriers, 'blobs'>, appId: string, rawId: string, input: AddFieldInput, meta: RequestMeta): Promise<Field[]> {
   const { envelope: draft } = await mutateEnvelope(deps, appId, rawId, meta, () => ({ change: null, result: null }));
   const documents = originals(draft);
   const document = input.documentId === null ? (documents.length === 1 ? documents[0] : undefined) : documents.find((d) => d.id === input.documentId);

@@ -9,13 +9,13 @@ import type { CreateEnvelopeInput, UploadInput } from './envelope-inputs.ts';
 import { MAX_UPLOAD_BYTES, originals, type Document, type Envelope, type PageGeometry, type RequestMeta, type TenantSettings } from '../kernel/model.ts';
 import { originalKey } from './blob-staging.ts';
 import { withStagedBlobs, type BlobToStage } from './blob-actions.ts';
-import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps } from '../signing/signing-context.ts';
+import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 import type { EnvelopeDeps } from './envelope-actions.ts';
 import { pagesBlob, pagesKeyOf } from './page-actions.ts';
 import { placementsOf } from './placement-actions.ts';
 
 /** The upload use cases also read the application, for its active-content setting. */
-export type UploadDeps = CoreDeps & { applications: Pick<ApplicationRepository, 'get'> };
+export type UploadDeps = CoreDeps & Pick<Carriers, 'blobs'> & { applications: Pick<ApplicationRepository, 'get'> };
 
 /**
  * Everything that takes PDF bytes in (a create with documents, one more document): the only use cases that inspect a

@@ -68,6 +68,7 @@ export const ACCESS_PORTS = {
   jobs: ['jobs'],
   starts: ['workflows'],
   sign: ['documentSigner', 'sealEvidence'],
+  timestamps: ['sealEvidence'],
   apiDescription: ['apiDescription'],
 } as const;
 

@@ -3,12 +3,22 @@
  */
 import type * as v from 'valibot';
 import type { Deps } from '../deps.ts';
-import type { Access } from './access.ts';
+import { portsFor, type Access, type PortName } from './access.ts';
+import type { DepsFor } from './deps-for.ts';
 import type { AuthKind, RouteDeclaration } from './declaration.ts';
 import { pipeline, type ApiHandler, type PrincipalOf, type RouteImpl } from './pipeline.ts';
 import { ok, type HttpResult } from './responses.ts';
 
 export { json, pdfContent, PDF_SCHEMA } from './declaration.ts';
+
+/**
+ * The ports `access` binds, and no others, at run time as in the types: a commit's outbox item whose carrier is left
+ * out (an invitation where there is no mailer) stays in the outbox for the sweep, rather than failing on an unbound adapter.
+ */
+export function depsFor<const A extends Access>(deps: Deps, access: A): DepsFor<A> {
+  const ports = portsFor(access);
+  return Object.fromEntries(Object.entries(deps).filter(([name]) => ports.has(name as PortName))) as DepsFor<A>;
+}
 export * from './access.ts';
 export { jsonBody } from './body-rules.ts';
 
@@ -21,20 +31,20 @@ export interface RouteFunction<K extends AuthKind = AuthKind, P = unknown, Q = u
 }
 
 /** Declares a route and its implementation; the types of what it parses flow from the declaration's schemas. */
-export function route<K extends AuthKind, P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  declaration: RouteDeclaration<K, P, Q, B>,
-  impl: (deps: Deps) => RouteImpl<P, Q, B, PrincipalOf<K>>,
+export function route<K extends AuthKind, const A extends Access, P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  declaration: RouteDeclaration<K, P, Q, B> & { access: A },
+  impl: (deps: DepsFor<A>) => RouteImpl<P, Q, B, PrincipalOf<K>>,
 ): RouteFunction<K, P, Q, B> {
-  return { kind: 'route', declaration, access: declaration.access, createHandler: (deps) => pipeline(declaration, deps, impl(deps)) };
+  return { kind: 'route', declaration, access: declaration.access, createHandler: (deps) => pipeline(declaration, deps, impl(depsFor(deps, declaration.access))) };
 }
 
 /** The API's `$default` route: what no declared route takes (404, 405), through the same pipeline. */
 export interface FallbackFunction { kind: 'fallback'; access: Access; createHandler: (deps: Deps) => ApiHandler }
-export function fallback(access: Access, impl: (deps: Deps) => RouteImpl<unknown, unknown, undefined, undefined>): FallbackFunction {
+export function fallback<const A extends Access>(access: A, impl: (deps: DepsFor<A>) => RouteImpl<unknown, unknown, undefined, undefined>): FallbackFunction {
   const declaration: RouteDeclaration<'none', unknown, unknown, undefined> = {
     method: 'GET', path: '/{proxy+}', auth: 'none', operationId: 'noRoute', summary: 'No route', tag: 'Meta', success: { status: 200, description: '' }, errors: {}, access,
   };
-  return { kind: 'fallback', access, createHandler: (deps) => pipeline(declaration, deps, impl(deps), false) };
+  return { kind: 'fallback', access, createHandler: (deps) => pipeline(declaration, deps, impl(depsFor(deps, access)), false) };
 }
 
 /** A background function: what triggers it and what it uses. */
@@ -46,8 +56,8 @@ export interface WorkerFunction<E = never, R = unknown> {
   access: Access;
   createHandler: (deps: Deps) => (event: E) => Promise<R>;
 }
-export function worker<E, R>(declaration: { name: string; trigger: Trigger; access: Access }, createHandler: (deps: Deps) => (event: E) => Promise<R>): WorkerFunction<E, R> {
-  return { kind: 'worker', ...declaration, createHandler };
+export function worker<E, R, const A extends Access>(declaration: { name: string; trigger: Trigger; access: A }, createHandler: (deps: DepsFor<A>) => (event: E) => Promise<R>): WorkerFunction<E, R> {
+  return { kind: 'worker', ...declaration, createHandler: (deps) => createHandler(depsFor(deps, declaration.access)) };
 }
 
 /** A workflow task (infra/routes.ts names the state machine and state it serves): what it uses. */
@@ -56,8 +66,8 @@ export interface TaskFunction<E = never, R = unknown> {
   access: Access;
   createHandler: (deps: Deps) => (event: E) => Promise<R>;
 }
-export function task<E, R>(declaration: { access: Access }, createHandler: (deps: Deps) => (event: E) => Promise<R>): TaskFunction<E, R> {
-  return { kind: 'task', ...declaration, createHandler };
+export function task<E, R, const A extends Access>(declaration: { access: A }, createHandler: (deps: DepsFor<A>) => (event: E) => Promise<R>): TaskFunction<E, R> {
+  return { kind: 'task', ...declaration, createHandler: (deps) => createHandler(depsFor(deps, declaration.access)) };
 }
 
 /** What a function module exports as `definition`. */

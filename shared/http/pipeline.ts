@@ -49,7 +49,7 @@ export type PrincipalOf<K extends AuthKind> = K extends 'bearer' ? BearerPrincip
 export type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 export type RouteImpl<P, Q, B, A> = (request: HttpRequest<P, Q, B, A>) => Promise<HttpResult>;
 
-/** What the pipeline itself uses; a route's implementation gets the full Deps. */
+/** What the pipeline itself uses; a route's implementation gets the ports its access row binds (DepsFor). */
 export type PipelineDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'rateLimiter' | 'idempotency' | 'logger'> & { applications: Pick<Deps['applications'], 'get'> };
 
 /** One request's state as it passes through the middlewares (kept per event, so concurrent local requests never mix). */

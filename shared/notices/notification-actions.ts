@@ -7,19 +7,31 @@ import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, Outb
 import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
 import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, Metrics, SmsSender, Workflows } from '#shared/ports/services.ts';
 
-export interface DispatchDeps {
+/** What loading and committing an envelope needs, in every function that does: time, ids, the repository, logs. */
+export interface OutboxDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
   clock: Clock;
   ids: Ids;
   envelopes: EnvelopeRepository;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** What outbox items go out through: each function has those its access grants (shared/http/access.ts). */
+export interface Carriers {
   blobs: BlobStore;
   mailer: Mailer;
   sms: SmsSender;
   jobs: JobQueue;
   workflows: Workflows;
-  logger: Logger;
-  metrics: Metrics;
 }
+
+/**
+ * Any change may queue any kind of item (lazy expiry alone queues events, jobs and notices), so the carriers are
+ * optional rather than tracked per change through the types: an item whose carrier a function lacks stays in the
+ * outbox, and the outbox sweep, which has them all, sends it a minute later.
+ */
+export type DispatchDeps = OutboxDeps & Partial<Carriers>;
 
 /** Completion emails attach every sealed document up to this size together (decision 9), else link to the portal. */
 export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
@@ -42,7 +54,7 @@ async function eachOf<T, I extends OutboxItem>(item: I, entries: readonly T[], r
   }
 }
 
-function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
+function sendInvitations(deps: OutboxDeps & Pick<Carriers, 'mailer'> & Partial<Carriers>, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
   return eachOf(item, item.invitations, (invitations) => ({ ...item, invitations }), async (invitation) => {
     const signer = envelope.signers.find((s) => s.id === invitation.link.signerId);
     // A signer who meanwhile signed, declined or got a newer link needs this invitation no more.
@@ -53,7 +65,7 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
     const locale = recipientLocale(envelope, signer);
     const email = reminder ? signingReminderEmail(envelope, signer.name, url, expiresAt, deps.clock.now(), locale) : invitationEmail(envelope, signer, url, expiresAt, locale);
     if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...email });
-    if (invitation.channels.includes('sms') && signer.phone) await deps.sms.send({ to: signer.phone, text: reminder ? signingReminderSms(envelope, url, locale) : invitationSms(envelope, url, locale) });
+    if (invitation.channels.includes('sms') && signer.phone) await carrier(deps, 'sms').send({ to: signer.phone, text: reminder ? signingReminderSms(envelope, url, locale) : invitationSms(envelope, url, locale) });
   });
 }
 
@@ -61,7 +73,7 @@ function sendInvitations(deps: DispatchDeps, envelope: Envelope, item: Invitatio
  * The completion email to each recipient: every sealed document attached when together they are at most 7 MiB
  * (decision 9), else none, with the download-portal link in every case.
  */
-async function sendCompletion(deps: DispatchDeps, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
+async function sendCompletion(deps: OutboxDeps & Pick<Carriers, 'mailer' | 'blobs'>, envelope: Envelope, item: CompletionOutboxItem): Promise<void> {
   const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
   const first = sealed[0];
   if (!first) return;
@@ -88,7 +100,7 @@ function attachmentName(envelope: Envelope, document: Document, count: number): 
   return count > 1 ? `${subject} - ${clean(documentName(document)) || 'document'}.pdf` : `${subject}.pdf`;
 }
 
-async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {
+async function sendReminder(deps: OutboxDeps & Pick<Carriers, 'mailer'>, envelope: Envelope, item: ReminderOutboxItem): Promise<void> {
   const link = envelope.downloadLinks?.find((l) => l.id === item.linkId);
   if (!link || link.downloadedAt || !envelope.deletionAt) return;
   const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
@@ -97,7 +109,7 @@ async function sendReminder(deps: DispatchDeps, envelope: Envelope, item: Remind
 }
 
 /** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
-export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
+export function sendNotices(deps: Pick<Carriers, 'mailer'>, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
     // A signer reads it in their language; a carbon copy in the envelope's.
     const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
@@ -109,25 +121,49 @@ export function sendNotices(deps: DispatchDeps, envelope: Envelope, item: Notice
   });
 }
 
-/** Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. */
-export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<void> {
-  switch (item.kind) {
-    case 'notify':
-      if (item.template === 'completion') await sendCompletion(deps, envelope, item);
-      // Lazy expiry commits from any function that loads the envelope: the jobs worker (which may mail) sends them
-      else if (item.template === 'notice') await deps.jobs.send({ type: 'notice.send', notice: item });
-      else await sendInvitations(deps, envelope, item);
-      return;
-    case 'reminder':
-      await sendReminder(deps, envelope, item);
-      return;
-    case 'job':
-      if (item.job.type === 'seal') await deps.workflows.startSealing(item.job.envelopeId, item.job.round ?? 1);
-      else await deps.jobs.send(item.job);
-      return;
-    case 'event':
-      await deps.jobs.send({ type: 'webhook.event', event: item });
-      return;
-  }
+/** A carrier the caller checked for (`dispatchItem`): its absence here is a bug, not an item to skip. */
+function carrier<K extends keyof Carriers>(deps: Partial<Carriers>, name: K): Carriers[K] {
+  const port = deps[name];
+  if (!port) throw new Error(`No ${name} in this function`);
+  return port;
 }
 
+/**
+ * Hands one outbox item to whatever carries it: messages go out, jobs and webhook events to the queue. Answers false,
+ * touching nothing, when this function lacks the item's carrier: the item stays in the outbox for the sweep.
+ */
+export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item: OutboxItem): Promise<boolean> {
+  const { mailer, blobs, sms, jobs, workflows } = deps;
+  switch (item.kind) {
+    case 'notify':
+      if (item.template === 'completion') {
+        if (!mailer || !blobs) return false;
+        await sendCompletion({ ...deps, mailer, blobs }, envelope, item);
+      } else if (item.template === 'notice') {
+        // Lazy expiry commits from any function that loads the envelope: the jobs worker (which may mail) sends them
+        if (!jobs) return false;
+        await jobs.send({ type: 'notice.send', notice: item });
+      } else {
+        if (!mailer || (!sms && item.invitations.some((i) => i.channels.includes('sms')))) return false;
+        await sendInvitations({ ...deps, mailer }, envelope, item);
+      }
+      return true;
+    case 'reminder':
+      if (!mailer) return false;
+      await sendReminder({ ...deps, mailer }, envelope, item);
+      return true;
+    case 'job':
+      if (item.job.type === 'seal') {
+        if (!workflows) return false;
+        await workflows.startSealing(item.job.envelopeId, item.job.round ?? 1);
+      } else {
+        if (!jobs) return false;
+        await jobs.send(item.job);
+      }
+      return true;
+    case 'event':
+      if (!jobs) return false;
+      await jobs.send({ type: 'webhook.event', event: item });
+      return true;
+  }
+}

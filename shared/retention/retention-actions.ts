@@ -3,12 +3,12 @@ import { storedKeys } from '../envelopes/page-geometry.ts';
 import { purgeDocument, recordReminders } from './purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from './retention.ts';
 import { envelopeOfKey } from '../envelopes/blob-staging.ts';
-import { transactById, type CoreDeps } from '../signing/signing-context.ts';
+import { transactById, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 
 export type RetentionDeps = CoreDeps;
 
 /** The retention.tag job: every stored blob of an ended envelope gets its class tag (and restarts its age). */
-export async function tagRetention(deps: RetentionDeps, envelopeId: string): Promise<number> {
+export async function tagRetention(deps: RetentionDeps & Pick<Carriers, 'blobs'>, envelopeId: string): Promise<number> {
   const envelope = await deps.envelopes.find(envelopeId);
   if (!envelope?.deletionAt) return 0;
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };

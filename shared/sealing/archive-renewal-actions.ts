@@ -8,9 +8,10 @@ import { archiveTimestampOf, renewArchiveTimestamp } from '#shared/sealing/archi
 import type { SealEvidence } from '#shared/sealing/seal.ts';
 import type { RevocationSource, TimestampAuthority } from '#shared/ports/services.ts';
 import { withStagedBlobs } from '../envelopes/blob-actions.ts';
-import { transactById, type CoreDeps } from '../signing/signing-context.ts';
+import { transactById, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 
 export interface ArchiveRenewalDeps extends CoreDeps {
+  blobs: Carriers['blobs'];
   /** The seal's timestamp authority and revocation source: renewal runs only where seals are B-LTA. */
   sealEvidence?: SealEvidence;
 }

@@ -10,12 +10,11 @@ import type { FieldValue, Submission } from '../signing/submission.ts';
 import { sealPdf, type SealEvidence } from '#shared/sealing/seal.ts';
 import type { FlattenItem } from '#shared/sealing/flatten.ts';
 import type { FinalizeInput } from '#shared/background/workflow-schemas.ts';
-import type { TenantRepository } from '#shared/ports/repositories.ts';
 import type { DocumentSigner } from '#shared/ports/services.ts';
 import { discardStage, stageBlobs } from '../envelopes/blob-actions.ts';
 import { certificateFacts } from './audit-certificate-input.ts';
 import { assertSealKeyMatches } from './seal-key-check.ts';
-import { transactById, type CoreDeps } from '../signing/signing-context.ts';
+import { transactById, type Carriers, type CoreDeps } from '../signing/signing-context.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
@@ -36,7 +35,11 @@ export class BlobMismatch extends Error {
 
 export interface SealingDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl' | 'senderCopyEmail' | 'tsaUrl'>;
-  tenants: TenantRepository;
+}
+
+/** The seal task: the stored files, and the key that seals them. */
+export interface SealStepDeps extends SealingDeps {
+  blobs: Carriers['blobs'];
   documentSigner: DocumentSigner;
   /** Timestamp authority and revocation source for seals above PAdES B-B; absent: B-B. */
   sealEvidence?: SealEvidence;
@@ -49,7 +52,7 @@ async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
 }
 
 /** The stored bytes, only if they are what the record committed (decision 19). */
-async function committedBlob(deps: SealingDeps, key: string, sha256: string): Promise<Uint8Array> {
+async function committedBlob(deps: Pick<SealStepDeps, 'blobs'>, key: string, sha256: string): Promise<Uint8Array> {
   const bytes = await deps.blobs.get(key);
   if (!bytes) throw new Error(`Stored file ${key} is missing`);
   if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw new BlobMismatch(key);
@@ -57,7 +60,7 @@ async function committedBlob(deps: SealingDeps, key: string, sha256: string): Pr
 }
 
 /** What is drawn on one original (of these `pages`): the signers' values on its fields, and its read-only fields' own values. */
-async function flattenItems(deps: SealingDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
+async function flattenItems(deps: SealStepDeps, envelope: Envelope, original: Document, pages: readonly PageGeometry[], submissions: Submission[]): Promise<FlattenItem[]> {
   const first = originalDocument(envelope)?.id;
   const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
   const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
@@ -76,7 +79,7 @@ function readOnlyValue(field: Field): FieldValue | null {
   return null;
 }
 
-async function itemValue(deps: SealingDeps, value: FieldValue): Promise<FlattenItem['value']> {
+async function itemValue(deps: SealStepDeps, value: FieldValue): Promise<FlattenItem['value']> {
   switch (value.kind) {
     case 'image': return { kind: 'image', png: await committedBlob(deps, value.blobKey, value.sha256) };
     case 'typed': return { kind: 'typed', text: value.text, fontLabel: value.fontLabel };
@@ -94,7 +97,7 @@ export type SealStepResult = FinalizeInput;
  * in a key space of their own (a concurrent or repeated round never overwrites another's files); finalize's commit
  * names them, or they are discarded. The seal time is the one the certificate prints and the envelope completes at.
  */
-export async function sealStep(deps: SealingDeps, envelopeId: string): Promise<SealStepResult> {
+export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<SealStepResult> {
   const started = performance.now();
   const envelope = await load(deps, envelopeId);
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
@@ -149,7 +152,7 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
  * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
  * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
  */
-export async function finalizeStep(deps: SealingDeps, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
+export async function finalizeStep(deps: SealingDeps & Pick<Carriers, 'blobs'>, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
   const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
   try {
     const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {

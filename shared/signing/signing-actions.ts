@@ -10,7 +10,7 @@ import { otpLocked } from './otp-budget.ts';
 import { signatureKey } from '../envelopes/blob-staging.ts';
 import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from './submission.ts';
 import { withStagedBlobs, type BlobToStage } from '../envelopes/blob-actions.ts';
-import { transact, type CoreDeps, type Decision, type Transacted } from './signing-context.ts';
+import { transact, type CoreDeps, type Decision, type Transacted, type Carriers } from './signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 
@@ -66,7 +66,7 @@ export interface CompletedValue {
   png: Uint8Array | null;
 }
 
-async function completedValues(deps: SigningDeps, envelope: Envelope, reader: Signer): Promise<CompletedValue[]> {
+async function completedValues(deps: SigningDeps & Pick<Carriers, 'blobs'>, envelope: Envelope, reader: Signer): Promise<CompletedValue[]> {
   if (!envelope.signers.some((s) => s.id !== reader.id && s.status === 'signed')) return [];
   const submissions = (await deps.envelopes.submissions(envelope.id)).filter((s) => s.signerId !== reader.id);
   const entries = submissions.flatMap((submission) => submission.values.flatMap((value) => {
@@ -77,7 +77,7 @@ async function completedValues(deps: SigningDeps, envelope: Envelope, reader: Si
   return Promise.all(entries.map(async (entry) => ({ ...entry, png: entry.value.kind === 'image' ? (await deps.blobs.get(entry.value.blobKey)) ?? null : null })));
 }
 
-export async function readSigningContext(deps: SigningDeps, token: string, meta: RequestMeta) {
+export async function readSigningContext(deps: SigningDeps & Pick<Carriers, 'blobs'>, token: string, meta: RequestMeta) {
   const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
     ({ change: markViewed(e, signer, ctx), result: signer.id }));
   const signer = signerOf(envelope, signerId);
@@ -101,7 +101,7 @@ const lockedError = () => new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked')
  * A fresh 6-digit code, stored as a keyed hash, then sent by email (or SMS for sms_otp with a phone); a request past
  * the link's lifetime budget locks the link instead.
  */
-export async function requestCode(deps: SigningDeps, token: string, meta: RequestMeta) {
+export async function requestCode(deps: SigningDeps & Pick<Carriers, 'mailer' | 'sms'>, token: string, meta: RequestMeta) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const { result } = await withLink(deps, token, meta, 'otp', ({ envelope, signer }, ctx) => {
     const channel = signer.authMethod === 'sms_otp' && signer.phone ? 'sms' as const : 'email' as const;
@@ -168,7 +168,7 @@ function valuesOf(envelope: Envelope, stageId: string, checked: readonly Checked
  * signatures, then records the signature in one transaction that names them. A request that is refused or loses the
  * race (a concurrent sign, void or decline) discards its own images: it can never replace the winner's.
  */
-export async function signDocument(deps: SigningDeps, token: string, input: SignInput, meta: RequestMeta) {
+export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, token: string, input: SignInput, meta: RequestMeta) {
   const opened = await withLink(deps, token, meta, 'sign', ({ envelope, signer }) => ({ change: null, result: { envelope, signer } }));
   const { envelope, signer } = opened.result;
   const today = deps.clock.now().toISOString().slice(0, 10);

@@ -6,7 +6,9 @@ import type { Envelope, RequestMeta } from '../kernel/model.ts';
 import { isMessage, MAX_MESSAGE_ATTEMPTS, OUTBOX_BACKOFF_MINUTES, type OutboxItem } from '../notices/outbox.ts';
 import { dispatchItem, PartlySent, type DispatchDeps } from '../notices/notification-actions.ts';
 
-/** What every envelope use case needs: time, ids, the repository, and what a commit dispatches to. */
+export type { Carriers } from '../notices/notification-actions.ts';
+
+/** What every envelope use case needs: time, ids, the repository, and those carriers of a commit's outbox the function has. */
 export type CoreDeps = DispatchDeps;
 
 /** Background work and lazy expiry act as the system: no address, no user agent. */
@@ -130,15 +132,15 @@ async function deferOrDeadLetter(deps: CoreDeps, envelope: Envelope, failed: Out
 
 /**
  * Carries out what a committed change queued (messages, jobs, workflows), then removes those outbox items. A failure
- * keeps the item (what is left of it) for the sweep, with backoff; it never undoes the change itself.
+ * keeps the item (what is left of it) for the sweep, with backoff; it never undoes the change itself. An item this
+ * function has no carrier for (no mailer, say) stays as it is, due for the sweep a minute after its commit.
  */
 export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: readonly OutboxItem[]): Promise<void> {
   const done: string[] = [];
   for (const item of items) {
     if (item.deadAt) continue;
     try {
-      await dispatchItem(deps, envelope, item);
-      done.push(item.id);
+      if (await dispatchItem(deps, envelope, item)) done.push(item.id);
     } catch (error) {
       const rest = error instanceof PartlySent ? error.rest : item;
       const cause: unknown = error instanceof PartlySent ? error.cause : error;

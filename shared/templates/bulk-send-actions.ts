@@ -56,7 +56,7 @@ export async function queueChunks(deps: Pick<BulkSendDeps, 'jobs' | 'logger'>, b
  * at once (202).
  */
 export async function startBulkSend(
-  deps: BulkSendDeps, appId: string, rawTemplateId: string, rows: readonly BulkRowInput[], prefillLabels: readonly string[] = [],
+  deps: Pick<BulkSendDeps, 'templates' | 'bulkSends' | 'jobs' | 'clock' | 'ids' | 'logger'>, appId: string, rawTemplateId: string, rows: readonly BulkRowInput[], prefillLabels: readonly string[] = [],
 ): Promise<BulkSend> {
   const template = await readTemplate(deps, appId, rawTemplateId);
   checkBulkRows(rows);

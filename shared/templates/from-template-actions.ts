@@ -28,7 +28,7 @@ export interface FromTemplateRequest extends FromTemplateInput {
 /** The template's stored bytes by key: PDFs, text indexes and pages (a bulk send reads them once per job, not once per row). */
 export type TemplateSources = Map<string, Uint8Array>;
 
-export async function templateSources(deps: Pick<EnvelopeDeps, 'blobs'>, template: Template): Promise<TemplateSources> {
+export async function templateSources(deps: Pick<TemplateDeps, 'blobs'>, template: Template): Promise<TemplateSources> {
   if (template.documents.some((d) => !d.pagesKey)) throw new InvalidState('The template\'s documents were stored without their page geometry: upload them again');
   const keys = template.documents.flatMap(storedKeys);
   const sources: TemplateSources = new Map();

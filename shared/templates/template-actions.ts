@@ -7,7 +7,7 @@ import { storedKeys } from '../envelopes/page-geometry.ts';
 import { assertDocumentLimits } from '../envelopes/envelope-documents.ts';
 import { assertNoErrors } from '../envelopes/field-placement.ts';
 import { assertTemplate, MAX_TEMPLATE_DOCUMENTS, templateDocumentKey, templateFieldErrors, type Template, type TemplateField } from './templates.ts';
-import type { CoreDeps } from '../signing/signing-context.ts';
+import type { CoreDeps, Carriers } from '../signing/signing-context.ts';
 import { pagesKeyOf, readPages } from '../envelopes/page-actions.ts';
 import { textIndexOf, placementsOf, type PlacementTarget } from '../envelopes/placement-actions.ts';
 import { allowsActiveContent, checkOriginal, type CheckedOriginal, type IntakePolicy, type UploadDeps } from '../envelopes/upload-actions.ts';
@@ -42,7 +42,7 @@ async function checkTemplateDocument(upload: UploadInput, templateId: string, do
 }
 
 /** The template's blobs are written before its record; a record refused deletes them (templates are few and small). */
-async function storeThen(deps: Pick<CoreDeps, 'blobs' | 'logger'>, checked: readonly CheckedOriginal[], save: () => Promise<void>): Promise<void> {
+async function storeThen(deps: Pick<CoreDeps & Carriers, 'blobs' | 'logger'>, checked: readonly CheckedOriginal[], save: () => Promise<void>): Promise<void> {
   const blobs = checked.flatMap((c) => c.blobs);
   await Promise.all(blobs.map((b) => deps.blobs.put(b.key, b.bytes, b.contentType)));
   try {

@@ -38,7 +38,7 @@ export interface ReplayInput {
  * Delivers the events of a time range again to one webhook, the ones it subscribes to, by the normal path: a delivery
  * record each (same event id and body, a fresh delivery id) and the retry workflow's attempts.
  */
-export async function replayEvents(deps: WebhookDeps, appId: string, rawWebhookId: string, input: ReplayInput) {
+export async function replayEvents(deps: Pick<WebhookDeps, 'config' | 'clock' | 'ids' | 'envelopes' | 'webhooks' | 'workflows'>, appId: string, rawWebhookId: string, input: ReplayInput) {
   const webhook = await findWebhook(deps, appId, rawWebhookId);
   const now = deps.clock.now();
   if (input.until !== null && input.until <= input.since) throw ValidationError.at('until', 'must be after since');

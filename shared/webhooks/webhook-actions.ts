@@ -23,6 +23,9 @@ export interface WebhookDeps {
   metrics: Metrics;
 }
 
+/** Sending one delivery and recording it: everything but starting the retry workflow. */
+export type AttemptDeps = Omit<WebhookDeps, 'workflows'>;
+
 export interface NewWebhook {
   url: string;
   events: string[];
@@ -30,7 +33,7 @@ export interface NewWebhook {
   retrySchedule: RetrySchedule;
 }
 
-export async function createWebhook(deps: WebhookDeps, appId: string, input: NewWebhook): Promise<Webhook> {
+export async function createWebhook(deps: AttemptDeps, appId: string, input: NewWebhook): Promise<Webhook> {
   const target = deps.webhookSender.checkTarget(input.url);
   if (!target.ok) throw ValidationError.at('url', target.reason);
   const isEvent = (e: string): e is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(e);
@@ -63,7 +66,7 @@ export function deliveryIdFor(eventId: string, webhookId: string, replayId?: str
 }
 
 /** An HMAC key: the webhook's own secret, else (null) the application's client secret (decision 24). */
-async function openKey(deps: WebhookDeps, appId: string, sealed: string | null): Promise<string> {
+async function openKey(deps: AttemptDeps, appId: string, sealed: string | null): Promise<string> {
   if (sealed) return deps.secrets.open(sealed);
   const app = await deps.applications.get(appId);
   if (!app) throw new Error('The webhook\'s application no longer exists');
@@ -71,7 +74,7 @@ async function openKey(deps: WebhookDeps, appId: string, sealed: string | null):
 }
 
 /** The current key first, then the replaced one while its overlap lasts. */
-async function signingKeys(deps: WebhookDeps, webhook: Webhook): Promise<string[]> {
+async function signingKeys(deps: AttemptDeps, webhook: Webhook): Promise<string[]> {
   const current = await openKey(deps, webhook.appId, webhook.secretSealed);
   const previous = overlapping(webhook, deps.clock.now());
   return previous ? [current, await openKey(deps, webhook.appId, previous.sealed)] : [current];
@@ -88,7 +91,7 @@ export interface SecretRotation {
  * Replaces the webhook's signing secret; the replaced key keeps signing too until the overlap ends. The write is
  * conditional on the key read, so of two rotations at once one answers 409 and every secret handed out verifies.
  */
-export async function rotateWebhookSecret(deps: WebhookDeps, appId: string, rawId: string, input: SecretRotation) {
+export async function rotateWebhookSecret(deps: AttemptDeps, appId: string, rawId: string, input: SecretRotation) {
   const webhook = await findWebhook(deps, appId, rawId);
   const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
   const next = rotated(webhook, await deps.secrets.seal(secret), input.expireCurrentInHours, deps.clock.now());
@@ -97,7 +100,7 @@ export async function rotateWebhookSecret(deps: WebhookDeps, appId: string, rawI
 }
 
 /** One POST of the stored body; the delivery record after it. */
-async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
+async function attempt(deps: AttemptDeps, webhook: Webhook, delivery: Delivery, manual = false): Promise<Delivery> {
   const [key = '', ...others] = await signingKeys(deps, webhook);
   // Every attempt is signed afresh: a retry hours later still falls within the receiver's tolerance.
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
@@ -118,7 +121,7 @@ async function attempt(deps: WebhookDeps, webhook: Webhook, delivery: Delivery, 
   return settled;
 }
 
-export async function scheduleRetry(deps: WebhookDeps, delivery: Delivery): Promise<void> {
+export async function scheduleRetry(deps: Pick<WebhookDeps, 'clock' | 'workflows'>, delivery: Delivery): Promise<void> {
   if (delivery.status !== 'pending' || !delivery.nextAttemptAt) return;
   const waitSeconds = Math.max(0, Math.round((Date.parse(delivery.nextAttemptAt) - deps.clock.now().getTime()) / 1000));
   await deps.workflows.startWebhookRetry({
@@ -141,7 +144,7 @@ export async function dispatchEvent(deps: WebhookDeps, event: EventOutboxItem): 
 }
 
 /** A retry workflow's attempt; `done` ends the execution. */
-export async function retryAttempt(deps: WebhookDeps, input: WebhookAttemptInput) {
+export async function retryAttempt(deps: AttemptDeps, input: WebhookAttemptInput) {
   const webhook = await deps.webhooks.get(input.appId, input.webhookId);
   const delivery = await deps.webhooks.getDelivery(input.appId, input.webhookId, input.deliveryId);
   if (!webhook || delivery?.status !== 'pending') return { ...input, done: true, waitSeconds: 0 };
@@ -151,7 +154,7 @@ export async function retryAttempt(deps: WebhookDeps, input: WebhookAttemptInput
 }
 
 /** Manual resend from the console (decision 26): one attempt now, whatever the delivery's state. */
-export async function resendDelivery(deps: WebhookDeps, appId: string, rawWebhookId: string, rawDeliveryId: string): Promise<Delivery> {
+export async function resendDelivery(deps: AttemptDeps, appId: string, rawWebhookId: string, rawDeliveryId: string): Promise<Delivery> {
   const webhook = await findWebhook(deps, appId, rawWebhookId);
   const id = parseId('dlv', rawDeliveryId);
   const delivery = id ? await deps.webhooks.getDelivery(appId, webhook.id, id) : undefined;

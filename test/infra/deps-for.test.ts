@@ -1,7 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { bearerAccess, invites, linkAccess, portsFor } from '#shared/http/endpoint.ts';
+import { bearerAccess, invites, linkAccess, portsFor, route, task, worker } from '#shared/http/endpoint.ts';
+import { noContent } from '#shared/http/responses.ts';
 import type { DepsFor } from '#shared/http/deps-for.ts';
 import { accessOf } from '#infra/stacks/access.ts';
+import { memoryDeps } from '#test/support/memory-deps.ts';
 import { ADAPTER_PORTS, functionEnvironment, manifestHandlers, RESOURCE_KEYS, UNBOUND, unboundAdapters, type ServiceResources } from '#infra/stacks/environment.ts';
 
 const resources = Object.fromEntries(RESOURCE_KEYS.map((key) => [key, `resource:${key}`])) as ServiceResources;
@@ -51,5 +53,38 @@ describe('DepsFor', () => {
     expect([...portsFor(bearerAccess)].sort()).toEqual(['applications', 'bulkSends', 'clock', 'config', 'contacts', 'envelopes', 'idempotency', 'ids', 'logger', 'metrics', 'rateLimiter', 'templates', 'tenants', 'usage', 'webhookSender', 'webhooks']);
     expect(portsFor({ starts: [] }).has('workflows')).toBe(false);
     expect(portsFor({ secrets: ['DATA_KEY'], mail: true }).has('secrets')).toBe(true);
+  });
+});
+
+describe('route, worker and task', () => {
+  it('hand their implementation only the ports the access row binds, in the types and at run time', async () => {
+    const deps = await memoryDeps();
+    let routePorts: string[] = [];
+    const reader = route({
+      method: 'GET', path: '/v1/probe', auth: 'none', operationId: 'probe', summary: 'Probe', tag: 'Meta', success: { status: 200, description: '' }, errors: {},
+      access: bearerAccess,
+    }, (narrowed) => {
+      routePorts = Object.keys(narrowed);
+      // @ts-expect-error -- a route declaring no `mail` cannot use the mailer
+      const mailer: unknown = narrowed.mailer;
+      expect(mailer).toBeUndefined();
+      return () => Promise.resolve(noContent());
+    });
+    reader.createHandler(deps);
+    expect(routePorts.sort()).toEqual([...portsFor(bearerAccess)].sort());
+
+    const sweeper = worker({ name: 'probe', trigger: { kind: 'schedule', everySeconds: 60 }, access: { table: 'write', jobs: true } }, (narrowed) => () => {
+      // @ts-expect-error -- a worker declaring no `mail` cannot use the mailer
+      const mailer: unknown = narrowed.mailer;
+      return Promise.resolve({ mailer: typeof mailer, jobs: typeof narrowed.jobs });
+    });
+    expect(await sweeper.createHandler(deps)(undefined as never)).toEqual({ mailer: 'undefined', jobs: 'object' });
+
+    const step = task({ access: { table: 'write' } }, (narrowed) => () => {
+      // @ts-expect-error -- a task declaring no `starts` cannot start workflows
+      const workflows: unknown = narrowed.workflows;
+      return Promise.resolve(typeof workflows);
+    });
+    expect(await step.createHandler(deps)(undefined as never)).toBe('undefined');
   });
 });
