@@ -76,6 +76,8 @@ export interface LocalStackOptions {
   csc?: { baseUrl: string; clientId: string; clientSecret: string; credentialId: string; pin?: string; otp?: string } | { credential: 'rsa' | 'ec' };
   /** The type of the seal key and the local CA's keys when they are made (SEAL_KEY_SPEC); keys that exist keep theirs. */
   sealKeySpec?: SealKeySpec;
+  /** The lifetime of the local timestamp authority's certificates (default 825 days); clock tests shorten it. */
+  tsaValidDays?: number;
 }
 
 export interface LocalStack {
@@ -120,14 +122,18 @@ async function started<T extends readonly Promise<RunningEngine>[]>(teardown: Te
 }
 
 /** The local engines, each on a free port, and the table and bucket on them. Add an engine here. */
-async function startEngines(options: LocalStackOptions, dataDir: string | undefined, scratch: string, teardown: Teardown) {
+async function startEngines(options: LocalStackOptions, dataDir: string | undefined, scratch: string, clock: OffsetClock, teardown: Teardown) {
   const [dynamodb, s3, ses, sqs, pki] = await started(teardown, [
     startDynamoDbLocal(dataDir ? { dataDir: join(dataDir, 'dynamodb') } : {}),
     startS3({ dataDir: join(scratch, 's3') }),
     startSes({}),
     startSqs([{ name: JOBS_QUEUE, visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30, maxReceiveCount: JOBS_MAX_RECEIVES }], dataDir ? { stateFile: join(dataDir, 'queues.json') } : {}),
-    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA (decision 21).
-    startLocalPki({ dir: join(scratch, 'pki'), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) }),
+    // The local certificate authority and RFC 3161 timestamp server: local seals are B-LTA. It stamps, and renews its
+    // certificate, on the service clock.
+    startLocalPki({
+      dir: join(scratch, 'pki'), now: () => clock.now(),
+      ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}), ...(options.tsaValidDays ? { tsaValidDays: options.tsaValidDays } : {}),
+    }),
   ] as const);
   await Promise.all([ensureTable(dynamodb.endpoint), ensureBucket(s3.endpoint)]);
   return { dynamodb, s3, ses, sqs, pki };
@@ -172,11 +178,12 @@ const secretValues = (resources: ServiceResources, secrets: LocalSecrets, provid
  * SIGNER=csc: the provider (a real one, or the local one started here) as the seal function is given it on AWS, its
  * secrets read by ARN from the in-process Secrets Manager.
  */
-async function cscProvider(options: LocalStackOptions, dir: string, teardown: Teardown): Promise<{ settings: CscFunctionSettings | null; secrets: Map<string, string>; running: RunningCsc | undefined }> {
+async function cscProvider(options: LocalStackOptions, dir: string, clock: OffsetClock, teardown: Teardown): Promise<{ settings: CscFunctionSettings | null; secrets: Map<string, string>; running: RunningCsc | undefined }> {
   if (options.signer !== 'csc') return { settings: null, secrets: new Map(), running: undefined };
   const arn = (name: string) => localArn('secretsmanager', `secret:esign-local/${name}`);
   const given = options.csc && 'baseUrl' in options.csc ? options.csc : undefined;
-  const running = given ? undefined : await startCscMock({ dir });
+  // On the service clock, as the local timestamp authority is: its CRLs must not predate the seal's timestamp.
+  const running = given ? undefined : await startCscMock({ dir, now: () => clock.now() });
   if (running) teardown.add(() => running.stop());
   const kind = options.csc && 'credential' in options.csc ? options.csc.credential : 'rsa';
   const provider = given ?? { baseUrl: running?.baseUrl ?? '', clientId: running?.clientId ?? '', clientSecret: running?.clientSecret ?? '', credentialId: running?.credentials[kind] ?? '', pin: running?.pin };
@@ -227,16 +234,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const apiUrl = `http://127.0.0.1:${String(ports.api)}`;
     const urls = { apiUrl: options.baseUrl ?? apiUrl, signingUrl: options.signingUrl ?? `http://127.0.0.1:${String(ports.signing)}` };
 
-    // 2. Engines, and what the data stack holds.
-    const engines = await startEngines(options, dataDir, scratch, teardown);
+    // 2. The service clock, engines, and what the data stack holds.
+    const clock = savedClock(dataDir);
+    const engines = await startEngines(options, dataDir, scratch, clock, teardown);
     const secrets = await localSecrets(dataDir);
     const sealKeyDir = join(dataDir ?? scratch, 'signing');
     const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
-    const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), teardown);
+    const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), clock, teardown);
 
     // 3. Every function wired from its own environment.
-    const clock = savedClock(dataDir);
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
     const localWorkflows = new LocalWorkflows();
     teardown.add(() => { localWorkflows.stop(); clock.stop(); return Promise.resolve(); });

@@ -4,6 +4,8 @@
  * issues for the local seal key, all made once and kept under `dir`; an RFC 3161 responder (POST /tsa) and the
  * root's CRL (GET /crl/root.crl) on a port of their own. The port is kept between starts when it is free, so the
  * CRL address written into the certificates stays valid; when it moved, the leaf certificates are issued again.
+ * The responder keeps time by `now` (the local stack's service clock): its tokens' genTime, its CRLs, and when it
+ * renews its own certificate, so moving that clock ages the authority as years would age a real one.
  */
 import { X509Certificate, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -35,13 +37,20 @@ const TSA_ACCURACY_SECONDS = 1;
 
 interface Party { key: KeyObject; cert: Uint8Array }
 
-/**
- * `keySpec`: the type of the root's and the timestamp authority's keys when they are made (default ECDSA P-256).
- * `tsaValidDays`: the lifetime of a timestamp authority certificate it issues (archive renewal tests shorten it).
- */
-export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpec; tsaValidDays?: number }): Promise<RunningPki> {
+export interface LocalPkiOptions {
+  dir: string;
+  /** The type of the root's and the timestamp authority's keys when they are made (default ECDSA P-256). */
+  keySpec?: SealKeySpec;
+  /** The lifetime of a timestamp authority certificate it issues (archive renewal tests shorten it). */
+  tsaValidDays?: number;
+  /** The time it stamps, issues CRLs and renews by (default: the machine's clock). */
+  now?: () => Date;
+}
+
+export async function startLocalPki(options: LocalPkiOptions): Promise<RunningPki> {
   const keySpec = options.keySpec ?? DEFAULT_SEAL_KEY_SPEC;
   refuseIfEnginesBarred('the local PKI');
+  const now = options.now ?? (() => new Date());
   await mkdir(options.dir, { recursive: true });
   const state = await readJson<{ port?: number }>(join(options.dir, 'state.json'));
   const port = state?.port && (await isPortFree(state.port, '127.0.0.1')) ? state.port : await freePort();
@@ -51,22 +60,33 @@ export async function startLocalPki(options: { dir: string; keySpec?: SealKeySpe
     subject: [[OID.commonName, 'E-Signature Service Local Root CA'], [OID.organization, ORGANIZATION], [OID.country, 'DE']],
     publicKey: spki(key), profile: 'ca', key: signingKey(key), validFrom: new Date(), validDays: VALID_DAYS.root,
   }));
-  const issue = (key: KeyObject | Uint8Array, profile: 'seal' | 'timestamping', commonName: string) => issueCertificate({
+  const issue = (key: KeyObject | Uint8Array, profile: 'seal' | 'timestamping', commonName: string, validFrom = new Date()) => issueCertificate({
     subject: [[OID.commonName, commonName], [OID.organization, ORGANIZATION], [OID.country, 'DE']],
-    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom: new Date(),
+    publicKey: key instanceof Uint8Array ? key : spki(key), profile, issuer: root.cert, key: signingKey(root.key), crlUrl, validFrom,
     validDays: profile === 'timestamping' ? options.tsaValidDays ?? VALID_DAYS.leaf : VALID_DAYS.leaf,
   });
-  const tsa = await party(options.dir, 'tsa', keySpec, (key) => issue(key, 'timestamping', 'E-Signature Service Local Timestamp Authority'), (cert) => crlUrls(cert).includes(crlUrl));
-  const tsaSigner = new KeyFileSigner(tsa.key, [tsa.cert, root.cert]);
+  const certifyTsa = (at: Date) => (key: KeyObject) => issue(key, 'timestamping', 'E-Signature Service Local Timestamp Authority', at);
+  let tsa = await party(options.dir, 'tsa', keySpec, certifyTsa(now()), (cert) => crlUrls(cert).includes(crlUrl));
+  let tsaSigner = new KeyFileSigner(tsa.key, [tsa.cert, root.cert]);
+  let renewing: Promise<void> | undefined;
+  const renewTsaIfDue = async (at: Date): Promise<void> => {
+    if (!renewalDue(tsa.cert, at)) return;
+    renewing ??= party(options.dir, 'tsa', keySpec, certifyTsa(at), () => false, { newKey: true })
+      .then((next) => { tsa = next; tsaSigner = new KeyFileSigner(next.key, [next.cert, root.cert]); })
+      .finally(() => { renewing = undefined; });
+    await renewing;
+  };
   let crlNumber = 0;
   const server = createServer((req, res) => void handle(req, res, {
     timestamp: async (body) => {
       const request = parseTimestampRequest(body);
-      return timestampResponse(await issueTimestampToken(tsaSigner, { ...request, time: new Date(), policy: TSA_POLICY, certificate: tsa.cert, accuracySeconds: TSA_ACCURACY_SECONDS }));
+      const time = now();
+      await renewTsaIfDue(time);
+      return timestampResponse(await issueTimestampToken(tsaSigner, { ...request, time, policy: TSA_POLICY, certificate: tsa.cert, accuracySeconds: TSA_ACCURACY_SECONDS }));
     },
     crl: () => {
-      const now = new Date();
-      return issueCrl({ issuer: root.cert, key: signingKey(root.key), thisUpdate: now, nextUpdate: new Date(now.getTime() + 7 * 86_400_000), number: ++crlNumber });
+      const thisUpdate = now();
+      return issueCrl({ issuer: root.cert, key: signingKey(root.key), thisUpdate, nextUpdate: new Date(thisUpdate.getTime() + 7 * 86_400_000), number: ++crlNumber });
     },
   }));
   await listen(server, port);
@@ -91,13 +111,28 @@ function keepsChain(leaf: Uint8Array, root: Uint8Array, crlUrl: string): boolean
   return !ours || crlUrls(leaf).includes(crlUrl);
 }
 
-/** A key and its certificate under `dir` (made on first use); the certificate is issued again when `valid` says so. */
-async function party(dir: string, name: string, keySpec: SealKeySpec, certify: (key: KeyObject) => Promise<Uint8Array>, valid: (cert: Uint8Array) => boolean = () => true): Promise<Party> {
+/**
+ * A real timestamp authority signs with a key for only part of its certificate's lifetime (the private key usage
+ * period), then with a new key and certificate, so every token it issued stays verifiable for years after. This one
+ * uses a certificate for the first half of its lifetime.
+ */
+function renewalDue(cert: Uint8Array, at: Date): boolean {
+  const { validFrom, validTo } = new X509Certificate(cert);
+  const [from, to] = [Date.parse(validFrom), Date.parse(validTo)];
+  return at.getTime() >= from + (to - from) / 2;
+}
+
+/**
+ * A key and its certificate under `dir` (made on first use); the certificate is issued again when `valid` says so,
+ * with a new key too when `newKey` (a renewal).
+ */
+async function party(dir: string, name: string, keySpec: SealKeySpec, certify: (key: KeyObject) => Promise<Uint8Array>, valid: (cert: Uint8Array) => boolean = () => true, renewal: { newKey?: boolean } = {}): Promise<Party> {
   const keyFile = join(dir, `${name}-key.pem`);
   const certFile = join(dir, `${name}.pem`);
+  const storedKey = renewal.newKey ? '' : await readFile(keyFile, 'utf8').catch(() => '');
   let key: KeyObject;
   try {
-    key = createPrivateKey(await readFile(keyFile, 'utf8'));
+    key = createPrivateKey(storedKey);
   } catch {
     key = await generateSealKey(keySpec);
     await writeFile(keyFile, key.export({ type: 'pkcs8', format: 'pem' }).toString(), { mode: 0o600 });

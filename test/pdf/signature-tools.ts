@@ -121,10 +121,14 @@ export function allSignatures(pdf: Uint8Array): SignatureInFile[] {
   });
 }
 
-/** `openssl ts -verify` of a timestamp token (DER) against the SHA-256 digest it should stamp, trusting only `caPem`. */
-export function opensslTsVerify(token: Uint8Array, digest: Uint8Array, caPem: string): { ok: boolean; output: string } {
+/**
+ * `openssl ts -verify` of a timestamp token (DER) against the SHA-256 digest it should stamp, trusting only `caPem`;
+ * the chain as at `at` when given (a token from the local authority on a moved service clock), else now.
+ */
+export function opensslTsVerify(token: Uint8Array, digest: Uint8Array, caPem: string, at?: Date): { ok: boolean; output: string } {
   const dir = tempDir();
   const args = ['ts', '-verify', '-token_in', '-in', tempFile(token, 'token.der', dir), '-digest', Buffer.from(digest).toString('hex'), '-CAfile', tempFile(caPem, 'ca.pem', dir)];
+  if (at) args.push('-attime', String(Math.floor(at.getTime() / 1000)));
   const result = run('openssl', args);
   return { ok: result.status === 0 && result.output.includes('Verification: OK'), output: result.output };
 }

@@ -37,9 +37,16 @@ const holder = globalThis as { [SHARED]?: Shared };
  */
 export const TEST_RATE_LIMITS = { plans: { test: { limit: 5, windowSeconds: 60 } }, perIp: { limit: 100_000, windowSeconds: 60 } };
 
+/**
+ * The local timestamp authority's certificates live 400 days instead of 825, so the archive renewal clock test reaches
+ * a certificate's last 90 days (and the authority's renewal at half its lifetime) with a jump of under a year, which
+ * leaves the local root and seal certificates well within theirs for the clock tests that follow.
+ */
+export const TEST_TSA_VALID_DAYS = 400;
+
 /** One local stack (in-memory DynamoDB Local, s3rver, SES, fauxqs) shared by every test file of every project. */
 export async function setup(project: TestProject): Promise<void> {
-  const shared = (holder[SHARED] ??= { stack: startLocalStack({ port: 0, signingPort: 0, webhookTimeoutMs: 1500, rateLimits: TEST_RATE_LIMITS }), projects: 0 });
+  const shared = (holder[SHARED] ??= { stack: startLocalStack({ port: 0, signingPort: 0, webhookTimeoutMs: 1500, rateLimits: TEST_RATE_LIMITS, tsaValidDays: TEST_TSA_VALID_DAYS }), projects: 0 });
   shared.projects++;
   const stack = await shared.stack;
   project.provide('apiUrl', stack.apiUrl);
