@@ -3,7 +3,7 @@
  * JWT_SECRET, one hour), signing links, embedded-signing tickets and download-portal links (under LINK_SECRET).
  * Each verifier accepts only its own kind, so one kind can never stand in for another.
  */
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import { Unauthorized } from './errors.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
@@ -75,52 +75,66 @@ export async function verifyAccessToken(secret: string, token: string, now: Date
   }
 }
 
-/** The ticket in an embedded signing URL (decision 36): HS256 under the link secret, its own type, 5 minutes. */
-export async function mintEmbedToken(secret: string, claims: EmbedClaims): Promise<string> {
-  return new SignJWT({ env: claims.envelopeId, typ: 'embed' })
+type LinkKind = 'embed' | 'signing' | 'download';
+
+/**
+ * A link token: HS256 under the link secret, its kind in `typ`, the envelope in `env`. HS256 is deterministic, so
+ * minting the same claims again gives the same token (an invitation email re-mints it): the token itself is never stored.
+ */
+function mintLink(secret: string, typ: LinkKind, claims: { envelopeId: string; subject: string; jti: string; issuedAt: number; expiresAt: number }, extra: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT({ env: claims.envelopeId, ...extra, typ })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.signerId)
+    .setSubject(claims.subject)
     .setJti(claims.jti)
     .setIssuedAt(claims.issuedAt)
     .setExpirationTime(claims.expiresAt)
     .sign(new TextEncoder().encode(secret));
 }
+
+/** What a link of each kind is called in the 401 that refuses it. */
+const LINK_NAMES: Record<LinkKind, { invalid: string; expired: string }> = {
+  embed: { invalid: 'This signing link is not valid', expired: 'This embedded signing link has expired; ask for a new one' },
+  signing: { invalid: 'This signing link is not valid', expired: 'This signing link has expired' },
+  download: { invalid: 'This download link is not valid', expired: 'This download link has expired' },
+};
+
+/**
+ * Checks a link token's signature (HS256 only), kind, envelope, subject and expiry (unless `ignoreExpiry`), and
+ * `accept` on the rest of its claims; any failure is a 401 that says which.
+ */
+async function verifyLink(secret: string, token: string, now: Date, typ: LinkKind, accept: (payload: JWTPayload) => boolean, ignoreExpiry = false): Promise<JWTPayload & { env: string; sub: string }> {
+  const names = LINK_NAMES[typ];
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'], currentDate: ignoreExpiry ? new Date(0) : now, requiredClaims: ['exp', 'sub'],
+    });
+    if (payload.typ !== typ || typeof payload.env !== 'string' || !payload.sub || !accept(payload)) throw new Unauthorized(names.invalid, {}, 'link_invalid');
+    return { ...payload, env: payload.env, sub: payload.sub };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(names.expired, {}, 'link_expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized(names.invalid, {}, 'link_invalid');
+  }
+}
+
+/** The ticket in an embedded signing URL (decision 36): its own kind, 5 minutes. */
+export const mintEmbedToken = (secret: string, claims: EmbedClaims) => mintLink(secret, 'embed', { ...claims, subject: claims.signerId });
 
 export const embedUrl = (signingBase: string, token: string) => `${signingBase}/embed/${token}`;
 
 /**
- * Checks a ticket's signature and type; its expiry too unless `expired` allows it (the page itself, whose frame
- * policy depends only on whose envelope it is). Any failure is a 401 that says which.
+ * Checks a ticket's signature and kind; its expiry too unless `expired` allows it (the page itself, whose frame
+ * policy depends only on whose envelope it is).
  */
 export async function verifyEmbedToken(secret: string, token: string, now: Date, expired: 'refuse' | 'allow' = 'refuse'): Promise<{ envelopeId: string; signerId: string; jti: string }> {
-  try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
-      algorithms: ['HS256'], currentDate: expired === 'allow' ? new Date(0) : now, requiredClaims: ['exp', 'sub', 'jti'],
-    });
-    if (payload.typ !== 'embed' || typeof payload.env !== 'string' || !payload.sub || !payload.jti) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
-    return { envelopeId: payload.env, signerId: payload.sub, jti: payload.jti };
-  } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This embedded signing link has expired; ask for a new one', {}, 'link_expired');
-    if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
-  }
+  const payload = await verifyLink(secret, token, now, 'embed', (p) => Boolean(p.jti), expired === 'allow');
+  return { envelopeId: payload.env, signerId: payload.sub, jti: payload.jti ?? '' };
 }
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/**
- * The signing link token for `claims`. HS256 is deterministic, so minting the same claims again
- * (when the invitation email goes out) gives the same token: the token itself is never stored.
- */
-export async function mintSigningToken(secret: string, claims: LinkClaims): Promise<string> {
-  return new SignJWT({ env: claims.envelopeId, ver: claims.version, typ: 'signing' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.signerId)
-    .setJti(claims.jti)
-    .setIssuedAt(claims.issuedAt)
-    .setExpirationTime(claims.expiresAt)
-    .sign(new TextEncoder().encode(secret));
-}
+/** The signing link token for `claims`: the same claims always give the same token. */
+export const mintSigningToken = (secret: string, claims: LinkClaims) => mintLink(secret, 'signing', { ...claims, subject: claims.signerId }, { ver: claims.version });
 
 export const signingUrl = (signingBase: string, token: string) => `${signingBase}/sign/${token}`;
 
@@ -130,21 +144,9 @@ export interface VerifiedLink {
   version: number;
 }
 
-/** Checks a link token's signature (HS256 only), type and expiry; any failure is a 401 that says which. */
 export async function verifySigningToken(secret: string, token: string, now: Date): Promise<VerifiedLink> {
-  try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
-      algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub', 'jti'],
-    });
-    if (payload.typ !== 'signing' || typeof payload.env !== 'string' || typeof payload.ver !== 'number' || !payload.sub) {
-      throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
-    }
-    return { envelopeId: payload.env, signerId: payload.sub, version: payload.ver };
-  } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This signing link has expired', {}, 'link_expired');
-    if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
-  }
+  const payload = await verifyLink(secret, token, now, 'signing', (p) => Boolean(p.jti) && typeof p.ver === 'number');
+  return { envelopeId: payload.env, signerId: payload.sub, version: payload.ver as number };
 }
 
 /** Constant-time equality of two hex digests. */
@@ -162,27 +164,12 @@ export interface DownloadClaims {
   expiresAt: number;
 }
 
-/** Download links are minted like signing links (deterministic HS256), with their own type. */
-export async function mintDownloadToken(secret: string, claims: DownloadClaims): Promise<string> {
-  return new SignJWT({ env: claims.envelopeId, typ: 'download' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.linkId)
-    .setJti(claims.linkId)
-    .setIssuedAt(claims.issuedAt)
-    .setExpirationTime(claims.expiresAt)
-    .sign(new TextEncoder().encode(secret));
-}
+/** Download links are minted like signing links, their own kind; the link id is their subject. */
+export const mintDownloadToken = (secret: string, claims: DownloadClaims) => mintLink(secret, 'download', { ...claims, subject: claims.linkId, jti: claims.linkId });
 
 export async function verifyDownloadToken(secret: string, token: string, now: Date): Promise<{ envelopeId: string; linkId: string }> {
-  try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
-    if (payload.typ !== 'download' || typeof payload.env !== 'string' || !payload.sub) throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
-    return { envelopeId: payload.env, linkId: payload.sub };
-  } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('This download link has expired', {}, 'link_expired');
-    if (error instanceof Unauthorized) throw error;
-    throw new Unauthorized('This download link is not valid', {}, 'link_invalid');
-  }
+  const payload = await verifyLink(secret, token, now, 'download', () => true);
+  return { envelopeId: payload.env, linkId: payload.sub };
 }
 
 export const downloadUrl = (signingBase: string, token: string) => `${signingBase}/download/${token}`;
