@@ -3,8 +3,7 @@
  * command. Exit 0 when every signature passed, 1 when one failed, 2 when one is indeterminate or on a usage error.
  *
  * Trust: nothing by default. `--trust` adds the roots of a PEM file (configured anchors); `--service` asks the
- * running service what it recorded about the file's hash and trusts the root it publishes (the local stack serves
- * it at /_local/pki/root.pem).
+ * running service what it recorded about the file's hash and trusts the root it publishes at /v1/verify/roots.pem.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,7 +21,7 @@ async function fromService(base: string, bytes: Uint8Array): Promise<{ record: S
   const url = base.replace(/\/+$/, '');
   const answer = await fetch(`${url}/v1/verify/${hex(await sha256(bytes))}`);
   const record = answer.status === 200 ? ((await answer.json()) as ServiceRecord) : null;
-  const root = await fetch(`${url}/_local/pki/root.pem`).catch(() => null);
+  const root = await fetch(`${url}/v1/verify/roots.pem`).catch(() => null);
   const roots = root?.ok ? await fingerprints(await root.text()) : [];
   return { record, roots };
 }

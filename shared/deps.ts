@@ -30,7 +30,7 @@ import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
 import { bundledApiDescription, systemClock, uuidV7Ids } from '#shared/adapters/system.ts';
 import { HttpWebhookSender } from '#shared/adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#shared/ports/repositories.ts';
-import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
+import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SealChain, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#shared/ports/traffic.ts';
 import { loadConfig, type Config, type CscSignerConfig } from './config.ts';
 
@@ -50,6 +50,8 @@ export interface Deps {
   workflows: Workflows;
   webhooks: WebhookRepository;
   documentSigner: DocumentSigner;
+  /** The seal's certificate chain, read without the key (empty when a trust service provider holds the key). */
+  sealChain: SealChain;
   /** The timestamp authority and revocation source of seals above PAdES B-B (from TSA_URL, PADES_LEVEL). */
   sealEvidence: SealEvidence;
   contacts: ContactRepository;
@@ -156,23 +158,28 @@ function tablePorts(config: Config, aws: AwsSettings) {
   };
 }
 
+/** The seal chain's PEM: SSM (SEAL_CERTIFICATE_PARAMETER) read again once a minute old, else the one issued at deploy. */
+function sealChainPem(config: Config, aws: AwsSettings, clock: Clock): () => Promise<string> {
+  const parameter = config.sealCertificateParameter;
+  const store = once(async () => {
+    const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#shared/adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
+    return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), parameter ?? '');
+  });
+  return parameter ? cachedOnClock(clock, async () => (await store()).read().catch((error: unknown) => {
+    // Nothing imported yet: the certificate issued at deploy.
+    if ((error as { name?: string }).name === 'ParameterNotFound' && config.sealCertificateChainPem) return config.sealCertificateChainPem;
+    throw error;
+  })) : () => Promise.resolve(config.sealCertificateChainPem);
+}
+
 /**
  * The seal key: its chain is the one `npm run seal-cert -- import` stored in SSM (SEAL_CERTIFICATE_PARAMETER), read
  * again once a minute old on the service clock so that an import takes effect without a restart; else (nothing
  * imported) SEAL_CERTIFICATE_CHAIN_PEM, the certificate issued at deploy. Its algorithm comes from that certificate;
  * only signing needs KMS. A seal asks for the chain before the algorithm, so a chain read from SSM is in hand by then.
  */
-function kmsSigner(config: Config, aws: AwsSettings, clock: Clock): DocumentSigner {
+function kmsSigner(config: Config, aws: AwsSettings, chainPem: () => Promise<string>): DocumentSigner {
   const parameter = config.sealCertificateParameter;
-  const store = once(async () => {
-    const [{ SsmCertificateStore }, { SSMClient }] = await Promise.all([import('#shared/adapters/aws/ssm-certificate-store.ts'), import('@aws-sdk/client-ssm')]);
-    return new SsmCertificateStore(clientOf(aws, 'ssm', (c) => new SSMClient(c)), parameter ?? '');
-  });
-  const chainPem = parameter ? cachedOnClock(clock, async () => (await store()).read().catch((error: unknown) => {
-    // Nothing imported yet: the certificate issued at deploy.
-    if ((error as { name?: string }).name === 'ParameterNotFound' && config.sealCertificateChainPem) return config.sealCertificateChainPem;
-    throw error;
-  })) : () => Promise.resolve(config.sealCertificateChainPem);
   const signer = lazyPort<Required<Pick<DocumentSigner, 'signDigest' | 'signingPublicKey'>>>(async () => {
     const { KmsDocumentSigner, kmsClient } = await import('#shared/adapters/aws/kms-signer.ts');
     return new KmsDocumentSigner(clientOf(aws, 'kms', kmsClient), config.sealKeyId, await chainPem());
@@ -241,6 +248,7 @@ function sealEvidence(config: Config): SealEvidence {
 export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Partial<Deps> = {}): Deps {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? powertoolsLogger();
+  const chainPem = sealChainPem(config, aws, clock);
   return {
     config,
     clock,
@@ -269,7 +277,9 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
       const { SfnWorkflows, sfnClient } = await import('#shared/adapters/aws/sfn-workflows.ts');
       return new SfnWorkflows(clientOf(aws, 'sfn', sfnClient), { seal: config.sealStateMachineArn, webhookRetry: config.webhookRetryStateMachineArn });
     }, { startSealing: true, startWebhookRetry: true }),
-    documentSigner: config.signer.kind === 'csc' ? cscSigner(config.signer, clock) : kmsSigner(config, aws, clock),
+    documentSigner: config.signer.kind === 'csc' ? cscSigner(config.signer, clock) : kmsSigner(config, aws, chainPem),
+    // A provider's chain is read with its credential, which only the seal holds: it publishes its roots itself.
+    sealChain: { certificateChain: async () => (config.signer.kind === 'csc' ? [] : chainOfPem(await chainPem())) },
     sealEvidence: sealEvidence(config),
     logger,
     // EMF lines on Lambda; kept in memory locally, where no CloudWatch reads them.

@@ -77,6 +77,11 @@ export function grantStateMachine(fn: ServiceFunction, stateMachineArn: string):
  */
 export function grantSigningKey(fn: ServiceFunction, keyArn: string, certificateParameter: string | null): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [keyArn] }));
+  grantSealChain(fn, certificateParameter);
+}
+
+/** Reading the CA-issued seal chain `npm run seal-cert -- import` may have stored (the chain issued at deploy is in the environment). */
+export function grantSealChain(fn: ServiceFunction, certificateParameter: string | null): void {
   if (certificateParameter) {
     const parameterArn = Stack.of(fn).formatArn({ service: 'ssm', resource: 'parameter', resourceName: certificateParameter.replace(/^\//, ''), arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
     fn.addToRolePolicy(new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [parameterArn] }));

@@ -55,7 +55,7 @@ export class RouteFunctions extends NestedStack {
     super(scope, id, { description: `e-signature service: the functions of the ${id.replace(/^Routes/, '')} routes` });
     const { settings } = props;
     // Read here, so each nested stack resolves the handed-off values itself (no parameter passed down from the parent).
-    this.context = { resources: resourcesOf(this, settings.prefix), settings: functionSettings(settings), logRetention: props.logRetention, reserved: reservationsOf(settings) };
+    this.context = { resources: resourcesOf(this, settings.prefix), settings: functionSettings(settings, read(this, settings.prefix, 'sealKeyId')), logRetention: props.logRetention, reserved: reservationsOf(settings) };
     this.apiId = read(this, settings.prefix, 'apiId');
   }
 

@@ -117,10 +117,12 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     if (workflow === 'seal') env.SEAL_STATE_MACHINE_ARN = resources.sealStateMachineArn;
     else env.WEBHOOK_RETRY_STATE_MACHINE_ARN = resources.webhookRetryStateMachineArn;
   }
-  if (access.sign) {
-    env.SEAL_KEY_ID = resources.sealKeyArn;
+  if (access.sign || access.sealChain) {
     env.SEAL_CERTIFICATE_CHAIN_PEM = resources.sealCertificatePem;
     if (settings.sealCertificateParameter) env.SEAL_CERTIFICATE_PARAMETER = settings.sealCertificateParameter;
+  }
+  if (access.sign) {
+    env.SEAL_KEY_ID = resources.sealKeyArn;
     if (settings.revocationGraceSeconds !== undefined && settings.revocationGraceSeconds !== null) env.REVOCATION_GRACE_SECONDS = String(settings.revocationGraceSeconds);
     // Only what signs with the seal key talks to the provider that holds it.
     if (settings.csc) Object.assign(env, cscVariables(settings.csc));
@@ -170,8 +172,8 @@ export const ADAPTER_PORTS: Record<string, PortName> = {
   '#shared/adapters/aws/sfn-workflows.ts': 'workflows',
   '#shared/adapters/aws/kms-signer.ts': 'documentSigner',
   '#shared/adapters/http/csc-signer.ts': 'documentSigner',
-  '#shared/adapters/aws/ssm-certificate-store.ts': 'documentSigner',
-  '@aws-sdk/client-ssm': 'documentSigner',
+  '#shared/adapters/aws/ssm-certificate-store.ts': 'sealChain',
+  '@aws-sdk/client-ssm': 'sealChain',
   '#shared/adapters/http/timestamp-authority.ts': 'sealEvidence',
   '#shared/adapters/http/revocation-source.ts': 'sealEvidence',
 };

@@ -8,7 +8,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { sealFontFiles, type BundleOptions } from '../constructs/bundling.ts';
-import { grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords } from '../constructs/grants.ts';
+import { grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSealChain, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';
@@ -78,6 +78,7 @@ export function manifestFunction(scope: Construct, handler: string, description:
   if (access.jobs) grantJobQueue(fn, resources.jobsQueueArn);
   for (const workflow of access.starts ?? []) grantStateMachine(fn, workflow === 'seal' ? resources.sealStateMachineArn : resources.webhookRetryStateMachineArn);
   if (access.sign) grantSigningKey(fn, resources.sealKeyArn, ctx.settings.sealCertificateParameter ?? null);
+  else if (access.sealChain) grantSealChain(fn, ctx.settings.sealCertificateParameter ?? null);
   if (access.sign && ctx.settings.csc) grantProviderSecrets(fn, cscSecretArns(ctx.settings.csc));
   return fn;
 }

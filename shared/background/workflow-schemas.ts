@@ -17,6 +17,8 @@ export const SealedFile = v.object({
   sourceDocumentId: v.string(), blobKey: v.string(), sha256: v.string(), pageCount: v.number(), sizeBytes: v.number(),
   /** Characters no font had, drawn as a visible box (never silently replaced): noted in envelope.sealed. */
   uncovered: v.optional(v.array(v.string())),
+  /** The PAdES level the seal reached; optional for a round staged before the level was passed on. */
+  padesLevel: v.optional(v.picklist(['B-B', 'B-T', 'B-LT', 'B-LTA'])),
 });
 export type SealedFile = v.InferOutput<typeof SealedFile>;
 

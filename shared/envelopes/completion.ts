@@ -32,7 +32,7 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFiles, links:
     return {
       id: ctx.nextId(), kind: 'sealed', name: original.name ?? documentName(original), order: original.order ?? 1, sourceDocumentId: original.id,
       mimeType: 'application/pdf', sha256: file?.sha256 ?? '', pageCount: file?.pageCount ?? 0, sizeBytes: file?.sizeBytes ?? 0,
-      blobKey: file?.blobKey ?? '', createdAt: completedAt, retentionUntil: null, purgeStatus: 'active',
+      blobKey: file?.blobKey ?? '', createdAt: completedAt, retentionUntil: null, purgeStatus: 'active', ...(file?.padesLevel ? { padesLevel: file.padesLevel } : {}),
     };
   });
   const after: Envelope = startRetention({

@@ -39,8 +39,10 @@ export interface Access {
   jobs?: boolean;
   /** Starts executions of these workflows. */
   starts?: readonly ('seal' | 'webhookRetry')[];
-  /** Signs with the seal key (KMS). */
+  /** Signs with the seal key (KMS); it reads the seal certificate chain too. */
   sign?: boolean;
+  /** Reads the seal certificate chain (the SSM parameter `seal-cert import` writes, else the one issued at deploy), without the key. */
+  sealChain?: boolean;
   /** Asks the seal's timestamp authority and revocation sources (TSA_URL, its credentials, the PAdES level), without the key. */
   timestamps?: boolean;
   /** Reads the API's OpenAPI description, generated at build time and shipped beside the bundle (openapi.json). */
@@ -67,8 +69,9 @@ export const ACCESS_PORTS = {
   sms: ['sms'],
   jobs: ['jobs'],
   starts: ['workflows'],
-  sign: ['documentSigner', 'sealEvidence'],
+  sign: ['documentSigner', 'sealEvidence', 'sealChain'],
   timestamps: ['sealEvidence'],
+  sealChain: ['sealChain'],
   apiDescription: ['apiDescription'],
 } as const;
 

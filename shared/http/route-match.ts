@@ -19,9 +19,13 @@ export type RouteMatch<R> =
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
 
-/** The route for `method path`; or which methods the path has (405); or none (404). */
+/**
+ * The route for `method path`; or which methods the path has (405); or none (404). As API Gateway does, a path with
+ * fewer parameters wins (`/v1/verify/roots.pem` over `/v1/verify/{sha256}`), whatever the routes' order.
+ */
 export function matchPath<R extends { path: PathPattern }>(routes: readonly R[], method: string, path: string): RouteMatch<R> {
   const allowed: string[] = [];
+  let best: { route: R; match: RegExpExecArray } | undefined;
   for (const route of routes) {
     const match = route.path.pattern.exec(path);
     if (!match) continue;
@@ -29,8 +33,11 @@ export function matchPath<R extends { path: PathPattern }>(routes: readonly R[],
       allowed.push(route.path.method);
       continue;
     }
-    const params = Object.fromEntries(route.path.names.map((name, i) => [name, safeDecode(match[i + 1] ?? '')]));
-    return { kind: 'found', route, params };
+    if (!best || route.path.names.length < best.route.path.names.length) best = { route, match };
+  }
+  if (best) {
+    const { route, match } = best;
+    return { kind: 'found', route, params: Object.fromEntries(route.path.names.map((name, i) => [name, safeDecode(match[i + 1] ?? '')])) };
   }
   return allowed.length > 0 ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
 }

@@ -144,6 +144,8 @@ export interface Document {
   archiveRenewals?: number;
   /** Sealed documents: when the authority certificate of the file's last document timestamp expires (B-LTA only). */
   archiveValidUntil?: string;
+  /** Sealed documents: the PAdES level the seal was made at (records from before it was kept have none). */
+  padesLevel?: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 }
 
 export interface Envelope {

@@ -87,6 +87,9 @@ export interface Workflows {
 /** The webhook-retry workflow's start: its shape is shared/background/workflow-schemas.ts's. */
 export type { WebhookRetryStart };
 
+/** The seal certificate chain alone (no key): what the service publishes as its trust anchors. */
+export type SealChain = Pick<DocumentSigner, 'certificateChain'>;
+
 /** One key holder for the seal: a local key file, or a KMS asymmetric key. */
 export interface DocumentSigner {
   /** `rsa-sha256` (RSASSA-PKCS1-v1_5) or `ecdsa-sha256` (ECDSA P-256, DER signature). */

@@ -112,7 +112,7 @@ export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<
     envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl, signingUrl: deps.config.signingUrl,
     timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
   });
-  const sealed: { original: Document; bytes: Uint8Array; pageCount: number; uncovered: string[] }[] = [];
+  const sealed: { original: Document; bytes: Uint8Array; pageCount: number; level: SealedFile['padesLevel']; uncovered: string[] }[] = [];
   for (const original of documents) {
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {
@@ -120,11 +120,11 @@ export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<
       signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];
-    sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, uncovered });
+    sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, level: result.level, uncovered });
   }
   const stage = await stageBlobs(deps, envelopeId, (stageId) => sealed.map(({ original, bytes }) => ({ key: sealedKey(envelopeId, stageId, original.id), bytes, contentType: 'application/pdf' })));
-  const files = sealed.map(({ original, bytes, pageCount, uncovered }, i): SealedFile => ({
-    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength,
+  const files = sealed.map(({ original, bytes, pageCount, level, uncovered }, i): SealedFile => ({
+    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength, padesLevel: level,
     ...(uncovered.length > 0 ? { uncovered } : {}),
   }));
   deps.metrics.milliseconds('SealDuration', performance.now() - started);

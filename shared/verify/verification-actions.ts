@@ -1,13 +1,14 @@
 /**
  * What the service tells anyone holding a sealed file: that it sealed it, when, how many documents and signers the
- * envelope had, the PAdES level it seals at, and the audit chain head the certificate printed. No names, emails or
+ * envelope had, the PAdES level it was sealed at, and the audit chain head the certificate printed. No names, emails or
  * ids: the hash (or the ids printed on the certificate) is the only key, and only a holder of the file has it.
  */
 import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
+import type { SealChain } from '#shared/ports/services.ts';
 import type { AuditEntry } from '../kernel/audit-chain.ts';
 import { NotFound } from '../kernel/errors.ts';
 import { parseId } from '../kernel/ids.ts';
-import { originals, type Envelope } from '../kernel/model.ts';
+import { originals, type Document, type Envelope } from '../kernel/model.ts';
 
 type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
@@ -51,8 +52,27 @@ export async function sealedDocument(deps: VerificationDeps, rawEnvelopeId: stri
   const head = chainHeadAtSealing(envelope, await deps.envelopes.auditLog(envelope.id));
   return {
     sealedByThisService: true, status: 'completed', completedAt: envelope.completedAt, documentCount: originals(envelope).length,
-    signerCount: envelope.signers.length, padesLevel: deps.config.padesLevel, auditChainHead: head.hash, auditChainHeadEvent: head.seq, sha256: document.sha256,
+    signerCount: envelope.signers.length, padesLevel: levelOf(document, deps.config.padesLevel), auditChainHead: head.hash, auditChainHeadEvent: head.seq, sha256: document.sha256,
   };
+}
+
+/**
+ * The trust anchors this service publishes: the top of the seal certificate chain (its root, or the highest CA the
+ * chain carries), which a validator anchors the seal's path to. None when a trust service provider holds the key.
+ */
+export async function sealTrustAnchors(deps: { sealChain: SealChain }): Promise<Uint8Array[]> {
+  const top = (await deps.sealChain.certificateChain()).at(-1);
+  if (!top) throw new NotFound('This service publishes no trust anchors');
+  return [top];
+}
+
+/**
+ * The level recorded at sealing. A record from before the level was kept: only B-LTA seals get archive timestamps,
+ * otherwise the level the service is configured for is the best it knows (the file itself proves what it reached).
+ */
+function levelOf(document: Document, configured: PadesLevel): PadesLevel {
+  if (document.padesLevel) return document.padesLevel;
+  return document.archiveValidUntil !== undefined || (document.archiveRenewals ?? 0) > 0 ? 'B-LTA' : configured;
 }
 
 /** The head the certificate printed: the chain just before the `envelope.sealed` entry. */

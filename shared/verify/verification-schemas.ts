@@ -19,7 +19,7 @@ export const SealRecordResponse = v.object({
   completedAt: v.pipe(v.nullable(v.string()), v.description('When the seal was made (ISO 8601, to the millisecond): the time the certificate prints')),
   documentCount: v.pipe(v.number(), v.description('How many documents the envelope sealed')),
   signerCount: v.pipe(v.number(), v.description('How many signers the envelope had')),
-  padesLevel: v.pipe(v.picklist(PADES_LEVELS), v.description('The PAdES level this service seals at; the file itself proves the level it reached')),
+  padesLevel: v.pipe(v.picklist(PADES_LEVELS), v.description('The PAdES level the seal was made at (for seals recorded before the level was kept: B-LTA if archive timestamps were added, else the level the service seals at now); the file itself proves the level it reached')),
   auditChainHead: v.pipe(sha256Hex, v.description("The audit chain's head hash as printed on the certificate")),
   auditChainHeadEvent: v.pipe(v.number(), v.description('The event number of that head ("event #14")')),
   sha256: v.optional(v.pipe(sha256Hex, v.description("By envelope and document ids only: the sealed file's SHA-256, which a dropped file must match"))),

@@ -82,9 +82,25 @@ describe('the verification page', { timeout: 180_000 }, () => {
 
     const api = requests.filter((r) => new URL(r.url).pathname.startsWith('/v1/'));
     const hash = Buffer.from(await crypto.subtle.digest('SHA-256', sealed)).toString('hex');
-    expect(api.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([`GET /v1/verify/${hash}`]);
+    expect(api.map((r) => `${r.method} ${new URL(r.url).pathname}`).sort()).toEqual([`GET /v1/verify/${hash}`, 'GET /v1/verify/roots.pem']);
     expect(requests.filter((r) => r.body > 0 || r.method !== 'GET')).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('trusts the root the service publishes for a file it has no record of', async () => {
+    // as if the record were gone: the seal still chains to this service's published root
+    await page.route('**/v1/verify/*', (route) => (route.request().url().endsWith('/roots.pem')
+      ? route.continue()
+      : route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: { code: 'not_found', message: 'unknown', status: 404 } }) })));
+    try {
+      await page.goto(`${signingUrl()}/verify`);
+      await drop(page, sealed, 'lease.pdf');
+      await page.getByRole('heading', { level: 1, name: 'Verification result' }).waitFor();
+      await page.locator('[data-verdict="TOTAL_PASSED"]').waitFor();
+      expect(await page.locator('[data-service-record]').count()).toBe(0);
+    } finally {
+      await page.unroute('**/v1/verify/*');
+    }
   });
 
   it('a dropped file with one byte changed fails, in German', async () => {
@@ -110,7 +126,8 @@ describe('the verification page', { timeout: 180_000 }, () => {
     await page.locator('[data-verdict="TOTAL_PASSED"]').waitFor();
     expect(await page.getByText('This service sealed this exact file').count()).toBe(1);
     const api = requests.filter((r) => new URL(r.url).pathname.startsWith('/v1/'));
-    expect(api.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([`GET /v1/verify/${envelopeId}/${originalId}`]);
+    // the published root was asked for once already on this page (a change of the hash does not reload it)
+    expect(api.map((r) => `${r.method} ${new URL(r.url).pathname}`).filter((r) => !r.endsWith('/roots.pem'))).toEqual([`GET /v1/verify/${envelopeId}/${originalId}`]);
     expect(requests.filter((r) => r.body > 0)).toEqual([]);
     expect(summary(await axe(page))).toEqual([]);
     await screenshot(page, 'verify-desktop', true);

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFound } from '#shared/kernel/errors.ts';
+import type { Document } from '#shared/kernel/model.ts';
 import { finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
 import { sealedByHash, sealedDocument } from '#shared/verify/verification-actions.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
@@ -39,6 +40,31 @@ describe('the seal record', () => {
 
     expect(await sealedDocument(deps, `env_${id}`, `doc_${original?.id ?? ''}`)).toEqual({ ...byHash, sha256: hash });
     expect((await sealedDocument(deps, id, sealedDoc?.id ?? '')).sha256).toBe(hash);
+  });
+
+  it('answers the level the seal was made at, not the one configured now; a record without it falls back', async () => {
+    const id = await fullySigned(deps);
+    const sealed = await sealStep(deps, id); // memory deps seal at B-B
+    await finalizeStep(deps, sealed);
+    const hash = sealed.files[0]?.sha256 ?? '';
+    const reconfigured = { ...deps, config: { ...deps.config, padesLevel: 'B-LTA' as const } };
+    expect((await deps.envelopes.find(id))?.documents.find((d) => d.kind === 'sealed')?.padesLevel).toBe('B-B');
+    expect((await sealedByHash(reconfigured, hash)).padesLevel).toBe('B-B');
+
+    // a record from before the level was kept: the level configured now, or B-LTA once archive timestamps were added
+    const legacy = (padesLevel: 'B-T' | 'B-LTA', extra: Partial<Document> = {}) => sealedByHash({
+      config: { padesLevel },
+      envelopes: {
+        find: async (envelopeId: string) => {
+          const envelope = await deps.envelopes.find(envelopeId);
+          return envelope && { ...envelope, documents: envelope.documents.map(({ padesLevel: _kept, ...d }) => (d.kind === 'sealed' ? { ...d, ...extra } : d)) };
+        },
+        findSealed: (sha256: string) => deps.envelopes.findSealed(sha256),
+        auditLog: (envelopeId: string) => deps.envelopes.auditLog(envelopeId),
+      },
+    }, hash);
+    expect((await legacy('B-T')).padesLevel).toBe('B-T');
+    expect((await legacy('B-T', { archiveValidUntil: '2036-01-01T00:00:00.000Z' })).padesLevel).toBe('B-LTA');
   });
 
   it('404 for an unknown or malformed hash, and for ids of another envelope', async () => {

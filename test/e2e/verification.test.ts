@@ -3,16 +3,20 @@
  * by its SHA-256 and by the ids its certificate prints, with no names, emails or ids in the answer; the validator
  * passes the downloaded seal against the root the local stack publishes.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { inject, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
-import { pemCertificates, type ServiceRecord } from '#shared/verify/verify-report.ts';
+import { pemCertificates, type ServiceRecord, type VerificationReport } from '#shared/verify/verify-report.ts';
 import { call, expectErrorShape, newApp } from '#test/support/api.ts';
 import { createWithPdf, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { pdftotext, tempPdf } from '#test/support/validators.ts';
 import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
+
+const execFileAsync = promisify(execFile);
 
 let token: string;
 let envelope: EnvelopeBody;
@@ -101,6 +105,32 @@ describe('GET /v1/verify/{envelopeId}/{documentId}', () => {
   });
 });
 
+describe('GET /v1/verify/roots.pem', () => {
+  it('publishes, without authentication, the root of the seal chain: locally the local CA\'s root', async () => {
+    const answer = await call('GET', '/v1/verify/roots.pem');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/x-pem-file');
+    expect(answer.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    const published = Buffer.from(answer.bytes).toString('utf8');
+    const localRoot = Buffer.from((await call('GET', '/_local/pki/root.pem')).bytes).toString('utf8');
+    expect(pemCertificates(published).map((der) => hex(der))).toEqual(pemCertificates(localRoot).map((der) => hex(der)));
+    const viaSigningHost = await fetch(`${inject('signingUrl')}/v1/verify/roots.pem`);
+    expect(viaSigningHost.status).toBe(200);
+    expect(await viaSigningHost.text()).toBe(published);
+  });
+
+  it('npm run verify -- --service <url> trusts what the service publishes and shows its record (exit 0)', async () => {
+    const file = tempPdf(sealed);
+    const run = await execFileAsync('npx', ['tsx', 'infra/verify-cli.ts', file, '--json', '--service', inject('signingUrl')], { encoding: 'utf8' });
+    const report = JSON.parse(run.stdout) as VerificationReport;
+    expect(report.indication).toBe('TOTAL_PASSED');
+    expect(report.signatures[0]).toMatchObject({ kind: 'seal', trust: 'service', padesLevel: 'B-LTA' });
+    expect(report.service).toMatchObject({ sealedByThisService: true, padesLevel: 'B-LTA' });
+    const untrusted = await execFileAsync('npx', ['tsx', 'infra/verify-cli.ts', file], { encoding: 'utf8' }).catch((error: unknown) => error as { code: number; stdout: string });
+    expect(untrusted.stdout).toContain('NO_CERTIFICATE_CHAIN_FOUND');
+  }, 60_000);
+});
+
 describe('the validator on the downloaded seal', () => {
   it('TOTAL_PASSED B-LTA against the root the local stack publishes, with the service record', async () => {
     const rootPem = Buffer.from((await call('GET', '/_local/pki/root.pem')).bytes).toString('utf8');
@@ -110,5 +140,7 @@ describe('the validator on the downloaded seal', () => {
     expect(report.indication, JSON.stringify(report.signatures.map((s) => s.reasons))).toBe('TOTAL_PASSED');
     expect(report.signatures.map((s) => [s.kind, s.padesLevel])).toEqual([['seal', 'B-LTA'], ['document-timestamp', null]]);
     expect(report.service).toEqual(record);
+    // the level the service recorded at sealing is the one the file proves
+    expect(record.padesLevel).toBe(report.signatures[0]?.padesLevel);
   });
 });

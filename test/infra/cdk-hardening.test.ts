@@ -28,6 +28,16 @@ describe('the imported seal certificate chain', () => {
     expect(text(outputs.SealCertificateChainParameter?.Value)).toBe(text({ 'Fn::Join': ['', ['/Esign/seal-certificate-chain/', { Ref: sealKey }]] }));
   });
 
+  it('the public trust-anchor route reads that parameter and nothing of the key: it cannot sign and has no key id', () => {
+    const roots = manifestFunctions(synthesized).find((f) => f.handler === 'functions/api/verify-roots.ts')!;
+    const resolve = resolverFor(roots.template, (key) => `{{${key}}}`, { ...TEST_PSEUDO, partition: 'aws-cn' });
+    const reads = roots.statements.filter((s) => [s.Action].flat().includes('ssm:GetParameter'));
+    expect(reads.map((s) => resolve(s.Resource))).toEqual(['arn:aws-cn:ssm:us-east-1:000000000000:parameter/Esign/seal-certificate-chain/{{sealKeyId}}']);
+    expect(roots.statements.flatMap((s) => [s.Action].flat()).filter((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey')).toEqual([]);
+    expect(roots.env.SEAL_KEY_ID).toBeUndefined();
+    expect(roots.env.SEAL_CERTIFICATE_CHAIN_PEM).toBeDefined();
+  });
+
   it('npm run seal-cert -- import stores it under the same name, from the key\'s ARN or id', () => {
     expect(defaultParameter('arn:aws:kms:eu-west-1:111111111111:key/1234abcd-12ab-34cd-56ef-1234567890ab')).toBe('/Esign/seal-certificate-chain/1234abcd-12ab-34cd-56ef-1234567890ab');
     expect(defaultParameter('1234abcd')).toBe('/Esign/seal-certificate-chain/1234abcd');

@@ -2,7 +2,11 @@
  * `npm run verify`: exit codes 0 (passed), 1 (failed), 2 (indeterminate, usage), the JSON report, trust only from
  * `--trust` files. Run as the command a third party runs.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationReport } from '#shared/verify/verify-report.ts';
 import { flipByte, tempFile } from '#test/pdf/signature-tools.ts';
@@ -42,4 +46,24 @@ describe('npm run verify', () => {
     expect(verify().status).toBe(2);
     expect(verify(signed, '--bogus').status).toBe(2);
   });
+
+  it('--service trusts the root the service publishes at /v1/verify/roots.pem', async () => {
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(request.url ?? '');
+      if (request.url === '/v1/verify/roots.pem') response.writeHead(200, { 'content-type': 'application/x-pem-file' }).end(readFileSync(rootFile));
+      else response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found"}}');
+    });
+    await new Promise<void>((listening) => { server.listen(0, '127.0.0.1', listening); });
+    try {
+      const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+      const run = await promisify(execFile)('npx', ['tsx', 'infra/verify-cli.ts', signed, '--json', '--service', url], { encoding: 'utf8' });
+      const report = JSON.parse(run.stdout) as VerificationReport;
+      expect(report).toMatchObject({ indication: 'TOTAL_PASSED', service: null });
+      expect(report.signatures[0]).toMatchObject({ trust: 'service' });
+      expect(asked).toContain('/v1/verify/roots.pem');
+    } finally {
+      server.close();
+    }
+  }, 30_000);
 });

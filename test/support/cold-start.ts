@@ -4,7 +4,7 @@
  * `node` with only the environment its synthesized template gives it (plus what Lambda's runtime sets: region,
  * credentials), imports the bundle, and hands its handler a first event (events/ samples, or one made for the route).
  * The functions read their secrets from Secrets Manager at cold start: the SDK is pointed at a tiny fake endpoint
- * (AWS_ENDPOINT_URL_SECRETS_MANAGER) that hands out placeholders, and DynamoDB at a DynamoDB Local with the table.
+ * (AWS_ENDPOINT_URL_SECRETS_MANAGER, and AWS_ENDPOINT_URL_SSM for the seal chain) that hands out placeholders, and DynamoDB at a DynamoDB Local with the table.
  *
  * Used by test/infra/cdk-bundle.test.ts (cold-start failures become test failures) and meant for `npm run bench`:
  *
@@ -51,15 +51,19 @@ export interface MeasureOptions {
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
 const PLACEHOLDER_SECRET = 'p'.repeat(64);
 
-/** A tiny Secrets Manager: GetSecretValue answers a placeholder for any ARN. */
+/** A placeholder seal chain (one certificate's worth of base64; nothing at cold start parses it further). */
+const PLACEHOLDER_CHAIN = `-----BEGIN CERTIFICATE-----\n${Buffer.from('cold-start').toString('base64')}\n-----END CERTIFICATE-----\n`;
+
+/** A tiny Secrets Manager (GetSecretValue answers a placeholder for any ARN) that is also SSM (GetParameter: a placeholder chain). */
 function fakeSecretsManager(): Promise<{ endpoint: string; server: Server }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
     req.on('end', () => {
-      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      const { SecretId, Name } = JSON.parse(body || '{}') as { SecretId?: string; Name?: string };
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: PLACEHOLDER_SECRET }));
+      if (String(req.headers['x-amz-target']).startsWith('AmazonSSM.')) res.end(JSON.stringify({ Parameter: { Name, Value: PLACEHOLDER_CHAIN } }));
+      else res.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: PLACEHOLDER_SECRET }));
     });
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => {
@@ -167,7 +171,7 @@ export async function measureBundles(options: MeasureOptions = {}): Promise<Cold
         ...Object.fromEntries(Object.entries(fn.env).map(([name, value]) => [name, resolve(value)])),
         // What Lambda's runtime adds, and where the SDK finds the test's services.
         AWS_REGION: TEST_PSEUDO.region, AWS_DEFAULT_REGION: TEST_PSEUDO.region, AWS_LAMBDA_FUNCTION_NAME: fn.logicalId, ...CREDENTIALS,
-        AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint, AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint, AWS_ENDPOINT_URL_SSM: secrets.endpoint, AWS_ENDPOINT_URL_DYNAMODB: endpoint,
         // The machine's Node runs the bundle (Lambda runs 22): the SDK's notice about it is noise here.
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       };

@@ -26,6 +26,12 @@ async function storedKeys(bucket: string, envelopeId: string): Promise<string[]>
   return keys.sort();
 }
 
+/** The test seal key, and its chain read without it. */
+async function signerPorts(): Promise<Pick<Deps, 'documentSigner' | 'sealChain'>> {
+  const signer = await testSigner();
+  return { documentSigner: signer, sealChain: signer };
+}
+
 /**
  * Production wiring against the shared local engines, in a table of its own; email and SMS captured in memory.
  * `storedKeys` lists what the bucket holds for an envelope (the invariants compare it with the records).
@@ -40,7 +46,7 @@ export async function functionDeps(overrides: Partial<Deps> = {}): Promise<Deps 
   const deps = buildDeps(
     testConfig({ TABLE_NAME: table }),
     { clients: { dynamodb, s3: localS3ClientConfig(inject('s3Endpoint')) } },
-    { ...outside, documentSigner: await testSigner(), ...overrides },
+    { ...outside, ...(await signerPorts()), ...overrides },
   );
   return { ...deps, sent, storedKeys: (envelopeId: string) => storedKeys(deps.config.bucketName, envelopeId) };
 }

@@ -28,6 +28,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
   const clock = overrides.clock ?? systemClock;
   const usage = new MemoryUsageRepository();
   const { sent, ...outside } = captured();
+  const signer = await testSigner();
   const deps: Deps = {
     config,
     clock,
@@ -44,7 +45,8 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     webhooks: new MemoryWebhookRepository(),
     // Built from the route declarations on first use (importing them all costs a test that never asks).
     apiDescription: { document: async () => (await import('#infra/openapi.ts')).inMemoryApiDescription(config.baseUrl).document() },
-    documentSigner: await testSigner(),
+    documentSigner: signer,
+    sealChain: signer,
     contacts: new MemoryContactRepository(),
     usage,
     templates: new MemoryTemplateRepository(),

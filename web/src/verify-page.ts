@@ -1,11 +1,13 @@
 /**
  * The verification page: /verify (and /verify#<envelopeId>.<documentId>, opened from an audit certificate's QR code).
  * A person drops or picks a PDF; it is hashed (SHA-256, WebCrypto) and every signature is validated here, in the
- * browser. The file never leaves it: the page's only request is the service's record for the hash (or for the ids).
+ * browser. The file never leaves it: the page asks only for the service's record of the hash (or of the ids) and for
+ * the root certificate the service publishes, which anchors this service's seals.
  */
 import { api, asApiError } from './api.ts';
 import { h, loadingScreen, notice, showScreen } from './dom.ts';
 import { t } from './i18n/i18n.ts';
+import { pemCertificates } from '../../shared/verify/verify-report.ts';
 import { renderReport, serviceFacts, type ServiceAnswer } from './verify-view.ts';
 
 const ids = (): { envelopeId: string; documentId: string } | null => {
@@ -26,6 +28,23 @@ async function record(path: string): Promise<ServiceAnswer | null> {
   }
 }
 
+/** SHA-256 fingerprints of the roots the service publishes, asked once per page; none when it cannot be reached. */
+let published: Promise<string[]> | null = null;
+function publishedRoots(): Promise<string[]> {
+  published ??= (async () => {
+    try {
+      const response = await fetch('/v1/verify/roots.pem');
+      if (!response.ok) return [];
+      const roots = pemCertificates(await response.text());
+      return await Promise.all(roots.map(async (der) => hexOf(await crypto.subtle.digest('SHA-256', new Uint8Array(der)))));
+    } catch (error) {
+      console.warn('published roots unavailable', error);
+      return [];
+    }
+  })();
+  return published;
+}
+
 /** The record for the ids in the address, asked once per page and ids. */
 let byIds: { key: string; answer: Promise<ServiceAnswer | null> } | null = null;
 function recordForIds(expected: { envelopeId: string; documentId: string }): Promise<ServiceAnswer | null> {
@@ -40,12 +59,13 @@ async function check(file: File): Promise<void> {
   const sha256 = hexOf(await crypto.subtle.digest('SHA-256', bytes));
   const { verifyPdf } = await import('../../shared/verify/verify-document.ts');
   const expected = ids();
-  const service = expected ? await recordForIds(expected) : await record(`/v1/verify/${sha256}`);
+  const [service, serviceRoots] = await Promise.all([expected ? recordForIds(expected) : record(`/v1/verify/${sha256}`), publishedRoots()]);
   const matches = !!service && (service.sha256 === undefined || service.sha256 === sha256);
-  // A file the service says it sealed chains to the service's own roots: those are the anchors for its signatures.
-  const first = await verifyPdf(bytes, { service: matches ? service : null });
-  const roots = matches ? first.signatures.flatMap((s) => (s.rootSha256 ? [s.rootSha256] : [])) : [];
-  const report = roots.length > 0 ? await verifyPdf(bytes, { anchors: { service: roots, configured: [] }, service }) : first;
+  // The root the service publishes anchors any file; a file the service says it sealed also chains to the root it was
+  // sealed under, which may predate the chain it seals with now.
+  const first = await verifyPdf(bytes, { anchors: { service: serviceRoots, configured: [] }, service: matches ? service : null });
+  const sealedUnder = matches ? first.signatures.flatMap((s) => (s.rootSha256 && !serviceRoots.includes(s.rootSha256) ? [s.rootSha256] : [])) : [];
+  const report = sealedUnder.length > 0 ? await verifyPdf(bytes, { anchors: { service: [...serviceRoots, ...sealedUnder], configured: [] }, service }) : first;
   renderReport(report, { fileName: file.name, expected: expected ? service : null, mismatch: !!expected && !!service && !matches, again: () => { start(); } });
 }
 

@@ -77,6 +77,8 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   private readonly submitted = new Children<Submission>();
   private readonly stages = new Map<string, BlobStage>();
   private readonly counters = new Map<string, Partial<Record<EnvelopeStatus | 'total', number>>>();
+  /** Every sealed file's hash a commit stored, kept after a renewal replaces the file (like the Dynamo adapter's items). */
+  private readonly sealedHashes = new Map<string, { envelopeId: string; documentId: string }>();
 
   constructor(private readonly usage = new MemoryUsageRepository(), private readonly eventLog = new MemoryEventLog()) {}
 
@@ -95,11 +97,8 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   }
 
   findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined> {
-    for (const envelope of this.envelopes.values()) {
-      const document = envelope.status === 'completed' ? envelope.documents.find((d) => d.kind === 'sealed' && d.sha256 === sha256) : undefined;
-      if (document) return Promise.resolve({ envelopeId: envelope.id, documentId: document.id });
-    }
-    return Promise.resolve(undefined);
+    const found = this.sealedHashes.get(sha256);
+    return Promise.resolve(found && { ...found });
   }
 
   async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
@@ -153,6 +152,7 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     if (refusal) return Promise.reject(refusal);
     const { after } = change;
     this.envelopes.set(after.id, copy(after));
+    for (const d of after.documents) if (d.kind === 'sealed' && !this.sealedHashes.has(d.sha256)) this.sealedHashes.set(d.sha256, { envelopeId: after.id, documentId: d.id });
     for (const entry of change.audit) this.audit.put(entry.envelopeId, auditKey(entry.seq), entry);
     for (const item of change.outbox) this.outbox.put(item.envelopeId, item.id, item);
     if (change.submission) this.submitted.put(change.submission.envelopeId, change.submission.signerId, change.submission);

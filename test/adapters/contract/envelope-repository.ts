@@ -118,6 +118,25 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       expect(await repo().pendingOutbox(stored.id)).toHaveLength(1);
     });
 
+    it('finds a sealed file by every hash it was stored with: an archive renewal\'s new revision, and the copy before it', async () => {
+      const change = newDraft();
+      await repo().commit(change);
+      const [original] = change.after.documents;
+      if (!original) throw new Error('no document');
+      const first = randomUUID().replaceAll('-', '').padEnd(64, 'a');
+      const renewed = randomUUID().replaceAll('-', '').padEnd(64, 'b');
+      const sealedDoc = { ...original, id: randomUUID(), kind: 'sealed' as const, sourceDocumentId: original.id, sha256: first };
+      const completed = rewrite(change.after, { status: 'completed', documents: [original, sealedDoc] });
+      expect(await repo().findSealed(first)).toBeUndefined();
+      await repo().commit(completed);
+      const found = { envelopeId: change.after.id, documentId: sealedDoc.id };
+      expect(await repo().findSealed(first)).toEqual(found);
+      await repo().commit(rewrite(completed.after, { documents: [original, { ...sealedDoc, sha256: renewed, archiveRenewals: 1 }] }));
+      expect(await repo().findSealed(renewed)).toEqual(found);
+      expect(await repo().findSealed(first)).toEqual(found); // a copy downloaded before the renewal still verifies
+      expect(await repo().findSealed(original.sha256)).toBeUndefined(); // an original is never a sealed file
+    });
+
     it('refuses a change beyond one transaction (100 items), writing nothing', async () => {
       const change = newDraft();
       await repo().commit(change);
