@@ -100,7 +100,7 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** The seal certificate chain parameter as a deploy names it for the local seal key (answered from the chain file). */
 const LOCAL_SEAL_KEY_ID = 'local-seal-key';
 const LOCAL_SEAL_CHAIN_PARAMETER = sealChainParameter(DEFAULT_SETTINGS.prefix, LOCAL_SEAL_KEY_ID);
