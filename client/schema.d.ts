@@ -828,6 +828,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/verify/roots.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The root certificate of this service's seal chain (PEM) */
+        get: operations["verifyTrustAnchors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "envelope.created": {
@@ -4373,7 +4390,7 @@ export interface operations {
                         documentCount: number;
                         /** How many signers the envelope had */
                         signerCount: number;
-                        /** The PAdES level this service seals at; the file itself proves the level it reached */
+                        /** The PAdES level the seal was made at (for seals recorded before the level was kept: B-LTA if archive timestamps were added, else the level the service seals at now); the file itself proves the level it reached */
                         padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA";
                         /** The audit chain's head hash as printed on the certificate */
                         auditChainHead: string;
@@ -4422,7 +4439,7 @@ export interface operations {
                         documentCount: number;
                         /** How many signers the envelope had */
                         signerCount: number;
-                        /** The PAdES level this service seals at; the file itself proves the level it reached */
+                        /** The PAdES level the seal was made at (for seals recorded before the level was kept: B-LTA if archive timestamps were added, else the level the service seals at now); the file itself proves the level it reached */
                         padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA";
                         /** The audit chain's head hash as printed on the certificate */
                         auditChainHead: string;
@@ -4434,6 +4451,34 @@ export interface operations {
                 };
             };
             /** This service sealed no file with this hash (or the hash is malformed) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyTrustAnchors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The root certificate(s), PEM */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** This service publishes no trust anchors (the seal key is held by a trust service provider) */
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
