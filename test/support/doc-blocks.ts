@@ -10,7 +10,7 @@ export const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
  */
 export const SHOWN_LANGUAGES = new Set([
   'text', 'console', 'ts', 'typescript', 'js', 'javascript', 'json', 'jsonc', 'yaml', 'yml', 'csv', 'http', 'pem', 'html', 'xml',
-  'diff', 'mermaid', 'python', 'sql',
+  'diff', 'mermaid', 'python', 'go', 'sql',
 ]);
 
 export interface DocBlock {
