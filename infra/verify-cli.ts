@@ -1,6 +1,6 @@
 /**
- * `npm run verify -- file.pdf [--json] [--trust root.pem]... [--service URL]`: the verification page's validator as a
- * command. Exit 0 when every signature passed, 1 when one failed, 2 when one is indeterminate or on a usage error.
+ * `npm run verify -- file.pdf [--json] [--trust root.pem]... [--service URL] [--at TIME]`: the verification page's
+ * validator as a command; `--at` verifies as of another time (ISO 8601), e.g. after a certificate expires. Exit 0 when every signature passed, 1 when one failed, 2 when one is indeterminate or on a usage error.
  *
  * Trust: nothing by default. `--trust` adds the roots of a PEM file (configured anchors); `--service` asks the
  * running service what it recorded about the file's hash and trusts the root it publishes at /v1/verify/roots.pem.
@@ -11,7 +11,7 @@ import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { exitCodeOf, pemCertificates, type ServiceRecord, type VerificationReport } from '#shared/verify/verify-report.ts';
 
-const USAGE = 'usage: npm run verify -- file.pdf [--json] [--trust root.pem]... [--service https://sign.example.com]';
+const USAGE = 'usage: npm run verify -- file.pdf [--json] [--trust root.pem]... [--service https://sign.example.com] [--at 2030-01-01T00:00:00Z]';
 
 async function fingerprints(pem: string): Promise<string[]> {
   return Promise.all(pemCertificates(pem).map(async (der) => hex(await sha256(der))));
@@ -49,13 +49,14 @@ export function describeReport(report: VerificationReport): string {
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, trust: { type: 'string', multiple: true }, service: { type: 'string' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, trust: { type: 'string', multiple: true }, service: { type: 'string' }, at: { type: 'string' } } });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
   const [file, ...extra] = parsed.positionals;
-  if (!file || extra.length > 0) {
+  const at = parsed.values.at === undefined ? new Date() : new Date(parsed.values.at);
+  if (!file || extra.length > 0 || Number.isNaN(at.getTime())) {
     console.error(USAGE);
     return 2;
   }
@@ -69,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const service = parsed.values.service ? await fromService(parsed.values.service, bytes) : { record: null, roots: [] };
-  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, service: service.record });
+  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, service: service.record, now: at });
   console.log(parsed.values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return exitCodeOf(report.indication);
 }

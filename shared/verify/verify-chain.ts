@@ -217,9 +217,13 @@ async function ocspFinding(basic: pkijs.BasicOCSPResponse, cert: pkijs.Certifica
   } catch {
     return null;
   }
-  const status = single.certStatus as { idBlock?: { tagNumber?: number } } | undefined;
-  const revoked = status?.idBlock?.tagNumber === 1;
-  return { source: 'ocsp', status: revoked ? 'revoked' : 'good', issuedAt: basic.tbsResponseData.producedAt.toISOString(), revokedAt: null };
+  // certStatus: [0] good, [1] revoked (its first element the revocation time), [2] unknown (says nothing)
+  const status = single.certStatus as { idBlock?: { tagNumber?: number }; valueBlock?: { value?: unknown[] } } | undefined;
+  const tag = status?.idBlock?.tagNumber;
+  if (tag !== 0 && tag !== 1) return null;
+  const time = tag === 1 ? status?.valueBlock?.value?.[0] : undefined;
+  const revokedAt = time instanceof asn1js.GeneralizedTime ? time.toDate().toISOString() : null;
+  return { source: 'ocsp', status: tag === 1 ? 'revoked' : 'good', issuedAt: basic.tbsResponseData.producedAt.toISOString(), revokedAt };
 }
 
 async function certIdFor(template: pkijs.CertID, cert: pkijs.Certificate, issuer: pkijs.Certificate): Promise<pkijs.CertID> {

@@ -94,9 +94,13 @@ const verdict = (report: SignatureReport, indication: Indication, subIndication:
   return report;
 };
 
-/** Path, trust, validity and revocation of `leaf` at `at`, written into `report`. */
-async function checkCertificates(context: Context, report: SignatureReport, leaf: pkijs.Certificate, at: Date, proven: boolean): Promise<PathResult> {
+/**
+ * Path, trust, validity and revocation of `leaf`, written into `report`. A timestamp's authority is checked at the
+ * token's time; a signer at the verification time, its proof of existence (`proof`) deciding what an expiry means.
+ */
+async function checkCertificates(context: Context, report: SignatureReport, leaf: pkijs.Certificate, checked: { timestampAt: Date } | { proof: Date | null }): Promise<PathResult> {
   const path = await buildPath(leaf, context.pool, context.anchors);
+  const at = 'timestampAt' in checked ? checked.timestampAt : checked.proof ?? context.now;
   report.chain = path.summaries;
   report.trust = path.complete ? path.trust : 'untrusted';
   report.rootSha256 = path.rootSha256;
@@ -104,14 +108,43 @@ async function checkCertificates(context: Context, report: SignatureReport, leaf
   report.revocationEmbedded = await revocationStatus(path.path, context.crls, context.parsed.dss?.ocsps ?? []);
   if (!path.complete) verdict(report, 'INDETERMINATE', 'NO_CERTIFICATE_CHAIN_FOUND', 'The certificate chain is incomplete: an issuer is missing from the file.');
   else if (path.trust === 'untrusted') verdict(report, 'INDETERMINATE', 'NO_CERTIFICATE_CHAIN_FOUND', 'The certificate chain ends at a root this verifier does not trust.');
-  const validity = validityAt(path.path, at);
-  if (validity === 'expired') verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', proven ? 'A certificate had expired when the signature was timestamped.' : 'A certificate has expired and no timestamp proves the signature existed before.');
-  if (validity === 'not-yet-valid') verdict(report, 'INDETERMINATE', 'NOT_YET_VALID', 'A certificate was not yet valid at the validation time.');
   const revoked = report.revocationEmbedded.find((f) => f.status === 'revoked' && (!f.revokedAt || Date.parse(f.revokedAt) <= at.getTime()));
-  if (revoked) verdict(report, 'TOTAL_FAILED', 'REVOKED', `The certificate of ${revoked.certificate} was revoked before the validation time.`);
+  if (revoked) verdict(report, 'TOTAL_FAILED', 'REVOKED', `The certificate of ${revoked.certificate} was revoked ${revoked.revokedAt ? `on ${revoked.revokedAt}, ` : ''}before the ${'proof' in checked && checked.proof ? 'signature was timestamped' : 'validation time'}.`);
   const withoutData = path.path.slice(0, -1).filter((cert) => !report.revocationEmbedded.some((f) => f.certificate === distinguishedName(cert.subject)));
-  if (withoutData.length > 0) report.warnings.push(`No revocation data is embedded for ${withoutData.map((c) => distinguishedName(c.subject)).join('; ')}: revocation was not checked.`);
+  const unchecked = withoutData.map((c) => distinguishedName(c.subject)).join('; ');
+  if ('timestampAt' in checked) {
+    const validity = validityAt(path.path, at);
+    if (validity === 'expired') verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', "The timestamp authority's certificate had expired when the timestamp was made.");
+    if (validity === 'not-yet-valid') verdict(report, 'INDETERMINATE', 'NOT_YET_VALID', "The timestamp authority's certificate was not yet valid when the timestamp was made.");
+    // The newest timestamp cannot carry its own authority's revocation data: the DSS that would hold it comes first.
+    if (withoutData.length > 0) report.warnings.push(`No revocation data is embedded for ${unchecked}: revocation was not checked.`);
+    return path;
+  }
+  signerTimes(context, report, path, checked.proof, unchecked);
   return path;
+}
+
+/**
+ * ETSI EN 319 102-1 for the signer's path: valid now, it needs revocation data (none: TRY_LATER, since this verifier
+ * never fetches any); expired now, it passes only with a proof of existence inside its validity and revocation data
+ * issued at or after that proof (the certificate was not revoked while it was valid), else OUT_OF_BOUNDS_NO_POE.
+ */
+function signerTimes(context: Context, report: SignatureReport, path: PathResult, proof: Date | null, unchecked: string): void {
+  if (proof && validityAt(path.path, proof) === 'not-yet-valid') {
+    verdict(report, 'INDETERMINATE', 'NOT_YET_VALID', 'A certificate was not yet valid when the signature was timestamped.');
+    return;
+  }
+  const now = validityAt(path.path, context.now);
+  if (now === 'not-yet-valid') verdict(report, 'INDETERMINATE', 'NOT_YET_VALID', 'A certificate is not yet valid at the validation time.');
+  else if (now === 'expired') {
+    const fresh = proof && path.path.slice(0, -1).every((cert) => report.revocationEmbedded.some((f) => f.certificate === distinguishedName(cert.subject) && f.status === 'good' && Date.parse(f.issuedAt) >= proof.getTime()));
+    if (!proof) verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', 'A certificate has expired and no timestamp proves the signature existed before.');
+    else if (validityAt(path.path, proof) === 'expired') verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', 'A certificate had expired when the signature was timestamped.');
+    else if (!fresh) verdict(report, 'INDETERMINATE', 'OUT_OF_BOUNDS_NO_POE', 'A certificate has expired since the signature was timestamped, and no revocation data issued after the timestamp shows it was not revoked while it was valid.');
+    else report.warnings.push('A certificate has expired since; the timestamp and the embedded revocation data show the signature was made while it was valid and not revoked.');
+  } else if (unchecked) {
+    verdict(report, 'INDETERMINATE', 'TRY_LATER', `No revocation data is embedded for ${unchecked}, and this verifier fetches none: whether it was revoked cannot be told from the file.`);
+  }
 }
 
 async function verifyDocumentTimestamp(context: Context, signature: PdfSignature): Promise<SignatureReport> {
@@ -125,7 +158,7 @@ async function verifyDocumentTimestamp(context: Context, signature: PdfSignature
   if (!check.imprintMatches) return verdict(report, 'TOTAL_FAILED', 'HASH_FAILURE', 'The bytes this timestamp covers were changed after it was made.');
   if (!check.valid) return verdict(report, 'TOTAL_FAILED', 'SIG_CRYPTO_FAILURE', "The timestamp authority's signature does not verify.");
   if (!check.cms.signer) return verdict(report, 'INDETERMINATE', 'NO_SIGNING_CERTIFICATE_FOUND', "The timestamp authority's certificate is not in the token.");
-  const path = await checkCertificates(context, report, check.cms.signer, check.genTime, true);
+  const path = await checkCertificates(context, report, check.cms.signer, { timestampAt: check.genTime });
   report.timestampTrust = report.trust;
   describeSigner(report, path);
   return report;
@@ -168,7 +201,7 @@ async function verifySignature(context: Context, signature: PdfSignature, docume
     if (stamp) {
       describeTimestamp(report, stamp);
       const tsaReport = blank(signature, context.bytes, context.now);
-      if (stamp.valid && stamp.cms.signer) await checkCertificates(context, tsaReport, stamp.cms.signer, stamp.genTime, true);
+      if (stamp.valid && stamp.cms.signer) await checkCertificates(context, tsaReport, stamp.cms.signer, { timestampAt: stamp.genTime });
       report.timestampTrust = stamp.valid && stamp.cms.signer ? tsaReport.trust : 'untrusted';
       if (!stamp.valid) report.warnings.push('The signature timestamp does not verify: it is ignored.');
       else if (tsaReport.indication !== 'TOTAL_PASSED') report.warnings.push(`The signature timestamp is not trusted (${tsaReport.reasons[0] ?? ''}): it is ignored.`);
@@ -177,7 +210,7 @@ async function verifySignature(context: Context, signature: PdfSignature, docume
   }
   const covering = [...documentTimestamps].filter(([stamp, result]) => stamp.revisionEnd > signature.revisionEnd && result.indication === 'TOTAL_PASSED' && result.timestampTime);
   if (!proof && covering[0]) proof = new Date(covering[0][1].timestampTime ?? '');
-  const path = await checkCertificates(context, report, cms.signer, proof ?? context.now, proof !== null);
+  const path = await checkCertificates(context, report, cms.signer, { proof });
   describeSigner(report, path);
   if (report.trust === 'service') report.kind = 'seal';
   report.padesLevel = await levelOf(context, signature, check.hasSigningCertificateAttribute, proof !== null, report, covering.map(([stamp]) => stamp));

@@ -13,13 +13,18 @@ import { flipByte, tempFile } from '#test/pdf/signature-tools.ts';
 import { foreignSealedPdf } from '#test/support/foreign-ca.ts';
 
 let signed: string;
+let withoutRevocation: string;
+let bareRoot: string;
 let tampered: string;
 let rootFile: string;
 beforeAll(async () => {
-  const made = await foreignSealedPdf();
+  const made = await foreignSealedPdf({ revocation: true });
   signed = tempFile(made.bytes, 'signed.pdf', made.dir);
   tampered = tempFile(flipByte(made.bytes, 200), 'tampered.pdf', made.dir);
   rootFile = made.rootFile;
+  const bare = await foreignSealedPdf();
+  withoutRevocation = tempFile(bare.bytes, 'bare.pdf', bare.dir);
+  bareRoot = bare.rootFile;
 });
 
 const verify = (...args: string[]) => {
@@ -45,6 +50,18 @@ describe('npm run verify', () => {
     expect(changed.stdout).toContain('TOTAL_FAILED (HASH_FAILURE)');
     expect(verify().status).toBe(2);
     expect(verify(signed, '--bogus').status).toBe(2);
+    expect(verify(signed, '--at', 'yesterday').status).toBe(2);
+  });
+
+  it('exit 2 without revocation data (TRY_LATER); with --at past the certificate\'s expiry and no timestamp, OUT_OF_BOUNDS_NO_POE', () => {
+    const bare = verify(withoutRevocation, '--trust', bareRoot);
+    expect(bare.status).toBe(2);
+    expect(bare.stdout).toContain('INDETERMINATE (TRY_LATER)');
+    const later = verify(signed, '--trust', rootFile, '--json', '--at', new Date(Date.now() + 30 * 86_400_000).toISOString());
+    expect(later.status).toBe(2);
+    const report = JSON.parse(later.stdout) as VerificationReport;
+    expect(report).toMatchObject({ indication: 'INDETERMINATE', subIndication: 'OUT_OF_BOUNDS_NO_POE' });
+    expect(report.signatures[0]?.validationTime).toBe(report.verifiedAt);
   });
 
   it('--service trusts the root the service publishes at /v1/verify/roots.pem', async () => {
