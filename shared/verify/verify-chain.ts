@@ -213,6 +213,8 @@ async function ocspFinding(basic: pkijs.BasicOCSPResponse, cert: pkijs.Certifica
   if (!single) return null;
   try {
     if (!single.certID.isEqual(await certIdFor(single.certID, cert, issuer))) return null;
+    // A CA may sign its responses itself and leave its certificate out (RFC 6960 §4.2.2.2): the issuer is that signer.
+    if (!basic.certs?.length) basic.certs = [issuer];
     if (!(await basic.verify({ trustedCerts: [issuer] }))) return null;
   } catch {
     return null;
