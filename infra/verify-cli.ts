@@ -17,13 +17,13 @@ async function fingerprints(pem: string): Promise<string[]> {
   return Promise.all(pemCertificates(pem).map(async (der) => hex(await sha256(der))));
 }
 
-async function fromService(base: string, bytes: Uint8Array): Promise<{ record: ServiceRecord | null; roots: string[] }> {
+async function fromService(base: string, bytes: Uint8Array): Promise<{ record: ServiceRecord | null; roots: string[]; certificates: Uint8Array[] }> {
   const url = base.replace(/\/+$/, '');
   const answer = await fetch(`${url}/v1/verify/${hex(await sha256(bytes))}`);
   const record = answer.status === 200 ? ((await answer.json()) as ServiceRecord) : null;
   const root = await fetch(`${url}/v1/verify/roots.pem`).catch(() => null);
-  const roots = root?.ok ? await fingerprints(await root.text()) : [];
-  return { record, roots };
+  const pem = root?.ok ? await root.text() : '';
+  return { record, roots: await fingerprints(pem), certificates: pemCertificates(pem) };
 }
 
 export function describeReport(report: VerificationReport): string {
@@ -61,16 +61,18 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let bytes: Uint8Array;
-  let configured: string[];
+  let trusted: string[];
   try {
     bytes = new Uint8Array(readFileSync(file));
-    configured = (await Promise.all((parsed.values.trust ?? []).map((path) => fingerprints(readFileSync(path, 'utf8'))))).flat();
+    trusted = (parsed.values.trust ?? []).map((path) => readFileSync(path, 'utf8'));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 2;
   }
-  const service = parsed.values.service ? await fromService(parsed.values.service, bytes) : { record: null, roots: [] };
-  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, service: service.record, now: at });
+  const configured = (await Promise.all(trusted.map(fingerprints))).flat();
+  const service = parsed.values.service ? await fromService(parsed.values.service, bytes) : { record: null, roots: [], certificates: [] };
+  const anchorCertificates = [...trusted.flatMap(pemCertificates), ...service.certificates];
+  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, anchorCertificates, service: service.record, now: at });
   console.log(parsed.values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return exitCodeOf(report.indication);
 }

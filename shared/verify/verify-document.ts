@@ -6,15 +6,17 @@
  *
  *   const report = await verifyPdf(bytes, { anchors: { service: [rootSha256], configured: [] } });
  */
-import { PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { PDFName, type PDFDocument } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
 import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt, type PathResult, type TrustAnchors } from './verify-chain.ts';
-import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, sameObject, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
+import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
 import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type TimestampCheck } from './verify-timestamp.ts';
 
 export interface VerifyOptions {
   anchors?: TrustAnchors;
+  /** The trusted roots' certificates (DER), for a signature that leaves its root out of the file. */
+  anchorCertificates?: readonly Uint8Array[];
   /** The verification time (defaults to now). */
   now?: Date;
   /** What the service says about this file's hash, when asked. */
@@ -48,7 +50,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   }
   const context: Context = {
     bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(),
-    pool: parseCertificates(parsed.dss?.certs ?? []), crls: [...(parsed.dss?.crls ?? [])],
+    pool: parseCertificates([...(parsed.dss?.certs ?? []), ...(options.anchorCertificates ?? [])]), crls: [...(parsed.dss?.crls ?? [])],
   };
   for (const signature of parsed.signatures) {
     const cms = parseCms(signature.contents);
@@ -236,17 +238,19 @@ function revision(context: Context, end: number): Promise<PDFDocument> {
   return loaded;
 }
 
-/** The changes after `signature`: those a later approval signature covers are acceptable, as are DSS and document timestamps. */
+/**
+ * The changes after `signature`. A later approval signature vouches for everything up to its own revision (listed, all
+ * acceptable); what came after that revision is judged on its own (DSS, document timestamps), as for that signature.
+ */
 async function modificationsAfter(context: Context, signature: PdfSignature): Promise<SignatureReport['modifiedAfter']> {
   if (signature.rangeProblem || signature.revisionEnd >= context.bytes.length) return [];
   const before = await revision(context, signature.revisionEnd);
   const later = context.parsed.signatures.filter((s) => !s.documentTimestamp && !s.rangeProblem && s.revisionEnd > signature.revisionEnd).at(-1);
-  const laterDoc = later && (await revision(context, later.revisionEnd));
-  const signedLater = (ref: PDFRef): boolean => {
-    const now = context.final.context.lookup(ref);
-    return !!laterDoc && now !== undefined && sameObject(laterDoc.context.lookup(ref), now);
-  };
-  return changesBetween(before, context.final, signedLater);
+  if (!later) return changesBetween(before, context.final, () => false);
+  const laterDoc = await revision(context, later.revisionEnd);
+  const since = later.revisionEnd >= context.bytes.length ? [] : changesBetween(laterDoc, context.final, () => false);
+  const changedSince = new Set(since.map((m) => m.object));
+  return [...changesBetween(before, laterDoc, () => true).filter((m) => !changedSince.has(m.object)), ...since];
 }
 
 function applyModifications(report: SignatureReport): void {
