@@ -41,6 +41,18 @@ function recordRequests(p: Page): { url: string; method: string; body: number }[
   return seen;
 }
 
+/** The space between the result's two buttons (Export, Check another file): beside or below each other; 0 or less when they touch. */
+async function buttonsGap(p: Page): Promise<number> {
+  const [a, b] = await Promise.all([p.locator('[data-export]').boundingBox(), p.getByRole('button', { name: 'Check another file' }).boundingBox()]);
+  if (!a || !b) throw new Error('the result buttons are not shown');
+  return Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width), b.y - (a.y + a.height), a.y - (b.y + b.height));
+}
+
+/** A copy of the screenshot where a person looks at it (the task's folder). */
+async function keep(p: Page, name: string): Promise<void> {
+  await p.screenshot({ path: `/tmp/verify-finish/${name}.png`, fullPage: true });
+}
+
 const overflows = (p: Page) => p.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');
 
 /** Drops `bytes` on the drop zone as a file, the way a desktop drag does. */
@@ -76,6 +88,8 @@ describe('the verification page', { timeout: 180_000 }, () => {
     await expect.poll(() => page.locator('[data-service-record]').count()).toBe(1);
     expect(await page.getByText('This service sealed this exact file').count()).toBe(1);
     expect(await overflows(page)).toBe(false);
+    expect(await buttonsGap(page)).toBeGreaterThanOrEqual(8);
+    await keep(page, 'verify-360');
     await page.locator('.verify-technical summary').first().click();
     expect(summary(await axe(page))).toEqual([]);
     await screenshot(page, 'verify-360', true);
@@ -130,6 +144,8 @@ describe('the verification page', { timeout: 180_000 }, () => {
     expect(api.map((r) => `${r.method} ${new URL(r.url).pathname}`).filter((r) => !r.endsWith('/roots.pem'))).toEqual([`GET /v1/verify/${envelopeId}/${originalId}`]);
     expect(requests.filter((r) => r.body > 0)).toEqual([]);
     expect(summary(await axe(page))).toEqual([]);
+    expect(await buttonsGap(page)).toBeGreaterThanOrEqual(8);
     await screenshot(page, 'verify-desktop', true);
+    await keep(page, 'verify-1280');
   });
 });

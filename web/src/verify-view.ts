@@ -25,7 +25,7 @@ const dateTime = (iso: string | null): string => (iso ? `${formatDate(iso)} ${ne
 
 /** What the service recorded: when it sealed, the level, the audit chain head. */
 export function serviceFacts(service: ServiceAnswer): HTMLElement {
-  return h('dl', { class: 'facts', 'data-service-record': 'true' },
+  return h('dl', { class: 'facts verify-facts', 'data-service-record': 'true' },
     h('dt', null, t('verify.service.sealedAt')), h('dd', null, dateTime(service.completedAt)),
     h('dt', null, t('verify.fact.level')), h('dd', null, service.padesLevel ?? '–'),
     h('dt', null, t('verify.service.counts')), h('dd', null, t('verify.service.countsValue', { documents: service.documentCount, signers: service.signerCount })),
@@ -48,12 +48,12 @@ function signatureCard(s: SignatureReport): HTMLElement {
     ['verify.fact.changes', changes(s)],
   ];
   if (s.kind !== 'document-timestamp') facts.push(['verify.fact.claimed', dateTime(s.claimedTime)]);
-  if (s.timestampTime) facts.push(['verify.fact.timestamp', `${dateTime(s.timestampTime)} (${s.tsa ?? '–'})`]);
+  if (s.timestampTime) facts.push(['verify.fact.timestamp', `${dateTime(s.timestampTime)} (${commonNameOf(s.tsa) ?? '–'})`]);
   if (s.padesLevel) facts.push(['verify.fact.level', s.padesLevel]);
   return h('section', { class: 'verify-signature', 'data-indication': s.indication, 'aria-labelledby': `sig-${String(s.index)}` },
     h('h2', { id: `sig-${String(s.index)}` }, t(KIND[s.kind], { index: s.index })),
     notice(verdict.kind, t(verdict.key), s.subIndication ? ` (${s.subIndication})` : ''),
-    h('dl', { class: 'facts' }, facts.map(([key, value]) => [h('dt', null, t(key)), h('dd', null, value)])),
+    h('dl', { class: 'facts verify-facts' }, facts.map(([key, value]) => [h('dt', null, t(key)), h('dd', null, value)])),
     h('details', { class: 'verify-technical' }, h('summary', null, t('verify.technical')), technical(s)),
   );
 }
@@ -69,7 +69,7 @@ function technical(s: SignatureReport): Child[] {
     ['Validation time', s.validationTime],
   ];
   return [
-    h('dl', { class: 'facts' }, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, v)])),
+    h('dl', { class: 'facts verify-facts' }, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, v)])),
     h('h3', null, 'Chain'),
     h('ol', null, s.chain.map((c) => h('li', null, c.subject, h('br'), h('code', { class: 'hash' }, c.sha256), ` ${c.notBefore.slice(0, 10)} – ${c.notAfter.slice(0, 10)}, ${c.keyAlgorithm} ${String(c.keySize ?? '')}`))),
     h('h3', null, 'Revocation data embedded'),
@@ -84,9 +84,12 @@ function technical(s: SignatureReport): Child[] {
   ];
 }
 
+/** The CN of a distinguished name as the report writes it ("C=DE, O=…, CN=…"): the name a person reads; the whole name is in the details. */
+const commonNameOf = (name: string | null): string | null => /(?:^|, )CN=(.*?)(?:, [A-Za-z]+=|$)/.exec(name ?? '')?.[1] ?? name;
+
 function exportButton(report: Report): HTMLElement {
   return h('button', {
-    type: 'button', class: 'button', 'data-export': 'json',
+    type: 'button', class: 'button button-secondary', 'data-export': 'json',
     onclick: () => {
       const url = URL.createObjectURL(new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' }));
       const link = h('a', { href: url, download: `verification-${report.sha256.slice(0, 12)}.json` });
@@ -120,6 +123,6 @@ export function renderReport(report: Report, options: RenderOptions): void {
     service,
     report.signatures.map(signatureCard),
     h('details', { class: 'fingerprint' }, h('summary', null, t('verify.fingerprint')), h('code', { class: 'hash' }, report.sha256)),
-    h('div', { class: 'actions' }, exportButton(report), h('button', { type: 'button', class: 'button button-primary', onclick: options.again }, t('verify.another'))),
+    h('div', { class: 'verify-actions' }, exportButton(report), h('button', { type: 'button', class: 'button button-primary', onclick: options.again }, t('verify.another'))),
   );
 }
