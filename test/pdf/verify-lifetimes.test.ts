@@ -4,6 +4,7 @@
  * revoked before and after the signature timestamp, unknown). The certificates come from the service's own CA tools
  * with a short validity; the timestamps from the local TSA; verification "later" is the verifier's time input.
  */
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTimestampAuthority } from '#shared/adapters/http/timestamp-authority.ts';
 import { toPem } from '#shared/pki/certificates.ts';
@@ -14,7 +15,7 @@ import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 import { shortLivedCa, type ShortLivedCa } from '#test/support/short-lived-ca.ts';
-import { opensslVerifyAt } from './signature-tools.ts';
+import { opensslVerifyAt, tempFile } from './signature-tools.ts';
 
 const DAY = 86_400_000;
 const SEAL = 'O=Verification Tests, CN=Short-Lived Seal';
@@ -91,13 +92,20 @@ describe('a seal whose certificate has expired since', () => {
 });
 
 describe('OCSP responses in the DSS', () => {
-  const ocsp = (...args: Parameters<ShortLivedCa['ocsp']>) => async () => ({ crls: [], ocspResponses: [await ca.ocsp(...args)] });
+  const made: Uint8Array[] = [];
+  const ocsp = (...args: Parameters<ShortLivedCa['ocsp']>) => async () => {
+    made.push(await ca.ocsp(...args));
+    return { crls: [], ocspResponses: made.slice(-1) };
+  };
+  /** What openssl reads in the response the seal embedded last. */
+  const opensslSays = () => execFileSync('openssl', ['ocsp', '-respin', tempFile(made.at(-1)!, 'response.der'), '-resp_text', '-noverify'], { encoding: 'utf8' });
 
   it.each([false, true])('a good response signed by the CA (its certificate in the response: %s): B-LT, TOTAL_PASSED, revocationEmbedded names the seal certificate', async (includeCertificate) => {
     const report = await verifyPdf(await seal('B-LT', ocsp({ status: 'good' }, { includeCertificate })), { anchors });
     expect(report.indication, reasons(report)).toBe('TOTAL_PASSED');
     expect(report.signatures[0]?.padesLevel).toBe('B-LT');
     expect(report.signatures[0]?.revocationEmbedded).toContainEqual(expect.objectContaining({ certificate: SEAL, source: 'ocsp', status: 'good', revokedAt: null }));
+    expect(opensslSays()).toContain('Cert Status: good');
   });
 
   it('revoked before the signature: TOTAL_FAILED REVOKED, with the revocation time', async () => {
@@ -107,6 +115,7 @@ describe('OCSP responses in the DSS', () => {
     const finding = report.signatures[0]?.revocationEmbedded.find((f) => f.certificate === SEAL);
     expect(finding, JSON.stringify(finding)).toMatchObject({ source: 'ocsp', status: 'revoked', revokedAt: at.toISOString() });
     expect(report.signatures[0]?.reasons[0]).toMatch(/Short-Lived Seal was revoked on .* before the signature was timestamped/);
+    expect(opensslSays()).toMatch(/Cert Status: revoked\s+Revocation Time:/);
   });
 
   it('revoked after the signature timestamp: the timestamp proves the signature came first, TOTAL_PASSED', async () => {
@@ -120,5 +129,6 @@ describe('OCSP responses in the DSS', () => {
     expect(report).toMatchObject({ indication: 'INDETERMINATE', subIndication: 'TRY_LATER' });
     expect(report.signatures[0]?.revocationEmbedded.filter((f) => f.certificate === SEAL)).toEqual([]);
     expect(report.signatures[0]?.padesLevel).toBe('B-T');
+    expect(opensslSays()).toContain('Cert Status: unknown');
   });
 });
