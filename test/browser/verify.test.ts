@@ -5,6 +5,8 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PDFName } from 'pdf-lib';
+import { appendIncrementalUpdate, openForUpdate } from '#shared/sealing/incremental.ts';
 import { call } from '#test/support/api.ts';
 import { passGates, settle, signing, valuesFor, type ContextBody } from '#test/support/signing.ts';
 import { axe, contractPdf, screenshot, sendEnvelope, signingUrl, summary, unique, useBrowser } from './support.ts';
@@ -128,6 +130,20 @@ describe('the verification page', { timeout: 180_000 }, () => {
     await page.locator('[data-verdict="TOTAL_FAILED"]').waitFor();
     expect(await page.getByText('Dieser Dienst kennt genau diese Datei nicht.').count()).toBe(1);
     expect(summary(await axe(page))).toEqual([]);
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('en');
+  });
+
+  it('a seal whose revocation data was stripped is INDETERMINATE, and the card says why in plain words (German)', async () => {
+    const { doc, tracker } = await openForUpdate(sealed);
+    doc.catalog.delete(PDFName.of('DSS'));
+    const stripped = appendIncrementalUpdate(sealed, doc, tracker);
+    await page.goto(`${signingUrl()}/verify`);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await drop(page, stripped, 'lease.pdf');
+    await page.locator('[data-verdict="INDETERMINATE"]').waitFor();
+    expect(await page.locator('.verify-signature[data-indication="INDETERMINATE"] .verify-why').first().textContent()).toBe('Die Datei enthält keine Sperrinformationen zum Zertifikat des Unterzeichners, daher lässt sich nicht prüfen, ob es gesperrt wurde.');
+    expect(summary(await axe(page))).toEqual([]);
+    await keep(page, 'verify-360-try-later-de');
     await page.getByRole('combobox', { name: 'Sprache' }).selectOption('en');
   });
 

@@ -13,6 +13,11 @@ const VERDICT: Record<Report['indication'], { key: MessageKey; kind: 'success' |
   INDETERMINATE: { key: 'verify.indeterminate', kind: 'info' },
 };
 
+/** Why a signature did not pass, in plain words, for the outcomes a person meets most (the rest: the technical details). */
+const WHY: Partial<Record<NonNullable<SignatureReport['subIndication']>, MessageKey>> = {
+  TRY_LATER: 'verify.why.TRY_LATER', OUT_OF_BOUNDS_NO_POE: 'verify.why.OUT_OF_BOUNDS_NO_POE', NO_CERTIFICATE_CHAIN_FOUND: 'verify.why.NO_CERTIFICATE_CHAIN_FOUND',
+};
+
 const KIND: Record<SignatureReport['kind'], MessageKey> = {
   seal: 'verify.kind.seal', signature: 'verify.kind.signature', 'document-timestamp': 'verify.kind.timestamp',
 };
@@ -50,9 +55,11 @@ function signatureCard(s: SignatureReport): HTMLElement {
   if (s.kind !== 'document-timestamp') facts.push(['verify.fact.claimed', dateTime(s.claimedTime)]);
   if (s.timestampTime) facts.push(['verify.fact.timestamp', `${dateTime(s.timestampTime)} (${commonNameOf(s.tsa) ?? '–'})`]);
   if (s.padesLevel) facts.push(['verify.fact.level', s.padesLevel]);
+  const why = s.subIndication ? WHY[s.subIndication] : undefined;
   return h('section', { class: 'verify-signature', 'data-indication': s.indication, 'aria-labelledby': `sig-${String(s.index)}` },
     h('h2', { id: `sig-${String(s.index)}` }, t(KIND[s.kind], { index: s.index })),
     notice(verdict.kind, t(verdict.key), s.subIndication ? ` (${s.subIndication})` : ''),
+    why ? h('p', { class: 'verify-why' }, t(why)) : null,
     h('dl', { class: 'facts verify-facts' }, facts.map(([key, value]) => [h('dt', null, t(key)), h('dd', null, value)])),
     h('details', { class: 'verify-technical' }, h('summary', null, t('verify.technical')), technical(s)),
   );
