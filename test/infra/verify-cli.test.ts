@@ -10,12 +10,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VerificationReport } from '#shared/verify/verify-report.ts';
 import { flipByte, tempFile } from '#test/pdf/signature-tools.ts';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
-import { PDFDocument } from 'pdf-lib';
 import { foreignCa, foreignSealedPdf } from '#test/support/foreign-ca.ts';
-import { makePdf } from '#test/support/pdfs.ts';
 
 let signed: string;
 let withoutRevocation: string;
@@ -71,10 +66,7 @@ describe('npm run verify', () => {
 
   it('--trust supplies the root a signature leaves out (an @signpdf file carries only its signer\'s certificate)', async () => {
     const ca = foreignCa();
-    const doc = await PDFDocument.load(await makePdf({ pages: 1 }));
-    pdflibAddPlaceholder({ pdfDoc: doc, reason: 'Approved', contactInfo: 'peer@example.com', name: 'Peer', location: 'Elsewhere' });
-    const signedElsewhere = await new SignPdf().sign(Buffer.from(await doc.save({ useObjectStreams: false })), new P12Signer(ca.p12()));
-    const run = verify(tempFile(new Uint8Array(signedElsewhere), 'signpdf.pdf', ca.dir), '--json', '--trust', ca.rootFile);
+    const run = verify(tempFile(await ca.signedWithSignpdf(), 'signpdf.pdf', ca.dir), '--json', '--trust', ca.rootFile);
     const report = JSON.parse(run.stdout) as VerificationReport;
     expect(report, run.stderr).toMatchObject({ indication: 'INDETERMINATE', subIndication: 'TRY_LATER' });
     expect(report.signatures[0]).toMatchObject({ trust: 'configured', subFilter: 'adbe.pkcs7.detached', intact: true });

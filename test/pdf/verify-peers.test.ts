@@ -3,10 +3,7 @@
  * with and without its root trusted and revocation data, sealed by us afterwards, changed after signing by an update
  * that is neither validation data nor a timestamp, and with a byte flipped; cross-checked with pdfsig and openssl.
  */
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
-import { PDFArray, PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { PDFArray, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendIncrementalUpdate, openForUpdate } from '#shared/sealing/incremental.ts';
 import { sealPdf } from '#shared/sealing/seal.ts';
@@ -14,7 +11,6 @@ import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
 import { foreignCa, type ForeignCa } from '#test/support/foreign-ca.ts';
 import { startTestPki, type TestPki } from '#test/support/local-pki.ts';
-import { makePdf } from '#test/support/pdfs.ts';
 import { allSignatures, flipByte, opensslCmsVerify, pdfsig } from './signature-tools.ts';
 
 let ca: ForeignCa;
@@ -23,10 +19,7 @@ let root: string;
 beforeAll(async () => {
   ca = foreignCa();
   root = hex(await sha256(ca.chain[1]!));
-  const doc = await PDFDocument.load(await makePdf({ pages: 1 }));
-  pdflibAddPlaceholder({ pdfDoc: doc, reason: 'Approved', contactInfo: 'peer@example.com', name: 'Peer', location: 'Elsewhere' });
-  const unsigned = await doc.save({ useObjectStreams: false });
-  signed = new Uint8Array(await new SignPdf().sign(Buffer.from(unsigned), new P12Signer(ca.p12())));
+  signed = await ca.signedWithSignpdf();
 }, 60_000);
 
 /** What `--trust root.pem` gives: the root's fingerprint, and its certificate (@signpdf leaves the root out of the CMS). */

@@ -1,6 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SignPdf } from '@signpdf/signpdf';
+import { P12Signer } from '@signpdf/signer-p12';
+import { PDFDocument } from 'pdf-lib';
 import { issueCrl } from '#shared/pki/certificate-authority.ts';
 import { addDss } from '#shared/pki/dss.ts';
 import { appendIncrementalUpdate, openForUpdate } from '#shared/sealing/incremental.ts';
@@ -16,8 +20,8 @@ export interface ForeignCa {
   /** The signer's certificate and the root, DER. */
   chain: Uint8Array[];
   leafKeyPem: string;
-  /** The signer's key and certificate as a PKCS#12 that @signpdf's node-forge reads (legacy ciphers, no password). */
-  p12(): Buffer;
+  /** A one-page PDF signed by another tool, @signpdf (adbe.pkcs7.detached; its CMS carries the signer's certificate only). */
+  signedWithSignpdf(): Promise<Uint8Array>;
   /** A DSS with the CA's CRL (nobody revoked) appended to `pdf` as an incremental update. */
   withCrl(pdf: Uint8Array): Promise<Uint8Array>;
 }
@@ -34,11 +38,18 @@ export function foreignCa(): ForeignCa {
   const rootPem = readFileSync(at('ca.pem'), 'utf8');
   const chain = [...pemCertificates(readFileSync(at('leaf.pem'), 'utf8')), ...pemCertificates(rootPem)];
   const caKey = readFileSync(at('ca.key'), 'utf8');
+  // the signer's key and certificate as a PKCS#12 that @signpdf's node-forge reads (legacy ciphers, no password)
+  const p12 = (): Buffer => {
+    run('pkcs12', '-export', '-inkey', at('leaf.key'), '-in', at('leaf.pem'), '-out', at('leaf.p12'), '-passout', 'pass:', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1');
+    return readFileSync(at('leaf.p12'));
+  };
   return {
     dir, rootPem, rootFile: at('ca.pem'), chain, leafKeyPem: readFileSync(at('leaf.key'), 'utf8'),
-    p12: () => {
-      run('pkcs12', '-export', '-inkey', at('leaf.key'), '-in', at('leaf.pem'), '-out', at('leaf.p12'), '-passout', 'pass:', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1');
-      return readFileSync(at('leaf.p12'));
+    signedWithSignpdf: async () => {
+      const doc = await PDFDocument.load(await makePdf({ pages: 1 }));
+      pdflibAddPlaceholder({ pdfDoc: doc, reason: 'Approved', contactInfo: 'peer@example.com', name: 'Peer', location: 'Elsewhere' });
+      const unsigned = await doc.save({ useObjectStreams: false });
+      return new Uint8Array(await new SignPdf().sign(Buffer.from(unsigned), new P12Signer(p12())));
     },
     withCrl: async (pdf) => {
       const thisUpdate = new Date();
