@@ -176,15 +176,25 @@ function responses(route: RouteDeclaration): Record<string, object> {
   return result;
 }
 
+/** The note a route that takes authoring sessions carries, after its own description. */
+function authoringNote(route: RouteDeclaration): string | undefined {
+  const allowed = route.authoring;
+  if (!allowed) return undefined;
+  const whose = allowed.kind === 'any' ? 'Takes an authoring session' : `Also takes an authoring session of this ${allowed.kind}`;
+  return `${whose} (\`authoringSession\`${allowed.mode === 'full' ? ', opened in `full` mode' : ''}).`;
+}
+
 function operation(route: RouteDeclaration): OpenApiOperation {
+  const description = [route.description, authoringNote(route)].filter((part) => part !== undefined).join(' ');
+  const security: Record<string, string[]>[] = route.auth !== 'bearer' ? [] : route.authoring ? [{ bearerAuth: [] }, { authoringSession: [] }] : [{ bearerAuth: [] }];
   const parameters = [...pathParameters(route), ...(route.query ? queryParameters(route.query) : []), ...(idempotent(route) ? [IDEMPOTENCY_KEY] : [])];
   const body = requestBody(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description === undefined ? {} : { description: route.description }),
+    ...(description === '' ? {} : { description }),
     tags: [route.tag],
-    security: route.auth === 'bearer' ? [{ bearerAuth: [] }] : [], // 'link' and 'none': no header; a link route's credential is its {token}
+    security, // 'link' and 'none': no header; a link route's credential is its {token}
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: body }),
     responses: responses(route),
@@ -231,6 +241,10 @@ const securitySchemes = {
   bearerAuth: {
     type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
     description: 'An access token from `POST /oauth/token`, valid 1 hour (`expires_in`); an expired one is a 401 with reason `token_expired`: request a new one.',
+  },
+  authoringSession: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'The `session` of `POST /v1/authoring/{token}/open`: only on the routes that say so, only for its one draft or template (another id is a 404); idle 60 minutes, at most 8 hours; `POST /v1/authoring/session` renews it.',
   },
   oauth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials (`client_id`, `client_secret` of your application); the token is then sent as a bearer token', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
 };
