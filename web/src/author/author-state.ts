@@ -48,7 +48,7 @@ export class Editor {
   /** CSS pixels per point of a page at the current zoom. */
   scale(documentId: string | null, page: number): number {
     if (this.zoom !== null) return this.zoom * PX_PER_PT;
-    return Math.min(2, this.fitWidth / this.size(documentId, page).width);
+    return Math.min(1.5, this.fitWidth / this.size(documentId, page).width);
   }
 
   boxOf(field: EditorField): Box {
