@@ -2,6 +2,7 @@
  * The sender's editor against the local stack: what the page shows and what the API stores agree within half a
  * point, at 100 % and 150 % and on a page turned by /Rotate 90; placing, moving, resizing, deleting and undoing.
  */
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { dragBy, dragFromPalette, draftWithEditor, fieldsOf, openEditor, pixelsPerPoint, saved, sheet, zoomTo } from './authoring-support.ts';
@@ -52,6 +53,8 @@ describe('placing fields where the API keeps them', () => {
       const moved = await only(draft.id);
       expect(Math.abs(moved.x - 230)).toBeLessThan(0.5);
       expect(Math.abs(moved.y - (field.y - 30))).toBeLessThan(0.5);
+      mkdirSync('/tmp/editor-ui', { recursive: true });
+      await page.screenshot({ path: `/tmp/editor-ui/editor-1280-zoom-${zoom}.png` });
     });
   }
 

@@ -5,7 +5,8 @@
 import { h as preact, render } from 'preact';
 import { asApiError } from '../api-error.ts';
 import { h, loadingScreen, showScreen } from '../dom.ts';
-import { setLocale, t } from '../i18n/i18n.ts';
+import { t } from '../i18n/i18n.ts';
+import { adoptLocale } from '../i18n/language.ts';
 import { loadPdfjs } from '../sign/pdf.ts';
 import { AuthorApi, openTicket, type Session } from './author-api.ts';
 import { postEvent, returnTo, type Opened } from './author-events.ts';
@@ -21,11 +22,24 @@ function problem(heading: string, text: string): void {
   showScreen(heading, h('h1', null, heading), h('p', null, text));
 }
 
-function finished(heading: string, text: string): void {
-  showScreen(heading, h('h1', null, heading), h('p', { role: 'status' }, text));
+/** The editor on screen: a language switch starts the page again, which draws it again (the ticket is spent). */
+let mounted: { ticket: string; draw: () => void } | null = null;
+
+/** The last screen (saved, sent); shown again after a language switch. */
+function finished(heading: () => string, text: () => string): void {
+  const show = () => {
+    document.body.classList.remove('is-authoring');
+    showScreen(heading(), h('h1', null, heading()), h('p', { role: 'status' }, text()));
+  };
+  if (mounted) mounted.draw = show;
+  show();
 }
 
 export async function startAuthoring(ticket: string): Promise<void> {
+  if (mounted?.ticket === ticket) {
+    mounted.draw();
+    return;
+  }
   loadingScreen(t('author.title'), t('author.opening'));
   void loadPdfjs().catch(() => undefined); // overlaps the library's download with the opening calls
   let opened: Opened & Session;
@@ -36,7 +50,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
     problem(t('author.openFailed'), e.status === 401 ? t('author.linkUsed') : e.status === 0 ? t('author.noAnswer') : e.message);
     return;
   }
-  if (opened.locale) await setLocale([opened.locale]);
+  if (opened.locale) await adoptLocale(opened.locale);
   const api = new AuthorApi(opened);
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => { api.keepAlive(); }, { passive: true });
   let resource: Resource;
@@ -47,10 +61,10 @@ export async function startAuthoring(ticket: string): Promise<void> {
     problem(t('author.openFailed'), asApiError(error).message);
     return;
   }
-  mount(api, opened, resource);
+  mounted = { ticket, draw: mount(api, opened, resource) };
 }
 
-function mount(api: AuthorApi, opened: Opened, first: Resource): void {
+function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
   let resource = first;
   const store = new Store(resource.fields.map(toEditorField), fieldSaver(api, resource), () => { postEvent(opened, 'authoring.saved'); });
   const editor = new Editor(store, resource.fieldOrigin);
@@ -93,7 +107,7 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): void {
     await store.settled();
     postEvent(opened, 'authoring.saved');
     postEvent(opened, 'authoring.closed');
-    if (!returnTo(opened, 'saved')) finished(t('author.doneHeading'), t('author.doneText'));
+    if (!returnTo(opened, 'saved')) finished(() => t('author.doneHeading'), () => t('author.doneText'));
   };
 
   const send = async () => {
@@ -112,7 +126,7 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): void {
       return;
     }
     postEvent(opened, 'authoring.sent');
-    if (!returnTo(opened, 'sent')) finished(t('author.sentHeading'), t('author.sentText'));
+    if (!returnTo(opened, 'sent')) finished(() => t('author.sentHeading'), () => t('author.sentText'));
   };
 
   const root = document.getElementById('main') ?? document.body;
@@ -135,4 +149,5 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): void {
   draw();
   loadDocuments();
   postEvent(opened, 'authoring.loaded');
+  return draw;
 }
