@@ -10,7 +10,7 @@ import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration }
 import type { ApiDescription } from '#shared/ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type ComponentName, type SchemaObject } from './openapi/components.ts';
-import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';
+import { AUTHORING_TOKEN, CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, TEMPLATE_ID, WEBHOOK_ID } from './openapi/parameters.ts';
 import { COMPONENT_DESCRIPTIONS, COMPONENT_EXAMPLES, REQUEST_EXAMPLE_SETS, REQUEST_EXAMPLES } from './openapi/examples.ts';
 import { API_DESCRIPTION, errorDescription } from './openapi/overview.ts';
 import { WEBHOOK_EVENT_SCHEMA, webhookOperations } from './openapi/webhooks.ts';
@@ -151,6 +151,8 @@ function pathParameters(route: RouteDeclaration): OpenApiParameter[] {
   if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
   return names.map((name) => {
     const description = name === 'token' && route.path.startsWith('/v1/download/') ? DOWNLOAD_TOKEN
+      : name === 'token' && (route.path.startsWith('/v1/authoring/') || route.path.startsWith('/author/')) ? AUTHORING_TOKEN
+      : name === 'id' && route.path.startsWith('/v1/templates/') ? TEMPLATE_ID
       : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID
         : name === 'id' && route.path.startsWith('/v1/console/contacts/') ? CONTACT_ID : PATH_PARAMETERS[name];
     if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi/parameters.ts)`);
