@@ -69,8 +69,14 @@ describe('the editor at 768 px', () => {
     expect(await page.locator('.aoverlaps').innerText()).toContain('2 fields overlap others');
     const title = await page.getByRole('heading', { level: 1 }).boundingBox();
     expect(title?.width ?? 0).toBeLessThanOrEqual(768);
-    expect(summary(await axe(page))).toEqual([]);
     await shot('editor-768-overlap');
+    // Moved apart with the keyboard, they are no longer flagged (and no longer fail axe's target spacing)
+    const [first] = await fieldsOf(bearer, draft.id);
+    await page.locator(`[data-field-id="${first?.id ?? ''}"]`).focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => page.locator('.afield.is-overlapping').count()).toBe(0);
+    expect(await page.locator('.aoverlaps').count()).toBe(0);
+    expect(summary(await axe(page))).toEqual([]);
     await page.getByRole('button', { name: 'Details', exact: true }).click();
     await page.getByLabel('Subject').waitFor();
     expect(summary(await axe(page))).toEqual([]);

@@ -2,8 +2,10 @@
  * The editor framed by an integrator's page through <esign-author>: its events reach an allowed origin as DOM events;
  * an origin that is not allowed cannot frame it and hears nothing. Not framed, Done goes back to returnUrl?event=saved.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiUrl, call } from '../support/api.ts';
 import { draftWithEditor, openEditor, saved } from './authoring-support.ts';
 import { signingUrl, useBrowser } from './support.ts';
@@ -15,11 +17,24 @@ useBrowser({ width: 1280, height: 900 }, 'browser authoring embed', (session) =>
   bearer = session.bearer;
 });
 
-const INTEGRATOR = 'https://integrator.test';
+/** The integrator's page: a real server on a loopback origin other than the signing host's (http is allowed there only). */
+let html = '';
+let origin = '';
+const integrator = () => origin;
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(html);
+});
+beforeAll(async () => {
+  const host = new URL(signingUrl()).hostname;
+  await new Promise<void>((resolve) => { server.listen(0, host, resolve); });
+  origin = `http://${host}:${String((server.address() as AddressInfo).port)}`;
+});
+afterAll(() => { server.close(); });
 
-/** The integrator's page (served by the test): the custom element and a list of the events it heard. */
+/** Opens the integrator's page: the custom element and a list of the events it heard. */
 async function integratorPage(editorUrl: string): Promise<void> {
-  const html = `<!doctype html><html lang="en"><head><title>Integrator</title><script src="${signingUrl()}/esign-author.js"></script></head>
+  html = `<!doctype html><html lang="en"><head><title>Integrator</title><script src="${signingUrl()}/esign-author.js"></script></head>
 <body><h1>Prepare</h1><esign-author url="${editorUrl}" title="Contract editor"></esign-author><ol id="events"></ol>
 <script>
   const list = document.getElementById('events');
@@ -32,8 +47,7 @@ async function integratorPage(editorUrl: string): Promise<void> {
     });
   }
 </script></body></html>`;
-  await page.route(`${INTEGRATOR}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: html }));
-  await page.goto(`${INTEGRATOR}/prepare`);
+  await page.goto(`${integrator()}/prepare`);
 }
 
 const heard = (p: Page) => p.evaluate<{ type: string; detail: Record<string, unknown> }[]>(
@@ -41,7 +55,7 @@ const heard = (p: Page) => p.evaluate<{ type: string; detail: Record<string, unk
 
 describe('<esign-author> on an integrator page', () => {
   it('re-emits the editor\'s events (loaded, saved, closed) when the origin is allowed', async () => {
-    expect((await call('PUT', '/v1/console/settings', { token: bearer, json: { embedOrigins: [INTEGRATOR] } })).status).toBe(200);
+    expect((await call('PUT', '/v1/console/settings', { token: bearer, json: { embedOrigins: [integrator()] } })).status).toBe(200);
     const draft = await draftWithEditor(bearer);
     await integratorPage(draft.url);
     const frame = page.frameLocator('esign-author >> iframe');
