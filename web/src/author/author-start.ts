@@ -68,6 +68,13 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
   let resource = first;
   const store = new Store(resource.fields.map(toEditorField), fieldSaver(api, resource), () => { postEvent(opened, 'authoring.saved'); });
   const editor = new Editor(store, resource.fieldOrigin);
+  // A refused change is an `error` event for the framing page, once per refusal
+  let lastError: string | null = null;
+  store.subscribe(() => {
+    const error = store.saveState === 'error' ? store.saveError : null;
+    if (error && error !== lastError) postEvent(opened, 'error');
+    lastError = error;
+  });
   let sending = false;
 
   const loadDocuments = () => {
