@@ -10,6 +10,9 @@ import { startPage } from './i18n/language.ts';
 import { startSigning } from './sign/flow.ts';
 import { startVerify } from './verify-page.ts';
 
+// The editor's chunk is fetched at once on its path, while the page's language is settled
+const editorChunk = window.location.pathname.startsWith('/author/') ? import('./author/author-start.ts') : null;
+
 function route(): void {
   const parts = window.location.pathname.split('/').filter(Boolean);
   const [kind, token] = parts;
@@ -22,7 +25,7 @@ function route(): void {
     return;
   }
   if (kind === 'author' && token && parts.length === 2) {
-    import('./author/author-start.ts').then((editor) => editor.startAuthoring(decodeURIComponent(token)), () => {
+    (editorChunk ?? import('./author/author-start.ts')).then((editor) => editor.startAuthoring(decodeURIComponent(token)), () => {
       showScreen(t('notFound.title'), h('h1', null, t('author.openFailed')), h('p', null, t('author.noAnswer')));
     });
     return;

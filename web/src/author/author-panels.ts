@@ -134,8 +134,13 @@ function Thumb({ editor, documentId, index }: { editor: Editor; documentId: stri
   const item = useRef<HTMLLIElement>(null);
   const pages = editor.documents.find((d) => d.id === documentId)?.pages;
   useEffect(() => {
-    if (!pages || !canvas.current || !item.current) return undefined;
-    return pages.watch(item.current, index, canvas.current, () => 64);
+    const [el, picture] = [item.current, canvas.current];
+    if (!pages || !picture || !el) return undefined;
+    // Small pictures wait for the first page: it is drawn first
+    let stop: (() => void) | null = null;
+    let gone = false;
+    void pages.firstDrawn.then(() => { if (!gone) stop = pages.watch(el, index, picture, () => 64); });
+    return () => { gone = true; stop?.(); };
   }, [pages, index]);
   const current = editor.current.documentId === documentId && editor.current.page === index + 1;
   const go = () => {

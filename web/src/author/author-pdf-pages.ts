@@ -3,8 +3,16 @@
  * (crop box turned by /Rotate) is read as the page comes near, and the page is drawn when it comes near the viewport
  * and given back when it goes far (an IntersectionObserver), so a 500-page document stays fluid.
  */
-import { openPdf, renderPage, type PDFDocumentProxy } from '../sign/pdf.ts';
+import { openPdf, renderPage, startPdfWorker, type PDFDocumentProxy } from '../sign/pdf.ts';
 import type { Size } from './author-geometry.ts';
+
+let started: ReturnType<typeof startPdfWorker> | null = null;
+/** One pdf.js worker for every document, started as early as possible (warmWorker). */
+function worker(): ReturnType<typeof startPdfWorker> {
+  started ??= startPdfWorker();
+  return started;
+}
+export const warmWorker = () => { void worker().catch(() => undefined); };
 
 interface Slot { index: number; canvas: HTMLCanvasElement; width: () => number; drawn: number; cancel: (() => void) | null }
 
@@ -30,11 +38,12 @@ export class PdfPages {
   }
 
   static async open(bytes: ArrayBuffer): Promise<PdfPages> {
-    const pdf = await openPdf(bytes);
+    const pdf = await openPdf(bytes, await worker());
     const page = await pdf.getPage(1);
     const { width, height } = page.getViewport({ scale: 1 });
     const pages = new PdfPages(pdf, { width, height });
-    void pages.readSizes();
+    // Read after the first page is drawn: the worker draws it first
+    void pages.firstDrawn.then(() => pages.readSizes());
     return pages;
   }
 

@@ -7,13 +7,12 @@ import { asApiError } from '../api-error.ts';
 import { h, loadingScreen, showScreen } from '../dom.ts';
 import { t } from '../i18n/i18n.ts';
 import { adoptLocale } from '../i18n/language.ts';
-import { loadPdfjs } from '../sign/pdf.ts';
 import { AuthorApi, openTicket, type Session } from './author-api.ts';
 import { postEvent, returnTo, type Opened } from './author-events.ts';
 import { DetailsView } from './author-details.ts';
 import { App } from './author-app.ts';
 import { Editor } from './author-state.ts';
-import { PdfPages } from './author-pdf-pages.ts';
+import { PdfPages, warmWorker } from './author-pdf-pages.ts';
 import { documentUrl, fieldSaver, loadResource, originals, recipientsOf, toEditorField, type Resource } from './author-resource.ts';
 import { Store } from './author-store.ts';
 import styles from './author-editor.css';
@@ -41,7 +40,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
     return;
   }
   loadingScreen(t('author.title'), t('author.opening'));
-  void loadPdfjs().catch(() => undefined); // overlaps the library's download with the opening calls
+  warmWorker(); // pdf.js and its worker load while the ticket is opened and the draft read
   let opened: Opened & Session;
   try {
     opened = await openTicket<Opened & Session>(ticket);
@@ -50,6 +49,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
     problem(t('author.openFailed'), e.status === 401 ? t('author.linkUsed') : e.status === 0 ? t('author.noAnswer') : e.message);
     return;
   }
+  performance.mark('author:opened');
   if (opened.locale) await adoptLocale(opened.locale);
   const api = new AuthorApi(opened);
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => { api.keepAlive(); }, { passive: true });
@@ -61,6 +61,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
     problem(t('author.openFailed'), asApiError(error).message);
     return;
   }
+  performance.mark('author:draft');
   mounted = { ticket, draw: mount(api, opened, resource) };
 }
 
@@ -86,7 +87,10 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
     if (firstDoc && !editor.documents.some((d) => d.id === editor.current.documentId)) editor.current = { documentId: firstDoc.id, page: 1 };
     for (const doc of editor.documents) {
       if (doc.pages) continue;
-      void api.bytes(documentUrl(resource, doc.id)).then((bytes) => PdfPages.open(bytes)).then((pages) => {
+      void api.bytes(documentUrl(resource, doc.id)).then((bytes) => {
+        if (doc === editor.documents[0]) performance.mark('author:pdf-bytes');
+        return PdfPages.open(bytes);
+      }).then((pages) => {
         doc.pages = pages;
         pages.onSizes(() => { editor.changed(); });
         if (doc === editor.documents[0]) {
