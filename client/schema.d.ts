@@ -2000,7 +2000,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once. */
+                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. It is the credential of this call, which takes no bearer header; valid 10 minutes until opened, and opened once. */
                 token: string;
             };
             cookie?: never;
@@ -2033,7 +2033,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once. */
+                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. It is the credential of this call, which takes no bearer header; valid 10 minutes until opened, and opened once. */
                 token: string;
             };
             cookie?: never;

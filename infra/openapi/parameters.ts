@@ -27,7 +27,8 @@ export const TEMPLATE_ID = 'Template id: a UUID, or the prefixed form `tpl_<uuid
 
 export const AUTHORING_TOKEN =
   'The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or ' +
-  '`POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once.';
+  '`POST /v1/templates/{id}/authoring-url` answered. It is the credential of this call, which takes no bearer header; ' +
+  'valid 10 minutes until opened, and opened once.';
 
 export const DOWNLOAD_TOKEN =
   'The opaque download-portal token: the last path segment of the link in the completion email. It is the credential of this call, ' +
