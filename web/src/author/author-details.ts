@@ -78,8 +78,9 @@ function Signers({ api, resource, run, reload }: { api: AuthorApi; resource: Res
   const base = basePath(resource.kind, resource.id);
   const signers = [...(resource.signers ?? [])].sort((a, b) => a.routingOrder - b.routingOrder);
   const put = (s: ApiSigner, patch: Partial<ApiSigner>) => run(async () => {
-    const next = { name: s.name, email: s.email, phone: s.phone ?? null, routingOrder: s.routingOrder, authMethod: s.authMethod, ...(s.locale ? { locale: s.locale } : {}), ...patch };
-    await api.call('PUT', `${base}/signers/${encodeURIComponent(s.id)}`, next);
+    const { locale, ...next } = { name: s.name, email: s.email, phone: s.phone ?? null, routingOrder: s.routingOrder, authMethod: s.authMethod, locale: s.locale ?? null, ...patch };
+    // The PUT takes the POST's body: no locale means the account's default
+    await api.call('PUT', `${base}/signers/${encodeURIComponent(s.id)}`, locale ? { ...next, locale } : next);
     await reload();
   });
   const [name, setName] = useState('');
