@@ -32,6 +32,8 @@ describe('full mode', () => {
     await expect.poll(async () => (await call<{ signers: unknown[] }>('GET', `/v1/envelopes/${draft.id}`, { token: bearer })).body.signers.length).toBe(3);
     await page.getByRole('button', { name: 'Remove Alan Turing' }).click();
     await expect.poll(async () => (await call<{ signers: unknown[] }>('GET', `/v1/envelopes/${draft.id}`, { token: bearer })).body.signers.length).toBe(2);
+    // The page has read the envelope again (an edit typed before that would be redrawn away)
+    await expect.poll(() => page.getByRole('button', { name: 'Remove Alan Turing' }).count()).toBe(0);
 
     // Grace signs together with Ada: her routing order becomes 1
     const grace = page.locator(`[data-signer-id="${draft.signerIds[1] ?? ''}"]`);
