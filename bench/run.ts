@@ -11,6 +11,7 @@ import { bundleFigure } from './bundles.ts';
 import { bulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
+import { editorFigure } from './editor.ts';
 import { fixedCostFigure } from './fixed-cost.ts';
 import { intakeFigure } from './intake.ts';
 import { runSize, type Row } from './lib.ts';
@@ -20,7 +21,7 @@ import { sealFigure } from './seal.ts';
 import { sealKeysFigure } from './seal-keys.ts';
 import { startBenchStack } from './stack.ts';
 
-type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake';
+type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake' | 'editor';
 
 function machine(): string {
   const cpu = cpus();
@@ -55,13 +56,14 @@ async function main(): Promise<void> {
     if (wanted('seal-keys')) { step('1b seal key'); rows.push(...(await sealKeysFigure(size, scratch))); }
     let api: ApiResult | undefined;
     let lifecycle: LifecycleResult | undefined;
-    if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity') || wanted('bulk')) {
+    if (wanted('api') || wanted('lifecycle') || wanted('cost') || wanted('capacity') || wanted('bulk') || wanted('editor')) {
       step('local stack');
       const stack = await startBenchStack();
       try {
         if (wanted('api') || wanted('capacity')) { step('2 api'); api = await apiFigure(stack, size); rows.push(...api.rows); }
         if (wanted('lifecycle') || wanted('cost') || wanted('capacity')) { step('3 lifecycle'); lifecycle = await lifecycleFigure(stack, size); rows.push(...lifecycle.rows); }
         if (wanted('bulk')) { step('7 bulk send'); rows.push(...(await bulkSendFigure(stack, size))); }
+        if (wanted('editor')) { step('9 editor'); rows.push(...(await editorFigure(stack, size))); }
       } finally {
         await stack.stop();
       }

@@ -60,6 +60,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   bulkSend: { rows: [{ recipients: { client: { name: 'Ana Silva', email: 'ana@example.com' } }, prefill: { Company: 'Acme Ltd' } }] },
   createEmbeddedSigningUrl: { returnUrl: 'https://app.example.com/contracts/42/signed' },
   putConsoleSettings: { embedOrigins: ['https://app.example.com'] },
+  createEnvelopeAuthoringUrl: { mode: 'full', returnUrl: 'https://app.example.com/contracts/42', locale: 'de' },
+  createTemplateAuthoringUrl: { mode: 'fields' },
+  updateEnvelope: { subject: 'Lease 2027', message: 'Please sign by Friday' },
+  replaceField: { signerId: SIGNER, type: 'signature', page: 2, x: 72, y: 96, w: 200, h: 44, label: 'Tenant', required: true },
+  replaceSigner: { name: 'Ana Silva', email: 'ana.silva@example.com', routingOrder: 1, authMethod: 'email_otp', locale: 'pt-BR' },
+  replaceTemplateField: { role: 'client', type: 'text', page: 1, x: 72, y: 300, w: 200, h: 20, label: 'Company', required: false },
+  updateTemplate: { name: 'Mutual NDA', roles: [{ role: 'client' }, { role: 'counsel', routingOrder: 2 }] },
   issueToken: { grant_type: 'client_credentials', client_id: 'local-client', client_secret: 'local-secret' },
   createEnvelope: {
     tenantId: 'acme', subject: 'Sample NDA',

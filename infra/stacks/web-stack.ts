@@ -11,11 +11,11 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/viewer.ts';
-import { EMBED_PAGE_PREFIX, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#shared/http/signing-host-policy.ts';
+import { AUTHORING_API_PREFIXES, FRAMED_PAGE_PREFIXES, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#shared/http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { AllowedMethods, CachePolicy, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior, OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy, PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CacheCookieBehavior, CacheHeaderBehavior, CachePolicy, CacheQueryStringBehavior, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior, OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy, PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -34,6 +34,9 @@ export interface WebStackProps extends StackProps {
 
 /** Signer-facing API paths, served on the signing host's own origin. */
 export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix}*`);
+/** The API paths the editor calls with its session (a bearer token): CloudFront forwards `Authorization` on these. */
+export const AUTHORING_PATHS = AUTHORING_API_PREFIXES.map((prefix) => `${prefix}*`);
+export const FRAMED_PAGE_PATHS = FRAMED_PAGE_PREFIXES.map((prefix) => `${prefix}*`);
 
 export class WebStack extends Stack {
   readonly httpApi: HttpApi;
@@ -156,6 +159,17 @@ export class WebStack extends Stack {
       },
     });
     const embeddedPage: BehaviorOptions = { ...api, allowedMethods: AllowedMethods.ALLOW_GET_HEAD, responseHeadersPolicy: embedHeaders };
+    // The editor's API calls carry its session as a bearer token. CloudFront forwards `Authorization` only as part of
+    // the cache key, so this policy keys on it and keeps nothing (a minimum and default of 0: the API sends no max-age).
+    const authorized = new CachePolicy(this, 'AuthorizedApiRequests', {
+      cachePolicyName: globalName('authorized-api-requests'),
+      comment: 'Editor API calls: Authorization and the query string forwarded, nothing kept',
+      minTtl: Duration.seconds(0), defaultTtl: Duration.seconds(0), maxTtl: Duration.seconds(1),
+      headerBehavior: CacheHeaderBehavior.allowList('Authorization'),
+      queryStringBehavior: CacheQueryStringBehavior.all(),
+      cookieBehavior: CacheCookieBehavior.none(),
+    });
+    const authoringApi: BehaviorOptions = { ...api, cachePolicy: authorized };
     const distribution = new Distribution(this, 'SigningHost', {
       comment: `${settings.prefix} signing host`,
       defaultRootObject: 'index.html',
@@ -166,7 +180,11 @@ export class WebStack extends Stack {
         responseHeadersPolicy: headers,
         functionAssociations: [{ function: pageRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: { ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])), [`${EMBED_PAGE_PREFIX}*`]: embeddedPage },
+      additionalBehaviors: {
+        ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])),
+        ...Object.fromEntries(AUTHORING_PATHS.map((path) => [path, authoringApi])),
+        ...Object.fromEntries(FRAMED_PAGE_PATHS.map((path) => [path, embeddedPage])),
+      },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       // No CloudFront access logs: every behaviour sees signing and download tokens in its paths (the pages at

@@ -30,7 +30,7 @@ const PDF_INTAKE = new Set([
 const PDF_INTAKE_BUDGET_BYTES = 3.25 * 1024 * 1024;
 
 /** Serves the signing host's own index.html, fetched from the signing host, which the cold-start harness does not run. */
-const NEEDS_SIGNING_HOST = new Set(['functions/api/embedded-page.ts']);
+const NEEDS_SIGNING_HOST = new Set(['functions/api/embedded-page.ts', 'functions/api/authoring-page.ts']);
 
 /** Workflow tasks given an envelope that does not exist answer as their state machine expects: not ready, retry. */
 const NOT_READY = new Set(['functions/workers/seal.ts', 'functions/workers/finalize.ts']);

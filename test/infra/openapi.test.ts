@@ -52,10 +52,11 @@ describe('OpenAPI document: coverage of the route manifest', () => {
     }
   });
 
-  it('puts bearer routes behind bearerAuth and opens the others', () => {
+  it('puts bearer routes behind bearerAuth (and an authoring session where the route takes one) and opens the others', () => {
     for (const route of routes) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
-      expect(op?.security, route.operationId).toEqual(route.auth === 'bearer' ? [{ bearerAuth: [] }] : []);
+      const bearer = route.authoring ? [{ bearerAuth: [] }, { authoringSession: [] }] : [{ bearerAuth: [] }];
+      expect(op?.security, route.operationId).toEqual(route.auth === 'bearer' ? bearer : []);
       expect(op?.tags).toEqual([route.tag]);
       expect(op?.summary).toBe(route.summary);
     }

@@ -2,7 +2,7 @@
  * pdf.js, loaded only when a document is shown: the library is a separate chunk and its worker a separate
  * file, both served from this origin (no CDN); cmaps, standard fonts and decoders are fetched on demand.
  */
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import type { PDFDocumentProxy, PDFPageProxy, PDFWorker } from 'pdfjs-dist';
 
 declare const __PDF_WORKER_URL__: string;
 declare const __PDFJS_BASE__: string;
@@ -23,10 +23,14 @@ export function loadPdfjs(): Promise<typeof import('pdfjs-dist')> {
   return library;
 }
 
-export async function openPdf(data: ArrayBuffer): Promise<PDFDocumentProxy> {
+/** Starts pdf.js's worker before a document is there (it takes a while to start); pass it to openPdf. */
+export const startPdfWorker = async (): Promise<PDFWorker> => new (await loadPdfjs()).PDFWorker();
+
+export async function openPdf(data: ArrayBuffer, worker?: PDFWorker): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfjs();
   return pdfjs.getDocument({
     data: new Uint8Array(data),
+    ...(worker ? { worker } : {}),
     cMapUrl: `${__PDFJS_BASE__}cmaps/`,
     cMapPacked: true,
     standardFontDataUrl: `${__PDFJS_BASE__}standard_fonts/`,
