@@ -1050,6 +1050,8 @@ export interface components {
         })[];
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
+            /** Whether a signer may hand their place to someone else from the signing page */
+            allowReassign: boolean;
             documents: components["schemas"]["Document"][];
             /** The template the envelope was made from */
             templateId?: string;
@@ -1111,6 +1113,19 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Shown only while this condition on another field holds; null: always shown */
+            showIf: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            /** What a text field's value must look like; null: anything */
+            validation: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            pattern?: string;
+        } | null;
         };
         /** The fields an anchor placed, one for each occurrence of its text. */
         AnchoredFields: {
@@ -1234,7 +1249,26 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Shown only while this condition on another field holds; null: always shown */
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            /** What a text field's value must look like; null: anything */
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            pattern?: string;
+        } | null;
         })[];
+            /** The values of other signers' fields that this signer's `showIf` conditions name, by label (what they entered, else the prefill) */
+            conditionValues: {
+            [key: string]: string;
+        };
+            /** Whether the signer may hand their place to someone else (`POST /v1/signing/{token}/reassign`) */
+            allowReassign: boolean;
             /** False only for signers with `authMethod` `none` */
             requiresOtpVerification: boolean;
             otpVerified: boolean;
@@ -1477,12 +1511,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `field_hidden`, `reassign_not_allowed`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "field_hidden" | "reassign_not_allowed" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1538,6 +1572,8 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** The signing page offers "someone else should sign": a signer may hand their place to another person */
+            allowReassign?: boolean;
         };
         /** A signer to add: `authMethod` says how they prove who they are before signing (`email_otp` by default, `sms_otp`, or `none`). `phone` is required when `authMethod` is `sms_otp`. */
         CreateSignerRequest: {
@@ -1572,6 +1608,18 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+            pattern?: string;
+        } | null;
             signerIndex?: number;
             signerEmail?: string;
             signerId?: string;
@@ -1599,6 +1647,18 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+            pattern?: string;
+        } | null;
             documentId?: string | null;
             signerId: string;
         };
@@ -2724,7 +2784,22 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -2795,9 +2870,23 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
                     role: string;
                     documentIndex?: number;
                 })[];
+                    /** Envelopes made from it let a signer hand their place to someone else */
+                    allowReassign?: boolean;
                 };
             };
         };
@@ -2841,7 +2930,22 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -2915,7 +3019,22 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -3113,6 +3232,18 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
                     role: string;
                     documentId?: string | null;
                 };
@@ -3146,6 +3277,19 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                     })[];
                     };
                 };
