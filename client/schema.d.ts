@@ -210,6 +210,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/envelopes/{id}/signers/{signerId}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand a signer's place to someone else */
+        post: operations["reassignSigner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes/{id}/signers/{signerId}/resend": {
         parameters: {
             query?: never;
@@ -546,6 +563,23 @@ export interface paths {
         put?: never;
         /** Verify the one-time code */
         post: operations["verifyOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signing/{token}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Someone else should sign */
+        post: operations["reassignFromSigning"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1017,6 +1051,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "signer.reassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** signer.reassigned: Someone else took a signer's place (`data.signerId`: the same slot, with the new name and email); the old links no longer work. */
+        post: operations["webhook_signer_reassigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1411,7 +1462,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+            events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned")[];
             active: boolean;
             createdAt: string;
             /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
@@ -1487,7 +1538,7 @@ export interface components {
             webhookId: string;
             /** The event id: the same on every delivery of this event */
             eventId: string;
-            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
             envelopeId: string;
             status: "pending" | "delivered" | "failed";
             /** Attempts made so far (at most 5 on the automatic schedule) */
@@ -1693,7 +1744,7 @@ export interface components {
             /** Event id; the same on every redelivery */
             id: string;
             /** Event name */
-            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
             /** When the change happened */
             createdAt: string;
             envelopeId: string;
@@ -2540,6 +2591,62 @@ export interface operations {
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reassignSigner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    email: string;
+                    phone?: string | null;
+                    authMethod?: "email_otp" | "sms_otp" | "none";
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The signer with the new identity */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signer"];
+                };
+            };
+            /** Validation error (another signer has that email), or the envelope is not `sent` or `in_progress` */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such signer on it */
+            404: components["responses"]["NotFound"];
+            /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3785,6 +3892,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    reassignFromSigning: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    email: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The place is handed over */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The person named is invited; this link no longer works */
+                        reassigned: true;
+                    };
+                };
+            };
+            /** Validation error (another signer of the envelope has that email) */
+            400: components["responses"]["BadRequest"];
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
+            401: components["responses"]["Unauthorized"];
+            /** The envelope does not allow a signer to hand their place over (`reassign_not_allowed`) */
+            403: components["responses"]["Forbidden"];
+            /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sign: {
         parameters: {
             query?: never;
@@ -3833,7 +3994,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
                 envelopeId?: string;
                 since?: string;
                 until?: string;
@@ -3860,7 +4021,7 @@ export interface operations {
                         data: ({
                         /** The event id: the same in every delivery of this event */
                         id: string;
-                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
                         createdAt: string;
                         envelopeId: string;
                         completedAt: string | null;
@@ -4171,7 +4332,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned")[];
                         active: boolean;
                         createdAt: string;
                         /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
@@ -4890,6 +5051,35 @@ export interface operations {
         };
     };
     webhook_signer_otp_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
+                "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** Received; any 2xx status ends the retries */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_signer_reassigned: {
         parameters: {
             query?: never;
             header: {

@@ -140,6 +140,19 @@ export const AddFieldRequest = v.pipe(
   v.forward(v.check((f) => placementProblem(f) !== 'anchor', PLACEMENT_MESSAGE), ['anchor']),
 ) satisfies v.GenericSchema<unknown, AddFieldInput>;
 
+/** Someone else takes a signer's place: their identity; absent authMethod and locale keep the slot's. */
+export const ReassignRequest = v.pipe(
+  v.object({
+    name: requiredText(200),
+    email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
+    phone: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(E164, 'must be an E.164 phone number such as +14155550100'))), null),
+    authMethod: v.optional(v.picklist(AUTH_METHODS, `must be one of ${AUTH_METHODS.join(', ')}`)),
+    locale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
+    reason: v.optional(v.nullable(text(1000)), null),
+  }),
+  v.forward(v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'), ['phone']),
+);
+
 export const SendRequest = v.object({
   message: v.optional(v.nullable(text(5000)), null),
 });

@@ -27,7 +27,7 @@ type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>
  * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
  * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
  */
-async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
+export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
   const load = async () => {
     const found = await deps.envelopes.find(link.envelopeId);

@@ -108,6 +108,10 @@ export const SignResultResponse = v.object({
   allSigned: v.pipe(v.boolean(), v.description('Whether this was the last signature: every signer has signed, and the envelope completes as soon as it is sealed')),
 });
 
+export const ReassignResultResponse = v.object({
+  reassigned: v.pipe(v.literal(true), v.description('The person named is invited; this link no longer works')),
+});
+
 export const DeclineResultResponse = v.object({
   declined: v.literal(true),
   declinedAt: timestamp,
