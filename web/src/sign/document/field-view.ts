@@ -128,8 +128,9 @@ export function renderFields(doc: DocumentState, views: ReadonlyMap<string, Fiel
     if (!view.shown || view.shown.value !== value || view.shown.font !== font) {
       renderPreview(view, field, value, font);
       view.shown = { value, font };
-      if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, group.indexOf(field) + 1, group.length, value));
     }
+    // Numbers change as conditions show and hide fields, not only with this field's value
+    if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, group.indexOf(field) + 1, group.length, value));
     const done = isDone(field, value);
     const unticked = field.type === 'checkbox' && !field.required && !(value?.kind === 'checkbox' && value.checked);
     view.box.classList.toggle('is-empty', !done || unticked);

@@ -13,7 +13,7 @@ import { contextOf, documentOf, type DocumentState, type Page, type SigningState
 import { createActionBar } from './action-bar.ts';
 import { createFieldView, renderFields, type FieldView } from './field-view.ts';
 import { editField, setChecked } from './fill.ts';
-import { documentOrder, initialValues, needsInput, nextMissing, type DocumentGeometry } from './model.ts';
+import { documentOrder, initialValues, nextMissing, progressOf, type DocumentGeometry } from './model.ts';
 import { createPages, type Pages } from './pages.ts';
 import { completedView, readOnlyView } from './shown-field.ts';
 import { createSubmit } from './submit.ts';
@@ -136,7 +136,8 @@ export function showDocument(page: Page): void {
     finish: () => { void submit(); },
   });
 
-  const required = context.fields.filter(needsInput).length;
+  // Counted as the page first shows them: a field its condition hides is not one to fill in
+  const required = progressOf(documentOf(store.state)).total;
   const title = context.subject ?? t('document.defaultTitle');
   showScreen(title,
     h('div', { class: 'doc-head' },
