@@ -3,7 +3,7 @@ import { LOCALES } from '#shared/i18n/locales.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#shared/kernel/model.ts';
 import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '#shared/envelopes/envelope-inputs.ts';
 import { finiteNumber, idOf, queryInt, TenantId } from '../http/common-schemas.ts';
-import { MAX_PATTERN_CHARS, TEXT_FORMATS } from '#shared/envelopes/text-validation.ts';
+import { MAX_PATTERN_CHARS, TEXT_FORMATS } from '#shared/envelopes/pattern-rules.ts';
 
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty('is required'));

@@ -5,7 +5,7 @@ import { originals, type DocumentPages, type Envelope, type Field, type FieldTyp
 import { pagesOf } from './page-geometry.ts';
 import { assertNoErrors, placementErrors } from './field-placement.ts';
 import { conditionErrors } from './field-conditions.ts';
-import { validationErrors } from './text-validation.ts';
+import { validationErrors } from './pattern-rules.ts';
 
 /** A field before it has an id. */
 export type FieldInput = Omit<Field, 'id'>;

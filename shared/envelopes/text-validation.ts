@@ -1,12 +1,11 @@
 /**
- * What a text field's value must look like: a format, a length, a pattern. Patterns run on RE2 (re2js, pure JS), whose
- * matching time is linear in the input whatever the pattern, and which refuses what would need backtracking
- * (backreferences, lookaround). Pure, and loaded by the signing page too, so the page and the service agree.
+ * Whether a text field's value fits its validation: a format, a length, a pattern. Patterns run on RE2 (re2js, pure
+ * JS), whose matching time is linear in the input whatever the pattern; pattern-rules.ts admits only patterns it
+ * compiles. Pure, and loaded by the signing page too, so the page and the service agree.
  */
 import { RE2JS } from 're2js';
-import type { FieldErrors } from '../kernel/errors.ts';
+import { TEXT_FORMATS } from './pattern-rules.ts';
 
-export const TEXT_FORMATS = ['email', 'number', 'date'] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
 
 export interface TextValidation {
@@ -15,33 +14,6 @@ export interface TextValidation {
   maxLength?: number | undefined;
   /** RE2 syntax; the whole value must match. */
   pattern?: string | undefined;
-}
-
-export const MAX_PATTERN_CHARS = 200;
-
-/** Why a pattern is refused, or null when RE2 compiles it within the length limit. */
-export function patternProblem(pattern: string): string | null {
-  if (pattern.length > MAX_PATTERN_CHARS) return `must be at most ${String(MAX_PATTERN_CHARS)} characters`;
-  try {
-    RE2JS.compile(pattern);
-    return null;
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return `is not a pattern that matches in linear time (RE2 syntax; no backreferences or lookaround): ${detail}`;
-  }
-}
-
-/** The rules on a field's `validation`, keyed by `${path}.validation.<attribute>`. */
-export function validationErrors(type: string, validation: TextValidation | null | undefined, path: string): FieldErrors {
-  if (!validation) return {};
-  const at = (attribute: string) => (path ? `${path}.validation.${attribute}` : `validation.${attribute}`);
-  if (type !== 'text') return { [path ? `${path}.validation` : 'validation']: [`only text fields take a validation, not ${type}`] };
-  const errors: FieldErrors = {};
-  const { minLength, maxLength, pattern } = validation;
-  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) errors[at('minLength')] = ['must not be greater than maxLength'];
-  const problem = pattern === undefined ? null : patternProblem(pattern);
-  if (problem) errors[at('pattern')] = [problem];
-  return errors;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
