@@ -57,7 +57,7 @@ function filesUnder(dir: string): string[] {
 /** Everything the output depends on: sources, this script, the shared code the app imports, package versions. */
 function inputHash(): string {
   const hash = createHash('sha256');
-  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), join(ROOT, 'shared', 'envelopes', 'field-conditions.ts'), join(ROOT, 'shared', 'envelopes', 'text-validation.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
+  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), join(ROOT, 'shared', 'envelopes', 'field-conditions.ts'), join(ROOT, 'shared', 'envelopes', 'text-validation.ts'), join(ROOT, 'shared', 'envelopes', 'pattern-rules.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
