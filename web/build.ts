@@ -59,11 +59,15 @@ function filesUnder(dir: string): string[] {
 /** Everything the output depends on: sources, this script, the shared code the app imports, package versions. */
 function inputHash(): string {
   const hash = createHash('sha256');
-  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), join(ROOT, 'shared', 'kernel', 'model.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
+  const shared = [
+    join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), join(ROOT, 'shared', 'kernel', 'model.ts'),
+    join(ROOT, 'shared', 'envelopes', 'field-conditions.ts'), join(ROOT, 'shared', 'envelopes', 'text-validation.ts'),
+    join(ROOT, 'shared', 'envelopes', 'pattern-rules.ts'), ...filesUnder(join(ROOT, 'shared', 'verify')),
+  ];
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const name of ['esbuild', 'preact', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat']) {
+  for (const name of ['esbuild', 'preact', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat', 're2js']) {
     hash.update(`${name}@${packageVersion(name)}\0`);
   }
   return hash.digest('hex');

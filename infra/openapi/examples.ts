@@ -82,6 +82,8 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   addSigner: { name: 'Ben Okafor', email: 'ben@example.com', phone: '+14155550100', routingOrder: 2, authMethod: 'sms_otp' },
   voidEnvelope: { reason: 'Sent to the wrong address' },
   decline: { reason: 'The amount is wrong' },
+  reassignSigner: { name: 'Carla Nunes', email: 'carla@example.com', reason: 'Ana is on leave; Carla signs for the team' },
+  reassignFromSigning: { name: 'Carla Nunes', email: 'carla@example.com', reason: 'Carla signs contracts for our team' },
   verifyOtp: { code: '123456' },
   sign: { fields: [{ fieldId: FIELD, textValue: 'Ana Silva' }], fontLabel: 'Dancing Script' },
   createWebhook: { url: 'https://example.com/hooks/esign', events: ['envelope.completed', 'signer.signed'], secret: 'a-long-random-signing-secret', retrySchedule: 'B' },

@@ -18,6 +18,7 @@ const WHEN: Record<WebhookEventName, string> = {
   'signer.signed': 'A signer signed (`data.signerId`); the envelope may still wait for others.',
   'signer.declined': 'A signer declined (`data.signerId`).',
   'signer.otp_failed': 'A signer entered a wrong one-time code three times and the code was burnt (`data.signerId`).',
+  'signer.reassigned': 'Someone else took a signer\'s place (`data.signerId`: the same slot, with the new name and email); the old links no longer work.',
 };
 
 const dateTime = (description: string): SchemaObject => ({ type: ['string', 'null'], format: 'date-time', description });

@@ -5,6 +5,8 @@
  */
 import type { SignerInput } from './envelope.ts';
 import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
+import type { ShowIf } from './field-conditions.ts';
+import type { TextValidation } from './text-validation.ts';
 
 export type { SignerInput };
 
@@ -32,6 +34,8 @@ export interface FieldPlacement {
   label?: string | null | undefined;
   value?: string | null | undefined;
   readOnly?: boolean | undefined;
+  showIf?: ShowIf | null | undefined;
+  validation?: TextValidation | null | undefined;
 }
 
 /** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (decision 8). */
@@ -53,6 +57,8 @@ export interface CreateEnvelopeInput {
   /** Absent: the tenant's `defaultReminders`; null: none (decision 37). */
   reminders?: ReminderSettings | null | undefined;
   cc?: CarbonCopy[] | undefined;
+  /** A signer may hand their place to someone else from the signing page (default false). */
+  allowReassign?: boolean | undefined;
 }
 
 /** A field added to a draft by ids. */

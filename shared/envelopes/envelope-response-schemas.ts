@@ -44,6 +44,10 @@ export const FieldResponse = v.object({
   label: v.pipe(v.nullable(v.pipe(v.string(), v.maxLength(100))), v.description('The name the signer sees, e.g. "Company name"')),
   value: v.pipe(v.nullable(v.string()), v.description('A prefilled value (text; `"true"`/`"false"` for a checkbox): kept if the signer submits nothing, sealed as is when read-only')),
   readOnly: v.pipe(v.boolean(), v.description('Shown to the signer with its value; never changed by them')),
+  showIf: v.pipe(v.nullable(v.object({ label: v.string(), equals: v.optional(v.nullable(v.string())), notEmpty: v.optional(v.boolean()) })), v.description('Shown only while this condition on another field holds; null: always shown')),
+  validation: v.pipe(v.nullable(v.object({
+    format: v.optional(v.picklist(['email', 'number', 'date'])), minLength: v.optional(v.number()), maxLength: v.optional(v.number()), pattern: v.optional(v.string()),
+  })), v.description('What a text field\'s value must look like; null: anything')),
 });
 
 const retentionUntil = v.nullable(v.pipe(v.string(), v.isoDate()));
@@ -99,6 +103,7 @@ export const EnvelopeResponse = v.object({
   cc: v.pipe(v.array(v.object({ name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Carbon copies: receive the completion email and the notices')),
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
+  allowReassign: v.pipe(v.boolean(), v.description('Whether a signer may hand their place to someone else from the signing page')),
   documents: v.array(DocumentResponse),
   templateId: v.optional(v.pipe(uuid, v.description('The template the envelope was made from'))),
   sealing: v.pipe(v.nullable(v.object({

@@ -3,6 +3,7 @@ import { LOCALES } from '#shared/i18n/locales.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#shared/kernel/model.ts';
 import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '#shared/envelopes/envelope-inputs.ts';
 import { finiteNumber, idOf, queryInt, TenantId } from '../http/common-schemas.ts';
+import { MAX_PATTERN_CHARS, TEXT_FORMATS } from '#shared/envelopes/pattern-rules.ts';
 
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty('is required'));
@@ -35,6 +36,27 @@ export const AnchorRequest = v.object({
   ignoreIfMissing: v.optional(v.boolean('must be true or false'), false),
 });
 
+const length = v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(0, 'must be at least 0'), v.maxValue(1000, 'must be at most 1000'));
+
+/** Shown only while the field with `label` equals `equals` and/or is filled in (`notEmpty`; neither given: filled in). */
+export const ShowIfRequest = v.pipe(v.object({
+  label: requiredText(100),
+  equals: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters')))),
+  notEmpty: v.optional(v.boolean('must be true or false')),
+}, 'must be an object with label and equals or notEmpty'), v.description(
+  'Shown only while the field of this envelope labelled `label` has the value `equals` (a checkbox: `"true"`/`"false"`), or any value (`notEmpty`). ' +
+  'Hidden, the field is not required, not sealed, and a value sent for it is refused (`field_hidden`). The label must be on exactly one field; conditions must not form a cycle.',
+));
+
+/** What a text field's value must look like; checked by the signing page and by the service. */
+export const ValidationRequest = v.pipe(v.object({
+  format: v.optional(v.picklist(TEXT_FORMATS, `must be one of ${TEXT_FORMATS.join(', ')}`)),
+  minLength: v.optional(length),
+  maxLength: v.optional(length),
+  pattern: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(MAX_PATTERN_CHARS, `must be at most ${String(MAX_PATTERN_CHARS)} characters`),
+    v.description('RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused'))),
+}, 'must be an object'), v.description('Text fields only: `format` (`email`, `number`, `date` as YYYY-MM-DD), lengths in characters, and a `pattern`'));
+
 export const fieldGeometry = {
   type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
   page: v.optional(v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
@@ -48,6 +70,8 @@ export const fieldGeometry = {
   label: v.optional(v.nullable(text(100)), null),
   value: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))), null),
   readOnly: v.optional(v.boolean('must be true or false'), false),
+  showIf: v.optional(v.nullable(ShowIfRequest), null),
+  validation: v.optional(v.nullable(ValidationRequest), null),
 };
 
 /** Coordinates, or an anchor: one of the two. */
@@ -101,6 +125,7 @@ export const CreateEnvelopeRequest = v.object({
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
   reminders: v.optional(v.pipe(RemindersRequest, v.description('Automatic reminders; absent: the tenant\'s defaultReminders; null: none'))),
   cc: v.optional(v.pipe(v.array(CarbonCopyRequest, 'must be an array of { name, email }'), v.maxLength(20, 'at most 20 carbon copies'), v.description('Receive the completion email and the notices; sign nothing')), []),
+  allowReassign: v.optional(v.pipe(v.boolean('must be true or false'), v.description('The signing page offers "someone else should sign": a signer may hand their place to another person')), false),
 }) satisfies v.GenericSchema<unknown, CreateEnvelopeInput>;
 
 export const AddFieldRequest = v.pipe(
@@ -114,6 +139,19 @@ export const AddFieldRequest = v.pipe(
   v.forward(v.check((f) => placementProblem(f) !== 'y', PLACEMENT_MESSAGE), ['y']),
   v.forward(v.check((f) => placementProblem(f) !== 'anchor', PLACEMENT_MESSAGE), ['anchor']),
 ) satisfies v.GenericSchema<unknown, AddFieldInput>;
+
+/** Someone else takes a signer's place: their identity; absent authMethod and locale keep the slot's. */
+export const ReassignRequest = v.pipe(
+  v.object({
+    name: requiredText(200),
+    email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
+    phone: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(E164, 'must be an E.164 phone number such as +14155550100'))), null),
+    authMethod: v.optional(v.picklist(AUTH_METHODS, `must be one of ${AUTH_METHODS.join(', ')}`)),
+    locale: v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)),
+    reason: v.optional(v.nullable(text(1000)), null),
+  }),
+  v.forward(v.check((s) => s.authMethod !== 'sms_otp' || s.phone !== null, 'is required when authMethod is sms_otp'), ['phone']),
+);
 
 export const SendRequest = v.object({
   message: v.optional(v.nullable(text(5000)), null),

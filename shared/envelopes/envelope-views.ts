@@ -21,7 +21,10 @@ export function signerView(signer: Signer, signingUrl?: string | null) {
 
 export function fieldView(field: Field) {
   const { id, documentId, signerId, type, page, x, y, w, h, required, origin } = field;
-  return { id, documentId, signerId, type, page, x, y, w, h, required, origin, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false };
+  return {
+    id, documentId, signerId, type, page, x, y, w, h, required, origin, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false,
+    showIf: field.showIf ?? null, validation: field.validation ?? null,
+  };
 }
 
 /** Both retention spellings, equal values (decision 4). */
@@ -81,6 +84,7 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     cc: envelope.cc ?? [],
     signers: envelope.signers.map((s) => signerView(s, signingUrls ? (signingUrls.get(s.id) ?? null) : undefined)),
     fields: envelope.fields.map(fieldView),
+    allowReassign: envelope.allowReassign ?? false,
     documents: envelope.documents.map((d) => documentView(envelope.id, d)),
     ...(envelope.templateId ? { templateId: envelope.templateId } : {}),
     sealing: envelope.sealing ? { rounds: envelope.sealing.rounds, startedAt: envelope.sealing.startedAt, nextCheckAt: envelope.sealing.nextCheckAt, lastError: envelope.sealing.lastError } : null,

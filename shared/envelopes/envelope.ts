@@ -7,7 +7,7 @@ import type { EventOutboxItem, InvitationOutboxItem, JobOutboxItem, WebhookEvent
 import { startRetention } from '../retention/retention.ts';
 import { assertNoErrors } from './field-placement.ts';
 import { assertDocumentLimits } from './envelope-documents.ts';
-import { fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
+import { assertConditions, fieldErrors, fillable, MAX_FIELDS, normalised, type FieldInput } from './fields.ts';
 import { noticeItems } from '../notices/notice-items.ts';
 import type { CarbonCopy, DocumentPages, ReminderSettings } from '../kernel/model.ts';
 import type { LinkClaims } from '../kernel/tokens.ts';
@@ -79,6 +79,8 @@ export interface NewEnvelopeInput {
   pages?: DocumentPages;
   reminders?: ReminderSettings | null;
   cc?: CarbonCopy[];
+  /** A signer may hand their place to someone else (default false). */
+  allowReassign?: boolean;
 }
 
 export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChange {
@@ -94,6 +96,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
     ...normalised({ ...f, signerId: '', documentId: null }), id: ctx.nextId(), signerId: signers[signerIndex]?.id ?? '', documentId: documents[documentIndex ?? 0]?.id ?? null,
   }));
   assertNoErrors(fieldErrors(fields, { signers, documents }, input.pages ?? new Map(), (i) => `fields[${String(i)}]`), 'Some fields are invalid');
+  assertConditions(fields, (i) => `fields[${String(i)}]`);
   const createdAt = ctx.now.toISOString();
   const envelope: Envelope = {
     id: input.id, appId: input.appId, tenantId: input.tenantId, status: 'draft',
@@ -103,6 +106,7 @@ export function createEnvelope(input: NewEnvelopeInput, ctx: Ctx): EnvelopeChang
     documentHashOriginal: documents[0]?.sha256 ?? null, documentHashFinal: null, fieldOrigin: input.fieldOrigin,
     signers, fields, documents, version: 0, auditHead: genesis(input.id),
     reminders: input.reminders ?? null, cc: input.cc ?? [],
+    ...(input.allowReassign ? { allowReassign: true } : {}),
   };
   const drafts = [system('envelope.created', ctx.meta, {
     appId: input.appId, tenantId: input.tenantId, createdBy: input.createdBy, signers: signers.length, fields: fields.length,

@@ -4,6 +4,8 @@ import { InvalidState, type FieldErrors } from '../kernel/errors.ts';
 import { originals, type DocumentPages, type Envelope, type Field, type FieldType } from '../kernel/model.ts';
 import { pagesOf } from './page-geometry.ts';
 import { assertNoErrors, placementErrors } from './field-placement.ts';
+import { conditionErrors } from './field-conditions.ts';
+import { validationErrors } from './pattern-rules.ts';
 
 /** A field before it has an id. */
 export type FieldInput = Omit<Field, 'id'>;
@@ -17,9 +19,11 @@ export const MAX_FIELD_VALUE_CHARS = 1000;
 const PREFILLABLE: readonly FieldType[] = ['text', 'checkbox'];
 
 /** The rules on a field's label, prefill and read-only flag (decision 17), keyed by `${path}.<attribute>`. */
-export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly'>, path: string): FieldErrors {
+export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly' | 'validation'>, path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
   const value = field.value ?? null;
+  const invalid = validationErrors(field.type, field.validation, path);
+  if (Object.keys(invalid).length > 0) return invalid;
   if (value !== null && !PREFILLABLE.includes(field.type)) return { [at('value')]: [`only text and checkbox fields take a value, not ${field.type}`] };
   if (value !== null && field.type === 'checkbox' && value !== 'true' && value !== 'false') return { [at('value')]: ['must be "true" or "false" for a checkbox'] };
   if (value !== null && value.length > MAX_FIELD_VALUE_CHARS) return { [at('value')]: [`must be at most ${String(MAX_FIELD_VALUE_CHARS)} characters`] };
@@ -30,7 +34,13 @@ export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly
 /** A read-only field is never required of the signer; the rest keep their own setting. */
 export const normalised = (field: FieldInput): FieldInput => ({
   ...field, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false, required: field.readOnly ? false : field.required,
+  showIf: field.showIf ?? null, validation: field.validation ?? null,
 });
+
+/** The conditions of all the envelope's fields (a label a condition names is unique; no cycles), or a 400. */
+export function assertConditions(fields: readonly Pick<Field, 'label' | 'showIf'>[], path: (i: number) => string): void {
+  assertNoErrors(rebase(conditionErrors(fields, path)), 'Some field conditions are invalid');
+}
 
 /** Fields the signer fills (sending counts these, decision 3): read-only ones are shown to them, not theirs to fill. */
 export const fillable = (field: Pick<Field, 'readOnly'>) => !field.readOnly;
@@ -89,6 +99,8 @@ export function addFields(envelope: Envelope, inputs: readonly FieldInput[], pag
   const fields = inputs.map((input): Field => ({ ...normalised(input), id: ctx.nextId(), documentId: targetDocumentId(envelope, input.documentId) }));
   const single = inputs.length === 1;
   assertNoErrors(single ? rebase(fieldErrors(fields, envelope, pages, () => '')) : fieldErrors(fields, envelope, pages, (i) => `fields[${String(i)}]`), 'The field is invalid');
+  const existing = envelope.fields.length;
+  assertConditions([...envelope.fields, ...fields], (i) => (i < existing ? `envelope.fields[${String(i)}]` : single ? '' : `fields[${String(i - existing)}]`));
   const after = { ...envelope, fields: [...envelope.fields, ...fields] };
   return { change: changeOf(envelope, after, fields.map((f) => fieldAdded(f, ctx)), [], ctx), fields };
 }

@@ -16,6 +16,7 @@ export type AuditEventName =
   | 'signer.otp_failed'
   | 'signer.otp_locked'
   | 'signer.otp_unlocked'
+  | 'signer.reassigned'
   | 'signer.consented'
   | 'signer.signed'
   | 'signer.declined'

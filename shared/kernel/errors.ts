@@ -30,6 +30,8 @@ export const ERROR_REASONS = [
   // An uploaded PDF refused (400 validation_error): what is wrong with it, or which limit it is over.
   'empty', 'not_pdf', 'encrypted', 'truncated', 'damaged', 'no_pages', 'locked',
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',
+  // A value sent for a field its condition hides (400); a signer's reassign on an envelope that does not allow it (403).
+  'field_hidden', 'reassign_not_allowed',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -2,6 +2,8 @@ import type { ChainHead } from './audit-chain.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from '../retention/retention.ts';
 import type { LinkClaims } from './tokens.ts';
+import type { ShowIf } from '../envelopes/field-conditions.ts';
+import type { TextValidation } from '../envelopes/text-validation.ts';
 
 /** 25 MB upload limit (decision 18), in bytes. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -111,6 +113,10 @@ export interface Field {
   value?: string | null;
   /** Shown with its value, never changed by the signer; not a field the signer must fill. */
   readOnly?: boolean;
+  /** Shown only while another field (by its label) has a value: hidden, it is not required, not sealed, takes no value. */
+  showIf?: ShowIf | null;
+  /** Text fields: what the value must look like. */
+  validation?: TextValidation | null;
 }
 
 export interface PageBox { x: number; y: number; width: number; height: number }
@@ -192,6 +198,8 @@ export interface Envelope {
   templateId?: string | null;
   /** The bulk send and row that made it, if any. */
   bulkSend?: { id: string; row: number } | null;
+  /** A signer may hand their place to someone else from the signing page (the sender always may). */
+  allowReassign?: boolean;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */

@@ -16,6 +16,7 @@ import { certificateFacts } from './audit-certificate-input.ts';
 import { assertSealKeyMatches } from './seal-key-check.ts';
 import { transactById, type Carriers, type CoreDeps } from '../signing/signing-context.ts';
 import { readPages } from '../envelopes/page-actions.ts';
+import { conditionText, hasConditions, shownFields } from '../signing/shown-fields.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
 export class EnvelopeNotReady extends Error {
@@ -65,9 +66,11 @@ async function flattenItems(deps: SealStepDeps, envelope: Envelope, original: Do
   const onDocument = (field: Field) => (field.documentId ?? first) === original.id;
   const submitted = submissions.flatMap((s) => s.values).map((value) => ({ value, field: envelope.fields.find((f) => f.id === value.fieldId) }));
   const readOnly = envelope.fields.filter((f) => f.readOnly).map((field) => ({ field, value: readOnlyValue(field) }));
+  // A field its condition hides on the final values is not drawn, whatever was recorded for it.
+  const shown = hasConditions(envelope) ? shownFields(envelope, new Map(submitted.map(({ value }) => [value.fieldId, conditionText(value)]))) : null;
   return Promise.all([...submitted, ...readOnly].flatMap(({ field, value }): Promise<FlattenItem>[] => {
     const page = field && onDocument(field) ? pages[field.page - 1] : undefined;
-    if (!field || !page || !value) return [];
+    if (!field || !page || !value || (shown && !shown.has(field.id))) return [];
     return [itemValue(deps, value).then((v) => ({ page: field.page, rect: toPdfRect(field, page), rotate: page.rotate, value: v }))];
   }));
 }

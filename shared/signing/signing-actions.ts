@@ -13,6 +13,7 @@ import { withStagedBlobs, type BlobToStage } from '../envelopes/blob-actions.ts'
 import { transact, type CoreDeps, type Decision, type Transacted, type Carriers } from './signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
 import { readPages } from '../envelopes/page-actions.ts';
+import { conditionText, hasConditions } from './shown-fields.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -26,7 +27,7 @@ type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>
  * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
  * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
  */
-async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
+export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
   const load = async () => {
     const found = await deps.envelopes.find(link.envelopeId);
@@ -150,6 +151,13 @@ export interface SignInput {
   fontLabel: string | null;
 }
 
+/** What other signers submitted, as conditions read it (by field id); read only when some field has a condition. */
+export async function earlierValues(deps: SigningDeps, envelope: Envelope, reader: Signer): Promise<Map<string, string>> {
+  if (!hasConditions(envelope) || !envelope.signers.some((s) => s.id !== reader.id && s.status === 'signed')) return new Map();
+  const submissions = (await deps.envelopes.submissions(envelope.id)).filter((s) => s.signerId !== reader.id);
+  return new Map(submissions.flatMap((s) => s.values.map((v) => [v.fieldId, conditionText(v)] as const)));
+}
+
 /** Drawn signatures (checked, re-encoded PNGs) as blobs to stage; the other values stay inline. */
 function valuesOf(envelope: Envelope, stageId: string, checked: readonly CheckedValue[]): { values: FieldValue[]; blobs: BlobToStage[] } {
   const blobs: BlobToStage[] = [];
@@ -172,7 +180,7 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
   const opened = await withLink(deps, token, meta, 'sign', ({ envelope, signer }) => ({ change: null, result: { envelope, signer } }));
   const { envelope, signer } = opened.result;
   const today = deps.clock.now().toISOString().slice(0, 10);
-  const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, today);
+  const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, today, await earlierValues(deps, envelope, signer));
   let values: FieldValue[] = [];
   const signed = await withStagedBlobs(deps, envelope.id, (stageId) => {
     const prepared = valuesOf(envelope, stageId, checked);

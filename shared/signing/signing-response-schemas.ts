@@ -20,6 +20,8 @@ const SigningFieldResponse = v.object({
   label: FieldResponse.entries.label,
   value: FieldResponse.entries.value,
   readOnly: FieldResponse.entries.readOnly,
+  showIf: v.optional(FieldResponse.entries.showIf),
+  validation: v.optional(FieldResponse.entries.validation),
 });
 
 /** What another signer entered, shown read-only to later signers in place. */
@@ -49,6 +51,8 @@ export const SigningContextResponse = v.object({
   signerEmail: v.pipe(v.string(), v.email()),
   locale: v.pipe(v.picklist(LOCALES), v.description("The signer's language: the page starts in it (the signer may switch)")),
   fields: v.pipe(v.array(SigningFieldResponse), v.description("Only this signer's fields")),
+  conditionValues: v.pipe(v.record(v.string(), v.string()), v.description("The values of other signers' fields that this signer's `showIf` conditions name, by label (what they entered, else the prefill)")),
+  allowReassign: v.pipe(v.boolean(), v.description('Whether the signer may hand their place to someone else (`POST /v1/signing/{token}/reassign`)')),
   requiresOtpVerification: v.pipe(v.boolean(), v.description('False only for signers with `authMethod` `none`')),
   otpVerified: v.boolean(),
   otpChannel: v.pipe(v.nullable(v.picklist(OTP_CHANNELS)), v.description('Where a code goes: `sms` for `sms_otp` signers with a phone, else `email`; null when no code is needed')),
@@ -102,6 +106,10 @@ export const SignResultResponse = v.object({
   signedAt: timestamp,
   envelopeStatus: v.pipe(v.picklist(ENVELOPE_STATUSES), v.description('The envelope after this signature; `completed` follows once every signer has signed and sealing has run')),
   allSigned: v.pipe(v.boolean(), v.description('Whether this was the last signature: every signer has signed, and the envelope completes as soon as it is sealed')),
+});
+
+export const ReassignResultResponse = v.object({
+  reassigned: v.pipe(v.literal(true), v.description('The person named is invited; this link no longer works')),
 });
 
 export const DeclineResultResponse = v.object({

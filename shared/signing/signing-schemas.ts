@@ -25,6 +25,13 @@ export const DeclineRequest = v.object({
   reason: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(1000, 'must be at most 1000 characters'))), null),
 });
 
+/** The signer names who signs in their place. */
+export const SigningReassignRequest = v.object({
+  name: v.pipe(v.string('is required'), v.trim(), v.nonEmpty('is required'), v.maxLength(200, 'must be at most 200 characters')),
+  email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
+  reason: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(1000, 'must be at most 1000 characters'))), null),
+});
+
 export const SignerParams = v.object({ id: v.string(), signerId: v.string() });
 
 export const EmbeddedUrlRequest = v.object({

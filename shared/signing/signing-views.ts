@@ -33,6 +33,28 @@ export function completedFieldView({ field, signer, value, png }: CompletedValue
   };
 }
 
+/**
+ * The values of other signers' fields this signer's conditions name (by label), as conditions read them: what an
+ * earlier signer entered, else the prefill, else ''. Only those labels: the page needs no other field of theirs.
+ */
+function conditionValues(envelope: Envelope, signer: Signer, completed: readonly CompletedFieldView[]): Record<string, string> {
+  const labels = new Set(envelope.fields.filter((f) => f.signerId === signer.id && f.showIf).map((f) => f.showIf?.label ?? ''));
+  const values: Record<string, string> = {};
+  const seen = new Set<string>();
+  // Conditions chain: a named field of another signer may itself depend on a further one
+  for (let pending = [...labels]; pending.length > 0;) {
+    const label = pending.pop() ?? '';
+    if (seen.has(label)) continue;
+    seen.add(label);
+    const target = envelope.fields.find((f) => f.label === label);
+    if (!target || target.signerId === signer.id) continue;
+    const done = completed.find((c) => c.id === target.id);
+    values[label] = done ? (target.type === 'signature' || target.type === 'initial' ? 'signed' : done.textValue ?? '') : target.value ?? '';
+    if (target.showIf) pending.push(target.showIf.label);
+  }
+  return values;
+}
+
 /** The signing context (what GET /v1/signing/{token} answers) with only this signer's fields, plus what the signing page needs (the originals' `pages`). */
 export function signingContextView(envelope: Envelope, signer: Signer, disclosure: { version: string; text: string }, pages: DocumentPages, completedFields: readonly CompletedFieldView[] = []) {
   const documents = originals(envelope);
@@ -43,9 +65,12 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerName: signer.name,
     signerEmail: signer.email,
     locale: signer.locale ?? DEFAULT_LOCALE,
-    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly }) => ({
+    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf, validation }) => ({
       id, documentId: documentId ?? first?.id ?? null, type, page, x, y, w, h, required, origin, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
+      showIf: showIf ?? null, validation: validation ?? null,
     })),
+    conditionValues: conditionValues(envelope, signer, completedFields),
+    allowReassign: envelope.allowReassign ?? false,
     requiresOtpVerification: signer.authMethod !== 'none',
     otpVerified: signer.otpVerifiedAt !== null,
     otpChannel: signer.authMethod === 'sms_otp' && signer.phone ? 'sms' as const : signer.authMethod === 'none' ? null : 'email' as const,

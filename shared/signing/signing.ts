@@ -24,7 +24,7 @@ export const CONSENT_DISCLOSURE = {
 } as const;
 
 /** The signing steps a link can be used for; each has its own gate. */
-export type SigningStep = 'context' | 'otp' | 'consent' | 'sign' | 'decline' | 'document';
+export type SigningStep = 'context' | 'otp' | 'consent' | 'sign' | 'decline' | 'document' | 'reassign';
 
 export const requiresOtp = (signer: Signer) => signer.authMethod !== 'none';
 export const otpCleared = (signer: Signer) => !requiresOtp(signer) || signer.otpVerifiedAt !== null;
@@ -45,7 +45,7 @@ export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep
   if (signer.status === 'signed' || signer.status === 'declined') {
     const what = signer.status === 'signed' ? 'signed' : 'declined';
     const reason = signer.status === 'signed' ? 'already_signed' : 'already_declined';
-    if (step === 'sign' || step === 'decline') throw new Conflict(`You have already ${what} this document`, {}, reason);
+    if (step === 'sign' || step === 'decline' || step === 'reassign') throw new Conflict(`You have already ${what} this document`, {}, reason);
     throw new Gone(`This signing link has been used: you already ${what}`, {}, reason);
   }
   if (envelope.status !== 'sent' && envelope.status !== 'in_progress') {
@@ -53,7 +53,7 @@ export function assertGate(envelope: Envelope, signer: Signer, step: SigningStep
   }
   if (signer.status === 'pending') throw new Unauthorized('This signing link is not valid yet', {}, 'link_not_yet_valid');
   if (otpLocked(signer)) throw new Unauthorized(OTP_LOCKED_MESSAGE, {}, 'otp_locked');
-  const needsOtp = step === 'consent' || step === 'sign' || step === 'decline' || step === 'document';
+  const needsOtp = step === 'consent' || step === 'sign' || step === 'decline' || step === 'document' || step === 'reassign';
   if (needsOtp && !otpCleared(signer)) throw new Unauthorized('Verify the one-time code first', {}, 'otp_required');
   if (step === 'sign' && signer.consentedAt === null) throw new Unauthorized('Give consent to sign electronically first', {}, 'consent_required');
 }

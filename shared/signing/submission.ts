@@ -1,6 +1,8 @@
 import { PNG } from 'pngjs';
 import { ValidationError, type FieldErrors } from '../kernel/errors.ts';
 import type { Envelope, Field, Signer } from '../kernel/model.ts';
+import { describeProblem, textProblem } from '../envelopes/text-validation.ts';
+import { hasConditions, shownFields } from './shown-fields.ts';
 
 export const MAX_IMAGE_BYTES = 1024 * 1024;
 export const MAX_TEXT_CHARS = 1000;
@@ -101,6 +103,8 @@ function checkValue(field: Field, input: SubmittedField, fontLabel: string | nul
       const text = input.textValue ?? '';
       if (text.length > MAX_TEXT_CHARS) return `has at most ${String(MAX_TEXT_CHARS)} characters`;
       if (field.required && text.trim() === '') return 'is required';
+      const problem = text === '' ? null : textProblem(field.validation, text);
+      if (problem) return `${field.label ? `"${field.label}"` : `text field ${field.id}`} ${describeProblem(problem)}`;
       return text === '' ? null : { fieldId: field.id, type: 'text', kind: 'text', text };
     }
     case 'checkbox':
@@ -118,14 +122,41 @@ function prefilled(field: Field): CheckedValue | null {
   return null;
 }
 
+/** The value a submitted entry gives its field, as a condition reads it (before it is checked). */
+function rawText(field: Field, input: SubmittedField, signingDate: string): string {
+  if (field.type === 'date') return signingDate;
+  if (field.type === 'signature' || field.type === 'initial') return isBlank(input) ? '' : 'signed';
+  return input.textValue ?? '';
+}
+
+/**
+ * The signer's fields that are shown, on this submission and what others entered before (`earlier`, by field id): a
+ * field of theirs the submission leaves out stands at its prefill, a date at the signing date.
+ */
+function shownOf(envelope: Envelope, mine: ReadonlyMap<string, Field>, submitted: readonly SubmittedField[], signingDate: string, earlier: ReadonlyMap<string, string>): Set<string> | null {
+  if (!hasConditions(envelope)) return null;
+  const values = new Map(earlier);
+  for (const field of mine.values()) if (field.type === 'date') values.set(field.id, signingDate);
+  for (const input of submitted) {
+    const field = mine.get(input.fieldId);
+    if (field && !field.readOnly) values.set(field.id, rawText(field, input, signingDate));
+  }
+  return shownFields(envelope, values);
+}
+
 /**
  * Checks a sign request against the signer's fields (decision 16, decision 17); every problem is named by its path.
  * A read-only field takes no value (it is sealed with its own); a prefilled field the signer leaves out keeps its prefill.
+ * A field hidden by its condition takes no value either (`field_hidden`), and is neither required nor filled in.
  */
 export function checkSubmission(
   envelope: Envelope, signer: Signer, submitted: readonly SubmittedField[], fontLabel: string | null, signingDate: string,
+  earlier: ReadonlyMap<string, string> = new Map(),
 ): CheckedValue[] {
   const mine = new Map(envelope.fields.filter((f) => f.signerId === signer.id).map((f) => [f.id, f]));
+  const shown = shownOf(envelope, mine, submitted, signingDate, earlier);
+  const hidden = (field: Field) => shown !== null && !shown.has(field.id);
+  const hiddenSent: string[] = [];
   const errors: FieldErrors = {};
   const values: CheckedValue[] = [];
   const seen = new Set<string>();
@@ -135,7 +166,10 @@ export function checkSubmission(
     if (!field) errors[`${at}.fieldId`] = ['is not one of your fields'];
     else if (seen.has(field.id)) errors[`${at}.fieldId`] = ['is submitted twice'];
     else if (field.readOnly) errors[`${at}.fieldId`] = ['is read-only: its value is set by the sender'];
-    else {
+    else if (hidden(field)) {
+      errors[`${at}.fieldId`] = [`is hidden: the condition on "${field.showIf?.label ?? ''}" is not met, so it takes no value`];
+      hiddenSent.push(field.id);
+    } else {
       seen.add(field.id);
       const value = checkValue(field, input, fontLabel, signingDate);
       if (typeof value === 'string') errors[at] = [value];
@@ -144,7 +178,7 @@ export function checkSubmission(
   });
   const overall: string[] = [];
   for (const field of mine.values()) {
-    if (seen.has(field.id) || field.readOnly) continue;
+    if (seen.has(field.id) || field.readOnly || hidden(field)) continue;
     const kept = prefilled(field);
     if (field.type === 'date') values.push({ fieldId: field.id, type: 'date', kind: 'date', date: signingDate });
     else if (kept) values.push(kept);
@@ -153,6 +187,7 @@ export function checkSubmission(
   const textChars = values.reduce((n, v) => n + ('text' in v ? v.text.length : 0), 0);
   if (textChars > MAX_SUBMISSION_TEXT_CHARS) overall.push('the submitted text is too long in total');
   if (overall.length > 0) errors.fields = overall;
+  if (hiddenSent.length > 0) throw new ValidationError('A value was sent for a field its condition hides', errors, 'field_hidden');
   if (Object.keys(errors).length > 0) throw new ValidationError('Some field values are missing or invalid', errors);
   return values;
 }

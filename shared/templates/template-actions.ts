@@ -6,6 +6,7 @@ import type { AuthMethod, Document, FieldOrigin } from '../kernel/model.ts';
 import { storedKeys } from '../envelopes/page-geometry.ts';
 import { assertDocumentLimits } from '../envelopes/envelope-documents.ts';
 import { assertNoErrors } from '../envelopes/field-placement.ts';
+import { assertConditions } from '../envelopes/fields.ts';
 import { assertTemplate, MAX_TEMPLATE_DOCUMENTS, templateDocumentKey, templateFieldErrors, type Template, type TemplateField } from './templates.ts';
 import type { CoreDeps, Carriers } from '../signing/signing-context.ts';
 import { pagesKeyOf, readPages } from '../envelopes/page-actions.ts';
@@ -26,6 +27,8 @@ export interface CreateTemplateInput {
   fieldOrigin?: FieldOrigin | undefined;
   roles: { role: string; routingOrder: number; authMethod: AuthMethod }[];
   fields: (FieldPlacement & { role: string; documentIndex: number })[];
+  /** Envelopes made from it let a signer hand their place to someone else. */
+  allowReassign?: boolean | undefined;
 }
 
 export type AddTemplateFieldInput = FieldPlacement & { role: string; documentId: string | null };
@@ -60,6 +63,7 @@ function placedFields(fields: readonly (FieldPlacement & { role: string })[], do
     return placementsOf(field, target, path(i)).map((p) => ({
       id: ids(), role: field.role, documentId: target.document.id, type: p.type, page: p.page ?? 1, x: p.x ?? 0, y: p.y ?? 0, w: p.w, h: p.h,
       required: p.readOnly ? false : p.required, origin: p.origin ?? fieldOrigin, label: p.label ?? null, value: p.value ?? null, readOnly: p.readOnly ?? false,
+      showIf: p.showIf ?? null, validation: p.validation ?? null,
     }));
   });
 }
@@ -83,6 +87,7 @@ export async function createTemplate(deps: TemplateDeps, appId: string, input: C
   const template: Template = {
     id, appId, tenantId: input.tenantId, name: input.name, subject: input.subject, message: input.message, expiresInDays: input.expiresInDays,
     fieldOrigin, roles: input.roles, fields, documents: checked.map((c) => c.document), createdAt: now.toISOString(), version: 1,
+    ...(input.allowReassign ? { allowReassign: true } : {}),
   };
   assertTemplate(template, new Map(checked.map((c) => [c.document.id, c.pages])));
   await storeThen(deps, checked, () => deps.templates.create(template));
@@ -146,6 +151,8 @@ export async function addTemplateFields(deps: TemplateDeps, appId: string, rawId
   const [pages, index] = await Promise.all([readPages(deps, [document]), input.anchor ? textIndexOf(deps, document) : undefined]);
   const fields = placedFields([input], [{ document, pages: pages.get(document.id) ?? [], index }], () => 0, template.fieldOrigin, () => deps.ids.next(), () => '');
   assertNoErrors(Object.fromEntries(Object.entries(templateFieldErrors(fields, template, pages, () => '')).map(([k, val]) => [k.replace(/^\./, ''), val])), 'The field is invalid');
+  const existing = template.fields.length;
+  assertConditions([...template.fields, ...fields], (i) => (i < existing ? `template.fields[${String(i)}]` : ''));
   if (fields.length === 0) return [];
   await saveNext(deps, template, { ...template, fields: [...template.fields, ...fields] });
   return fields;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#shared/kernel/model.ts';
+import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
 
 /** Response bodies of the template and bulk-send routes (decision 34, decision 35), for the OpenAPI document. */
 const uuid = v.pipe(v.string(), v.uuid());
@@ -19,7 +20,9 @@ export const TemplateResponse = v.object({
   fields: v.array(v.object({
     id: uuid, role: v.string(), documentId: v.nullable(uuid), type: v.picklist(FIELD_TYPES), page: positive, x: v.number(), y: v.number(),
     w: v.number(), h: v.number(), required: v.boolean(), origin: v.picklist(FIELD_ORIGINS), label: v.nullable(v.string()), value: v.nullable(v.string()), readOnly: v.boolean(),
+    showIf: FieldResponse.entries.showIf, validation: FieldResponse.entries.validation,
   })),
+  allowReassign: v.pipe(v.boolean(), v.description('Envelopes made from it let a signer hand their place to someone else')),
   documents: v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, sha256: v.string() })),
   createdAt: timestamp,
 });

@@ -54,6 +54,7 @@ export const CreateTemplateRequest = v.object({
   fieldOrigin: v.optional(v.picklist(FIELD_ORIGINS, `must be one of ${FIELD_ORIGINS.join(', ')}`)),
   roles: v.pipe(v.array(TemplateRoleRequest, 'must be an array of roles'), v.minLength(1, 'at least one role is required'), v.maxLength(50, 'at most 50 roles')),
   fields: v.optional(v.array(TemplateFieldRequest, 'must be an array of fields'), []),
+  allowReassign: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Envelopes made from it let a signer hand their place to someone else')), false),
 });
 
 export const RecipientRequest = v.pipe(

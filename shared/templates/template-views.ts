@@ -4,7 +4,7 @@ import type { Template, TemplateField } from '#shared/templates/templates.ts';
 /** Templates as the API answers them (decision 34). */
 export function templateFieldView(f: TemplateField) {
   const { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly } = f;
-  return { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly };
+  return { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf: f.showIf ?? null, validation: f.validation ?? null };
 }
 
 export function templateView(t: Template) {
@@ -13,6 +13,6 @@ export function templateView(t: Template) {
     roles: t.roles.map(({ role, routingOrder, authMethod }) => ({ role, routingOrder, authMethod })),
     fields: t.fields.map(templateFieldView),
     documents: t.documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, sha256: d.sha256 })),
-    createdAt: t.createdAt,
+    createdAt: t.createdAt, allowReassign: t.allowReassign ?? false,
   };
 }

@@ -1,7 +1,7 @@
 import { createEnvelope as newEnvelope, type Ctx, type EnvelopeChange, type NewEnvelopeInput } from '../envelopes/envelope.ts';
 import { ValidationError, type FieldErrors } from '../kernel/errors.ts';
-import { MAX_FIELDS, valueErrors } from '../envelopes/fields.ts';
-import type { AuthMethod, Document, DocumentPages, FieldOrigin, FieldType } from '../kernel/model.ts';
+import { assertConditions, MAX_FIELDS, valueErrors } from '../envelopes/fields.ts';
+import type { AuthMethod, Document, DocumentPages, Field, FieldOrigin, FieldType } from '../kernel/model.ts';
 import { pagesOf } from '../envelopes/page-geometry.ts';
 import { assertNoErrors, placementErrors } from '../envelopes/field-placement.ts';
 
@@ -31,6 +31,8 @@ export interface TemplateField {
   label: string | null;
   value: string | null;
   readOnly: boolean;
+  showIf?: Field['showIf'];
+  validation?: Field['validation'];
 }
 
 export interface Template {
@@ -49,6 +51,8 @@ export interface Template {
   createdAt: string;
   /** Optimistic lock for adding documents and fields. */
   version: number;
+  /** Envelopes made from it let a signer hand their place to someone else. */
+  allowReassign?: boolean;
 }
 
 export const MAX_ROLES = 50;
@@ -87,6 +91,7 @@ export function assertTemplate(template: Template, pages: DocumentPages): void {
   });
   assertNoErrors(errors, 'Role names must be unique');
   assertNoErrors(templateFieldErrors(template.fields, template, pages, (i) => `fields[${String(i)}]`), 'Some fields are invalid');
+  assertConditions(template.fields, (i) => `fields[${String(i)}]`);
 }
 
 export interface Recipient {
@@ -156,7 +161,7 @@ export function envelopeFromTemplate(template: Template, input: FromTemplateInpu
   const change = newEnvelope({
     id: envelope.id, appId: envelope.appId, tenantId: envelope.tenantId, subject: input.subject ?? template.subject, createdBy: null,
     expiresInDays: envelope.expiresInDays, retentionDays: envelope.retentionDays, fieldOrigin: template.fieldOrigin,
-    signers, fields, documents: envelope.documents, pages: envelope.pages,
+    signers, fields, documents: envelope.documents, pages: envelope.pages, allowReassign: template.allowReassign ?? false,
   }, ctx);
   return { ...change, after: { ...change.after, templateId: template.id } };
 }

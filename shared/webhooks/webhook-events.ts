@@ -10,5 +10,7 @@ export const WEBHOOK_EVENTS = [
   'signer.signed',
   'signer.declined',
   'signer.otp_failed',
+  // Sent only to subscriptions that list it, like every event: the ones made before it existed never do.
+  'signer.reassigned',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];

@@ -49,6 +49,8 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   damaged: { to: 'inline' }, no_pages: { to: 'inline' }, locked: { to: 'inline' }, page_limit: { to: 'inline' },
   total_page_limit: { to: 'inline' }, decoded_size_limit: { to: 'inline' }, object_limit: { to: 'inline' },
   time_limit: { to: 'inline' }, active_content: { to: 'inline' },
+  // A value for a hidden field, or a reassign the envelope does not allow: said where the signer acted
+  field_hidden: { to: 'inline' }, reassign_not_allowed: { to: 'inline' },
 };
 
 const known = <T>(table: Record<ErrorReason, T>, reason: string | null): T | undefined =>

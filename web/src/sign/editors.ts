@@ -155,8 +155,11 @@ export function editMark(options: MarkEditorOptions): Promise<{ value: MarkValue
 
 const MAX_TEXT = 1000;
 
-/** Free text (at most 1,000 characters); resolves with the text ('' clears it), or null when cancelled. */
-export function editText(page: number, current: string, required: boolean, label: string | null = null): Promise<string | null> {
+/**
+ * Free text (at most 1,000 characters); resolves with the text ('' clears it), or null when cancelled. `check` says
+ * what is wrong with an entry (the field's validation), and Apply keeps the editor open until it fits.
+ */
+export function editText(page: number, current: string, required: boolean, label: string | null = null, check: (text: string) => string | null = () => null): Promise<string | null> {
   const titleId = uid('text-title');
   const areaId = uid('text');
   const countId = uid('text-count');
@@ -181,6 +184,13 @@ export function editText(page: number, current: string, required: boolean, label
       event.preventDefault();
       if (required && area.value.trim() === '') {
         errorBox.replaceChildren(notice('error', t('text.required')));
+        area.setAttribute('aria-invalid', 'true');
+        area.focus();
+        return;
+      }
+      const problem = area.value.trim() === '' ? null : check(area.value);
+      if (problem) {
+        errorBox.replaceChildren(notice('error', problem));
         area.setAttribute('aria-invalid', 'true');
         area.focus();
         return;

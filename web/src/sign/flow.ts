@@ -11,6 +11,7 @@ import { adoptLocale } from '../i18n/language.ts';
 import { isFinal, openingProblem, signingRoute, type LinkProblem } from '../problems.ts';
 import { consentStep } from './consent.ts';
 import { declineDialog } from './decline.ts';
+import { reassignDialog } from './reassign.ts';
 import { clearDraft, ownerOfToken } from './draft.ts';
 import { otpStep } from './otp.ts';
 import { doneScreen, problemScreen } from './outcome.ts';
@@ -85,9 +86,11 @@ export function startSigning(token: string, events: SigningEvents | null = null)
       const context = store.state.context;
       if (context) clearDraft(context);
       show({ kind: 'done', outcome, envelopeStatus });
-      events?.finished(outcome);
+      // An embedding page hears of a signature or a decline; a handover leaves it nothing to do
+      if (outcome !== 'reassigned') events?.finished(outcome);
     },
     decline: () => { declineDialog(page); },
+    reassign: () => { reassignDialog(page); },
   };
 
   /** From the start, as when the link is opened. */

@@ -35,7 +35,17 @@ export function problemScreen(problem: LinkProblem, detail: string, retry: (() =
   );
 }
 
-export function doneScreen(outcome: 'signed' | 'declined', subject: string | null, envelopeStatus: string | null): void {
+export function doneScreen(outcome: 'signed' | 'declined' | 'reassigned', subject: string | null, envelopeStatus: string | null): void {
+  if (outcome === 'reassigned') {
+    showScreen(t('done.reassigned.title'),
+      h('div', { class: 'done done-reassigned', 'data-done': 'reassigned' },
+        h('h1', null, t('done.reassigned.heading')),
+        h('p', null, t('done.reassigned.text')),
+        h('p', null, t('done.closePage')),
+      ),
+    );
+    return;
+  }
   if (outcome === 'declined') {
     showScreen(t('done.declined.title'),
       h('div', { class: 'done done-declined', 'data-done': 'declined' },

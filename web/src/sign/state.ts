@@ -12,7 +12,7 @@ export type Screen =
   | { kind: 'otp' }
   | { kind: 'consent' }
   | { kind: 'document' }
-  | { kind: 'done'; outcome: 'signed' | 'declined'; envelopeStatus: string | null }
+  | { kind: 'done'; outcome: 'signed' | 'declined' | 'reassigned'; envelopeStatus: string | null }
   | { kind: 'problem'; problem: LinkProblem; detail: string; downloadUrl?: string | null };
 
 /** The one-time code step: what was sent, whether that code still works, what to tell the signer. */
@@ -49,6 +49,11 @@ export interface DocumentState {
    */
   finishAttempts: number;
   submit: SubmitState;
+  /**
+   * What conditions (`showIf`) read besides the signer's own entries: their read-only fields, and other signers'
+   * values by label (the context's `conditionValues`). Absent: no field of theirs has a condition.
+   */
+  conditions?: { readOnly: readonly SigningField[]; others: Readonly<Record<string, string>> };
   /** Document names by id when the envelope holds several (decision 9): the guide says which one a field is in. */
   documentNames?: Readonly<Record<string, string>>;
 }
@@ -113,10 +118,12 @@ export interface Page {
   advance(): void;
   /** Shows the screen an error calls for (or goes back through the steps); false when it belongs where the signer acted. */
   handled(error: ApiError): boolean;
-  /** The signer signed or declined: the done screen. */
-  finished(outcome: 'signed' | 'declined', envelopeStatus: string | null): void;
+  /** The signer signed, declined or handed their place to someone else: the done screen. */
+  finished(outcome: 'signed' | 'declined' | 'reassigned', envelopeStatus: string | null): void;
   /** Opens the decline dialog. */
   decline(): void;
+  /** Opens the "someone else should sign" dialog. */
+  reassign(): void;
 }
 
 /** The context, once read: every step after the first read has one. */

@@ -9,7 +9,7 @@ import { t } from '../../i18n/i18n.ts';
 import type { Value } from '../values.ts';
 import { drawTypedSignature, INK, paddingOf, type SignatureFont } from '../fonts.ts';
 import type { DocumentState } from '../state.ts';
-import { isDone, isFlagged, labelOf, needsInput, percentBox, today, valueOf } from './model.ts';
+import { isDone, isFlagged, isShown, labelOf, needsInput, percentBox, shownFields, today, valueOf } from './model.ts';
 
 export interface FieldView {
   box: HTMLElement; // the positioned element
@@ -115,19 +115,22 @@ function renderPreview(view: FieldView, field: SigningField, value: Value | unde
 /** Brings every field's element up to date with the state; a preview is drawn again only when what it shows changed. */
 export function renderFields(doc: DocumentState, views: ReadonlyMap<string, FieldView>): void {
   // Numbered as the bar counts ("1 of 3 required fields"): required fields among the required, the others apart
-  const required = doc.fields.filter(needsInput);
-  const optional = doc.fields.filter((f) => !needsInput(f) && f.type !== 'date'); // a date is filled in by the service
+  const required = shownFields(doc).filter(needsInput);
+  const optional = shownFields(doc).filter((f) => !needsInput(f) && f.type !== 'date'); // a date is filled in by the service
   doc.fields.forEach((field) => {
     const view = views.get(field.id);
     if (!view) return;
+    // A field whose condition is not met is not there for the signer: not shown, not reachable by keyboard
+    view.box.hidden = !isShown(doc, field);
     const group = needsInput(field) ? required : optional;
     const value = valueOf(doc, field);
     const font = value?.kind === 'typed' ? doc.font : view.shown?.font ?? doc.font;
     if (!view.shown || view.shown.value !== value || view.shown.font !== font) {
       renderPreview(view, field, value, font);
       view.shown = { value, font };
-      if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, group.indexOf(field) + 1, group.length, value));
     }
+    // Numbers change as conditions show and hide fields, not only with this field's value
+    if (field.type !== 'date') view.control.setAttribute('aria-label', describe(field, group.indexOf(field) + 1, group.length, value));
     const done = isDone(field, value);
     const unticked = field.type === 'checkbox' && !field.required && !(value?.kind === 'checkbox' && value.checked);
     view.box.classList.toggle('is-empty', !done || unticked);

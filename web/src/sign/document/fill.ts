@@ -6,6 +6,17 @@ import type { Value } from '../values.ts';
 import { editMark, editText, initialsOf } from '../editors.ts';
 import { contextOf, documentOf, type DocumentState, type Store } from '../state.ts';
 import { isDone, labelOf, nextMissing } from './model.ts';
+import { textProblem, type TextProblem } from '#shared/envelopes/text-validation.ts';
+
+/** A validation problem in the signer's language. */
+export function problemText(problem: TextProblem): string {
+  switch (problem.kind) {
+    case 'format': return t(problem.format === 'email' ? 'validation.email' : problem.format === 'number' ? 'validation.number' : 'validation.date');
+    case 'minLength': return t('validation.minLength', { min: problem.min });
+    case 'maxLength': return t('validation.maxLength', { max: problem.max });
+    case 'pattern': return t('validation.pattern');
+  }
+}
 
 /** Sets values (a new `values` object) and drops what the service said about those fields before. */
 function setValues(doc: DocumentState, changes: Record<string, Value | undefined>): void {
@@ -48,7 +59,11 @@ export async function editField(store: Store, field: SigningField, focusBack: ()
     });
     announce(t('field.added', { type: field.type }));
   } else if (field.type === 'text') {
-    const text = await editText(field.page, current?.kind === 'text' ? current.text : '', field.required, labelOf(field));
+    const check = (entry: string) => {
+      const problem = textProblem(field.validation, entry);
+      return problem ? problemText(problem) : null;
+    };
+    const text = await editText(field.page, current?.kind === 'text' ? current.text : '', field.required, labelOf(field), check);
     focusBack();
     if (text === null) return;
     store.update((s) => { setValues(documentOf(s), { [field.id]: text === '' ? undefined : { kind: 'text', text } }); });

@@ -7,6 +7,8 @@
  * of the shown page: the same mapping sealing uses (shared/envelopes/field-placement.ts).
  */
 import { displayedSize } from '#shared/envelopes/field-placement.ts';
+import { shownFieldIds } from '#shared/envelopes/field-conditions.ts';
+import { textProblem, type TextProblem } from '#shared/envelopes/text-validation.ts';
 import type { FieldSubmission, PageGeometry, SignBody, SigningField } from '../../api-types.ts';
 import type { Value } from '../values.ts';
 import type { DocumentState } from '../state.ts';
@@ -63,12 +65,51 @@ export function isDone(field: SigningField, value: Value | undefined): boolean {
 
 export const valueOf = (doc: DocumentState, field: SigningField): Value | undefined => doc.values[field.id];
 
-/** Required fields still empty, in reading order. */
-export const missing = (doc: DocumentState) => doc.fields.filter((f) => needsInput(f) && !isDone(f, valueOf(doc, f)));
+/** A value as a condition reads it, the way the service does (shared/signing/shown-fields.ts). */
+function conditionText(field: SigningField, value: Value | undefined): string {
+  if (field.type === 'date') return today();
+  if (!value) return '';
+  if (value.kind === 'checkbox') return value.checked ? 'true' : 'false';
+  return value.kind === 'text' ? value.text : 'signed';
+}
+
+const shownCache = new WeakMap<Readonly<Record<string, Value>>, Set<string>>();
+
+/** The signer's fields shown on the entries as they stand (a field whose condition fails is hidden, live). */
+function shownIds(doc: DocumentState): Set<string> | null {
+  const { conditions } = doc;
+  if (!conditions) return null;
+  let shown = shownCache.get(doc.values);
+  if (!shown) {
+    const others = Object.entries(conditions.others).map(([label, value]) => ({ id: `other:${label}`, label, value }));
+    const all = [
+      ...doc.fields.map((f) => ({ id: f.id, label: f.label, showIf: f.showIf ?? null, text: () => conditionText(f, valueOf(doc, f)) })),
+      ...conditions.readOnly.map((f) => ({ id: f.id, label: f.label, showIf: f.showIf ?? null, text: () => f.value ?? '' })),
+      ...others.map((o) => ({ id: o.id, label: o.label, showIf: null, text: () => o.value })),
+    ];
+    shown = shownFieldIds(all, (f) => f.text());
+    shownCache.set(doc.values, shown);
+  }
+  return shown;
+}
+
+export const isShown = (doc: DocumentState, field: Pick<SigningField, 'id'>) => shownIds(doc)?.has(field.id) ?? true;
+
+/** The signer's fields as shown now: hidden ones are neither asked for nor sent. */
+export const shownFields = (doc: DocumentState) => doc.fields.filter((f) => isShown(doc, f));
+
+/** What is wrong with a text field's entry against its validation; null when it fits or is empty. */
+export function problemOf(doc: DocumentState, field: SigningField): TextProblem | null {
+  const value = valueOf(doc, field);
+  return field.type === 'text' && value?.kind === 'text' && value.text !== '' ? textProblem(field.validation, value.text) : null;
+}
+
+/** Required fields still empty, and entries that do not fit their validation, in reading order. */
+export const missing = (doc: DocumentState) => shownFields(doc).filter((f) => (needsInput(f) && !isDone(f, valueOf(doc, f))) || problemOf(doc, f) !== null);
 
 export function progressOf(doc: DocumentState): { done: number; total: number } {
-  const total = doc.fields.filter(needsInput).length;
-  return { done: total - missing(doc).length, total };
+  const total = shownFields(doc).filter(needsInput).length;
+  return { done: total - missing(doc).filter(needsInput).length, total };
 }
 
 /** The next required empty field after the one last focused, wrapping around to the first. */
@@ -79,7 +120,7 @@ export function nextMissing(doc: DocumentState): SigningField | undefined {
 
 /** Whether a field is marked as needing attention: empty after Finish was pressed, or refused by the service. */
 export function isFlagged(doc: DocumentState, field: SigningField): boolean {
-  if (doc.finishAttempts > 0 && needsInput(field) && !isDone(field, valueOf(doc, field))) return true;
+  if (doc.finishAttempts > 0 && ((needsInput(field) && !isDone(field, valueOf(doc, field))) || problemOf(doc, field) !== null)) return true;
   return doc.submit.status === 'refused' && Object.hasOwn(doc.submit.byField, field.id);
 }
 
@@ -103,7 +144,8 @@ export function submission(doc: DocumentState): { body: SignBody; fieldIds: stri
   let typed = false;
   for (const field of doc.fields) {
     const v = valueOf(doc, field);
-    if (!v || field.type === 'date' || field.readOnly) continue; // a value for a read-only field is refused (400)
+    // A value for a read-only field, or for a field its condition hides, is refused (400)
+    if (!v || field.type === 'date' || field.readOnly || !isShown(doc, field)) continue;
     if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png, signatureSource: 'drawn' });
     else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
     else fields.push({ fieldId: field.id, textValue: v.text });

@@ -13,7 +13,7 @@ import { contextOf, documentOf, type DocumentState, type Page, type SigningState
 import { createActionBar } from './action-bar.ts';
 import { createFieldView, renderFields, type FieldView } from './field-view.ts';
 import { editField, setChecked } from './fill.ts';
-import { documentOrder, initialValues, needsInput, nextMissing, type DocumentGeometry } from './model.ts';
+import { documentOrder, initialValues, nextMissing, progressOf, type DocumentGeometry } from './model.ts';
 import { createPages, type Pages } from './pages.ts';
 import { completedView, readOnlyView } from './shown-field.ts';
 import { createSubmit } from './submit.ts';
@@ -24,8 +24,11 @@ function initialState(page: Page): DocumentState {
   // Read-only fields are shown, never filled in: they are not the signer's to enter (shown-field.ts)
   const fields = documentOrder(context.fields.filter((f) => !f.readOnly), documentsOf(page));
   const documents = documentsOf(page);
+  // Conditions are evaluated live on the page as the service evaluates them on Finish (shared/envelopes/field-conditions.ts)
+  const conditional = context.fields.some((f) => f.showIf);
   const doc: DocumentState = {
     fields, values: initialValues(fields), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
+    ...(conditional ? { conditions: { readOnly: context.fields.filter((f) => f.readOnly), others: context.conditionValues } } : {}),
     ...(documents.length > 1 ? { documentNames: Object.fromEntries(documents.map((d) => [d.id, d.name ?? ''])) } : {}),
   };
   const draft = loadDraft(context);
@@ -133,7 +136,8 @@ export function showDocument(page: Page): void {
     finish: () => { void submit(); },
   });
 
-  const required = context.fields.filter(needsInput).length;
+  // Counted as the page first shows them: a field its condition hides is not one to fill in
+  const required = progressOf(documentOf(store.state)).total;
   const title = context.subject ?? t('document.defaultTitle');
   showScreen(title,
     h('div', { class: 'doc-head' },
@@ -144,7 +148,9 @@ export function showDocument(page: Page): void {
       h('p', { class: 'doc-links' },
         several ? null : h('a', { href: signingPath(store.state.token, '/document'), download: '' }, t('document.downloadPdf')),
         several ? null : h('span', { 'aria-hidden': 'true' }, ' · '),
-        h('button', { type: 'button', class: 'button-link', onclick: () => { page.decline(); } }, t('decline.open'))),
+        h('button', { type: 'button', class: 'button-link', onclick: () => { page.decline(); } }, t('decline.open')),
+        context.allowReassign ? h('span', { 'aria-hidden': 'true' }, ' · ') : null,
+        context.allowReassign ? h('button', { type: 'button', class: 'button-link', 'data-action': 'reassign', onclick: () => { page.reassign(); } }, t('reassign.open')) : null),
     ),
     h('div', { class: 'documents' }, sections.map((x) => x.element)),
     bar.element,
