@@ -68,7 +68,7 @@ async function studioPage(call: Call, tenantId: string, notice: string | null): 
   const list = (items: string[], empty: string) => (items.length > 0 ? `<ul>${items.join('')}</ul>` : `<p>${empty}</p>`);
   return html(200, `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Studio</title></head>
-<body style="font-family:sans-serif;max-width:860px;margin:1rem auto;padding:0 1rem">
+<body style="font-family:sans-serif;max-width:860px;margin:1rem auto;padding:0 1rem"><main>
 <h1>Studio</h1>
 <p>The development application's drafts and templates of tenant <strong>${escapeHtml(tenantId)}</strong>. The editor opens in full mode: place fields, change signers, send.</p>
 ${notice ? `<p role="status"><strong>${escapeHtml(notice)}</strong></p>` : ''}
@@ -86,7 +86,7 @@ ${notice ? `<p role="status"><strong>${escapeHtml(notice)}</strong></p>` : ''}
 ${list(drafts.data.map((d) => openButton('envelope', d, tenantId)), 'No drafts yet.')}
 <h2>Templates</h2>
 ${list(templates.data.map((t) => openButton('template', t, tenantId)), 'No templates yet.')}
-</body></html>`);
+</main></body></html>`);
 }
 
 /** The editor's URL for a draft or template, returning to the studio (Done: ?event=saved, Send: ?event=sent). */

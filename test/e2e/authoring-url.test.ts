@@ -105,6 +105,26 @@ describe('embedded authoring', () => {
     expect((await call('GET', '/v1/envelopes?tenantId=authoring', { token: fullSession })).status).toBe(401);
     expect((await editor(fullSession, 'GET', `/v1/envelopes/${envelope.id}/audit/verify`)).status).toBe(401);
   });
+
+  it('opens a template in the editor: its fields and document through the session, nothing of any envelope', async () => {
+    const app = await newApp('authoring template');
+    const form = new FormData();
+    form.set('file', new Blob([readFileSync('test/fixtures/sample.pdf')], { type: 'application/pdf' }), 'nda.pdf');
+    form.set('data', JSON.stringify({ tenantId: 'authoring', name: 'NDA', roles: [{ role: 'client' }], fields: [{ role: 'client', type: 'signature', page: 1, x: 72, y: 72, w: 180, h: 40 }] }));
+    const template = await call<{ id: string; fields: FieldBody[] }>('POST', '/v1/templates', { token: app.token, form });
+    expect(template.status, JSON.stringify(template.body)).toBe(201);
+    const issued = await call<Issued>('POST', `/v1/templates/${template.body.id}/authoring-url`, { token: app.token });
+    const opened = await (await open(issued.body.url)).json() as Opened;
+    expect(opened).toMatchObject({ kind: 'template', id: template.body.id, mode: 'fields' });
+    const pdf = await fetch(`${signingHost()}/v1/templates/${template.body.id}/document`, { headers: { authorization: `Bearer ${opened.session}` } });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const fieldId = template.body.fields[0]?.id ?? '';
+    const moved = await editor<FieldBody>(opened.session, 'PUT', `/v1/templates/${template.body.id}/fields/${fieldId}`, { role: 'client', type: 'signature', page: 1, x: 200, y: 100, w: 180, h: 40 });
+    expect(moved).toMatchObject({ status: 200, body: { id: fieldId, x: 200, y: 100 } });
+    expect((await call<{ fields: FieldBody[] }>('GET', `/v1/templates/${template.body.id}`, { token: app.token })).body.fields).toEqual([moved.body]);
+    const envelope = await draft(app.token, 'Not the template');
+    expect((await editor(opened.session, 'GET', `/v1/envelopes/${envelope.id}`)).status).toBe(401);
+  });
 });
 
 describe('the studio (/_local/studio)', () => {
