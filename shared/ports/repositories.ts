@@ -14,6 +14,8 @@ export interface EnvelopeListQuery {
   appId: string;
   tenantId: string;
   status: EnvelopeStatus | null;
+  /** Part of the subject or of a signer's email, any case (shared/envelopes/envelope-search.ts); null or absent: all. */
+  search?: string | null;
   page: number;
   pageSize: number;
 }

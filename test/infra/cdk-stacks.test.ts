@@ -15,7 +15,7 @@ import { LIFECYCLE_RULES } from '#shared/retention/retention.ts';
 import { REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { HANDOFF_KEYS, handoffName } from '#infra/constructs/handoff.ts';
 import { bucketNameProblems, DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
-import { SIGNING_PATHS, WebStack } from '#infra/stacks/web-stack.ts';
+import { CONSOLE_PATHS, SIGNING_PATHS, WebStack } from '#infra/stacks/web-stack.ts';
 import { workers, workflows } from '#infra/routes.ts';
 import { allTemplates, manifestFunctions, newApp, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Synthesized } from '#test/support/templates.ts';
 
@@ -236,14 +236,14 @@ describe('CDK app: the front doors', () => {
   it('the signing host serves the pages from S3 through OAC, and the signer paths from the API, with security headers', () => {
     const distribution = resourcesOfType(templateOf('web'), 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig as Json;
     const behaviors = distribution.CacheBehaviors as Json[];
-    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, '/embed/*']);
-    for (const behavior of behaviors.slice(0, -1)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
+    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, '/embed/*', ...CONSOLE_PATHS]);
+    for (const behavior of behaviors.slice(0, SIGNING_PATHS.length)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
     // The embedded page (decision 36) keeps the function's frame-ancestors: a policy of its own without CSP or X-Frame-Options
-    const embed = behaviors.at(-1) ?? {};
+    const embed = behaviors[SIGNING_PATHS.length] ?? {};
     expect(embed).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: ['GET', 'HEAD'] });
     expect(embed.ResponseHeadersPolicyId).not.toEqual(behaviors[0]?.ResponseHeadersPolicyId);
     const policies = resourcesOfType(templateOf('web'), 'AWS::CloudFront::ResponseHeadersPolicy').map(([, r]) => text(r.Properties));
-    expect(policies.filter((p) => p.includes("frame-ancestors 'none'"))).toHaveLength(1);
+    expect(policies.filter((p) => p.includes("frame-ancestors 'none'") && p.includes('wasm-unsafe-eval'))).toHaveLength(1);
     expect(policies.filter((p) => !p.includes('ContentSecurityPolicy') && !p.includes('FrameOptions'))).toHaveLength(1);
     expect(text(distribution.Origins)).toContain('execute-api');
     expect(text(distribution.Origins)).toContain('OriginAccessControlId');

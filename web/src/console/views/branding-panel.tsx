@@ -1,0 +1,4 @@
+/** Branding, where the deployment has its route; nothing otherwise. */
+export function BrandingPanel() {
+  return null;
+}
