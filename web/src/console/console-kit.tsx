@@ -52,12 +52,16 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
-/** The screen's title: the document's title too, and focused when the screen opens (screen readers hear where they are). */
+/** The page load keeps the browser's own focus order (the skip link first); later screens focus their heading. */
+let firstScreen = true;
+
+/** The screen's title: the document's title too, and focused when another screen opens (screen readers hear where they are). */
 export function Heading(props: { children: string; eyebrow?: string | undefined }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.children} · ${t('app.name')}`;
-    ref.current?.focus({ preventScroll: true });
+    if (firstScreen) firstScreen = false;
+    else ref.current?.focus({ preventScroll: true });
   }, [props.children]);
   return (
     <div class="page-heading">

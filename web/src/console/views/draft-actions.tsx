@@ -16,7 +16,8 @@ export async function openEditor(path: string, back: string): Promise<boolean> {
   return true;
 }
 
-export function DraftActions(props: { envelope: Envelope; onChanged: () => void }) {
+/** `onChanged` gets what was done, for the envelope's screen to say (this panel goes once the envelope is sent). */
+export function DraftActions(props: { envelope: Envelope; onChanged: (message: string) => void }) {
   const { envelope } = props;
   const action = useAction();
   const base = `/v1/envelopes/${envelope.id}`;
@@ -33,15 +34,15 @@ export function DraftActions(props: { envelope: Envelope; onChanged: () => void 
       for (const [i, signer] of unplaced.entries()) {
         await call('POST', `${base}/fields`, { json: { signerId: signer.id, documentId: lastPage?.id, type: 'signature', page: lastPage?.pageCount ?? 1, x: 72, y: 72 + i * 56, w: 180, h: 44 } });
       }
-      props.onChanged();
-      return t('draft.placed');
+      props.onChanged(t('draft.placed'));
+      return null;
     });
   };
   const send = () => {
     void action.run(async () => {
       await call('POST', `${base}/send`);
-      props.onChanged();
-      return t('draft.sent');
+      props.onChanged(t('draft.sent'));
+      return null;
     });
   };
   return (

@@ -30,6 +30,7 @@ export function EnvelopeDetail(props: { id: string }) {
   const action = useAction();
   const [voiding, setVoiding] = useState(false);
   const [reason, setReason] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
   const envelope = loaded.data;
   if (!envelope) return loaded.error ? <Problem error={loaded.error} /> : <Loading />;
   const base = `/v1/envelopes/${envelope.id}`;
@@ -61,8 +62,8 @@ export function EnvelopeDetail(props: { id: string }) {
         {envelope.voidedAt ? <><dt>{t('detail.voidedAt')}</dt><dd>{formatTime(envelope.voidedAt)}</dd></> : null}
       </dl>
       <Problem error={action.error} />
-      <Done message={action.done} />
-      {envelope.status === 'draft' ? <DraftActions envelope={envelope} onChanged={loaded.reload} /> : null}
+      <Done message={action.done ?? notice} />
+      {envelope.status === 'draft' ? <DraftActions envelope={envelope} onChanged={(message) => { setNotice(message); loaded.reload(); }} /> : null}
       {LIVE.has(envelope.status) ? (
         <div class="actions">
           <button type="button" class="button button-secondary" disabled={action.busy} onClick={remind}>{t('detail.remind')}</button>
