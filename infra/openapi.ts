@@ -10,7 +10,7 @@ import { ERROR_STATUSES, type Content, type ErrorStatus, type RouteDeclaration }
 import type { ApiDescription } from '#shared/ports/services.ts';
 import { routes as manifest, type RouteDef } from './routes.ts';
 import { COMPONENT_NOTES, COMPONENT_SCHEMAS, ERROR_RESPONSES, type ComponentName, type SchemaObject } from './openapi/components.ts';
-import { CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, WEBHOOK_ID } from './openapi/parameters.ts';
+import { AUTHORING_TOKEN, CONTACT_ID, DOWNLOAD_TOKEN, PATH_PARAMETERS, TAGS, TEMPLATE_ID, WEBHOOK_ID } from './openapi/parameters.ts';
 import { COMPONENT_DESCRIPTIONS, COMPONENT_EXAMPLES, REQUEST_EXAMPLE_SETS, REQUEST_EXAMPLES } from './openapi/examples.ts';
 import { API_DESCRIPTION, errorDescription } from './openapi/overview.ts';
 import { WEBHOOK_EVENT_SCHEMA, webhookOperations } from './openapi/webhooks.ts';
@@ -151,6 +151,8 @@ function pathParameters(route: RouteDeclaration): OpenApiParameter[] {
   if (stray.length > 0) throw new Error(`OpenAPI: the params schema of ${route.operationId} has ${stray.join(', ')}, which its path ${route.path} lacks`);
   return names.map((name) => {
     const description = name === 'token' && route.path.startsWith('/v1/download/') ? DOWNLOAD_TOKEN
+      : name === 'token' && (route.path.startsWith('/v1/authoring/') || route.path.startsWith('/author/')) ? AUTHORING_TOKEN
+      : name === 'id' && route.path.startsWith('/v1/templates/') ? TEMPLATE_ID
       : name === 'id' && route.path.startsWith('/v1/webhooks/') ? WEBHOOK_ID
         : name === 'id' && route.path.startsWith('/v1/console/contacts/') ? CONTACT_ID : PATH_PARAMETERS[name];
     if (!description) throw new Error(`OpenAPI: path parameter {${name}} of ${route.operationId} has no description in PATH_PARAMETERS (infra/openapi/parameters.ts)`);
@@ -176,15 +178,25 @@ function responses(route: RouteDeclaration): Record<string, object> {
   return result;
 }
 
+/** The note a route that takes authoring sessions carries, after its own description. */
+function authoringNote(route: RouteDeclaration): string | undefined {
+  const allowed = route.authoring;
+  if (!allowed) return undefined;
+  const whose = allowed.kind === 'any' ? 'Takes an authoring session' : `Also takes an authoring session of this ${allowed.kind}`;
+  return `${whose} (\`authoringSession\`${allowed.mode === 'full' ? ', opened in `full` mode' : ''}).`;
+}
+
 function operation(route: RouteDeclaration): OpenApiOperation {
+  const description = [route.description, authoringNote(route)].filter((part) => part !== undefined).join(' ');
+  const security: Record<string, string[]>[] = route.auth !== 'bearer' ? [] : route.authoring ? [{ bearerAuth: [] }, { authoringSession: [] }] : [{ bearerAuth: [] }];
   const parameters = [...pathParameters(route), ...(route.query ? queryParameters(route.query) : []), ...(idempotent(route) ? [IDEMPOTENCY_KEY] : [])];
   const body = requestBody(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description === undefined ? {} : { description: route.description }),
+    ...(description === '' ? {} : { description }),
     tags: [route.tag],
-    security: route.auth === 'bearer' ? [{ bearerAuth: [] }] : [], // 'link' and 'none': no header; a link route's credential is its {token}
+    security, // 'link' and 'none': no header; a link route's credential is its {token}
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: body }),
     responses: responses(route),
@@ -231,6 +243,10 @@ const securitySchemes = {
   bearerAuth: {
     type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
     description: 'An access token from `POST /oauth/token`, valid 1 hour (`expires_in`); an expired one is a 401 with reason `token_expired`: request a new one.',
+  },
+  authoringSession: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'The `session` of `POST /v1/authoring/{token}/open`: only on the routes that say so, only for its one draft or template (another id is a 404); idle 60 minutes, at most 8 hours; `POST /v1/authoring/session` renews it.',
   },
   oauth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials (`client_id`, `client_secret` of your application); the token is then sent as a bearer token', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
 };

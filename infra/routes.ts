@@ -41,7 +41,7 @@ export const functionModules: readonly FunctionModule[] = await discover();
 export type RouteDef = RouteDeclaration & { handler: string };
 
 const TAG_ORDER: readonly Tag[] = ['Auth', 'Envelopes', 'Templates', 'Signing', 'Webhooks', 'Console', 'Meta'];
-const METHOD_ORDER: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+const METHOD_ORDER: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const byTagPathMethod = (a: RouteDef, b: RouteDef) =>
   TAG_ORDER.indexOf(a.tag) - TAG_ORDER.indexOf(b.tag) || a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
 

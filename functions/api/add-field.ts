@@ -25,6 +25,7 @@ export const definition = route({
     404: NO_ENVELOPE,
     409: CONCURRENT,
   },
+  authoring: { kind: 'envelope', mode: 'fields' },
   // An anchor is found in the document's stored text index (original/<envelope>/<document>.text.json).
   access: { ...envelopeWrite, documents: { read: ['original/'] } },
 }, (deps) => async ({ params, body, principal, meta }) => {

@@ -15,6 +15,7 @@ export const definition = route({
   body: jsonBody(CreateSignerRequest),
   success: { status: 201, description: 'The new signer', content: json(SignerResponse) },
   errors: { 400: 'Validation error, or the envelope is not in draft', 404: NO_ENVELOPE, 409: CONCURRENT },
+  authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite },
 }, (deps) => async ({ params, body, principal, meta }) =>
   respond(SignerResponse, signerView(await addEnvelopeSigner(deps, principal.appId, params.id, body, meta)), 201));

@@ -14,6 +14,7 @@ export const definition = route({
   body: jsonBody(AddTemplateFieldRequest),
   success: { status: 201, description: 'The fields placed', content: json(TemplateFieldsResponse) },
   errors: { 400: 'Validation error, a role or document the template lacks, a placement outside the page, or an anchor not found', 404: 'No such template for this application', 409: 'The template is being changed by another request' },
+  authoring: { kind: 'template', mode: 'fields' },
   access: { table: 'write', secrets: ['JWT_SECRET'], documents: { read: ['templates/'] } },
 }, (deps) => async ({ params, body, principal }) => {
   const fields = await addTemplateFields(deps, principal.appId, params.id, body);

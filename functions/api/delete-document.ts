@@ -12,6 +12,7 @@ export const definition = route({
   params: DocumentParams,
   success: { status: 204, description: 'Removed' },
   errors: { 400: 'The envelope is not in draft', 404: 'No such envelope or document for this application', 409: CONCURRENT },
+  authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite },
 }, (deps) => async ({ params, principal, meta }) => {
   await removeEnvelopeDocument(deps, principal.appId, params.id, params.documentId, meta);

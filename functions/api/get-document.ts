@@ -18,6 +18,7 @@ export const definition = route({
   },
   redirect: PDF_REDIRECT,
   errors: { 400: 'Invalid kind', 404: 'No such envelope or document, or no document uploaded yet', 409: 'The sealed document is requested before completion', 410: 'The document was purged' },
+  authoring: { kind: 'envelope', mode: 'fields' },
   access: { ...envelopeWrite, documents: { read: ['original/', 'sealed/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, principal }) => {
   const { envelope, document, delivery } = await downloadDocument(deps, principal.appId, params.id, query.kind, query.documentId ?? null, (e, d) => contentDisposition('attachment', pdfFilename(e, d)));

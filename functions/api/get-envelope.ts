@@ -12,6 +12,7 @@ export const definition = route({
   params: IdParams,
   success: { status: 200, description: 'The envelope with signers, fields, documents and audit log', content: json(EnvelopeResponse) },
   errors: { 404: 'No such envelope for this application' },
+  authoring: { kind: 'envelope', mode: 'fields' },
   // Reading applies a passed deadline (lazy expiry): a commit.
   access: { ...bearerAccess, ...envelopeWrite },
 }, (deps) => async ({ params, principal }) => {

@@ -12,6 +12,7 @@ export const definition = route({
   params: IdParams,
   success: { status: 200, description: 'The template', content: json(TemplateResponse) },
   errors: { 404: 'No such template for this application' },
+  authoring: { kind: 'template', mode: 'fields' },
   access: { ...bearerAccess },
 }, (deps) => async ({ params, principal }) => respond(TemplateResponse, templateView(await readTemplate(deps, principal.appId, params.id))));
 

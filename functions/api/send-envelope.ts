@@ -15,6 +15,7 @@ export const definition = route({
   body: jsonBody(SendRequest, { optional: true }),
   success: { status: 200, description: 'The sent envelope; `signers[].signingUrl` carries the first routing group\'s links', content: json(EnvelopeResponse) },
   errors: { 400: 'Not in draft, or a signer without fields, or no signers or fields', 403: 'Suspended application or envelope quota reached', 404: NO_ENVELOPE, 409: CONCURRENT },
+  authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite, ...invites },
 }, (deps) => async ({ params, body, principal, meta }) => {
   const { envelope, signingUrls } = await sendEnvelopeNow(deps, principal.appId, params.id, body.message, meta);

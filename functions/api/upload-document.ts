@@ -38,6 +38,7 @@ export const definition = route({
     409: CONCURRENT,
     413: 'The PDF is larger than 25 MB',
   },
+  authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite, documents: { write: ['original/'], delete: ['original/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, body, principal, meta }) => {
   const document = await uploadDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null }, meta);

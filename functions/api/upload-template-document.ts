@@ -32,6 +32,7 @@ export const definition = route({
   requestContent: { required: true, description: 'The PDF bytes', content: { 'application/octet-stream': { jsonSchema: PDF_SCHEMA }, 'application/pdf': { jsonSchema: PDF_SCHEMA } } },
   success: { status: 201, description: 'The stored document', content: json(TemplateDocumentResponse) },
   errors: { 400: `Empty body, not a usable PDF, or more than 10 documents; ${PDF_REFUSED}`, 404: 'No such template for this application', 409: 'The template is being changed by another request', 413: 'The PDF is larger than 25 MB' },
+  authoring: { kind: 'template', mode: 'full' },
   access: { table: 'write', secrets: ['JWT_SECRET'], documents: { write: ['templates/'], delete: ['templates/'] }, ...pdfHandling },
 }, (deps) => async ({ params, query, body, principal }) => {
   const document = await uploadTemplateDocument(deps, principal.appId, params.id, { bytes: body, filename: query.filename ?? null });

@@ -7,6 +7,7 @@ import type { Tag } from '#shared/http/declaration.ts';
 export const PATH_PARAMETERS: Record<string, string> = {
   id: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID',
   signerId: 'Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID',
+  fieldId: 'Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID',
   documentId: 'Document id: a UUID, or the prefixed form `doc_<uuid>`; answers always use the plain UUID',
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>`; answers always use the plain UUID',
   envelopeId: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`, as the audit certificate prints it',
@@ -21,6 +22,12 @@ export const PATH_PARAMETERS: Record<string, string> = {
 
 export const WEBHOOK_ID = 'Webhook id: a UUID, or the prefixed form `whk_<uuid>`; answers always use the plain UUID';
 export const CONTACT_ID = 'Contact id: a UUID, or the prefixed form `con_<uuid>`; answers always use the plain UUID';
+
+export const TEMPLATE_ID = 'Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID';
+
+export const AUTHORING_TOKEN =
+  'The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or ' +
+  '`POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once.';
 
 export const DOWNLOAD_TOKEN =
   'The opaque download-portal token: the last path segment of the link in the completion email. It is the credential of this call, ' +

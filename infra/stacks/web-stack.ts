@@ -11,11 +11,11 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/viewer.ts';
-import { CONSOLE_API_PREFIX, CONSOLE_PAGE_PREFIX, EMBED_PAGE_PREFIX, SIGNING_HOST_API_PREFIXES, consoleCsp, signingHostCsp } from '#shared/http/signing-host-policy.ts';
+import { AUTHORING_API_PREFIXES, CONSOLE_API_PREFIX, CONSOLE_PAGE_PREFIX, FRAMED_PAGE_PREFIXES, SIGNING_HOST_API_PREFIXES, consoleCsp, signingHostCsp } from '#shared/http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { AllowedMethods, CachePolicy, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior, OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy, PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CacheCookieBehavior, CacheHeaderBehavior, CachePolicy, CacheQueryStringBehavior, CfnOriginAccessControl, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, HttpVersion, OriginProtocolPolicy, OriginRequestCookieBehavior, OriginRequestHeaderBehavior, OriginRequestPolicy, OriginRequestQueryStringBehavior, OriginSslPolicy, PriceClass, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -34,7 +34,10 @@ export interface WebStackProps extends StackProps {
 
 /** Signer-facing API paths, served on the signing host's own origin. */
 export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix}*`);
-/** The sender console's page, then the rest of the API for its calls (after the signer paths: CloudFront takes the first match). */
+/** The API paths the editor calls with its session (a bearer token): CloudFront forwards `Authorization` on these. */
+export const AUTHORING_PATHS = AUTHORING_API_PREFIXES.map((prefix) => `${prefix}*`);
+export const FRAMED_PAGE_PATHS = FRAMED_PAGE_PREFIXES.map((prefix) => `${prefix}*`);
+/** The sender console's page, then the rest of the API for its calls (after the paths above: CloudFront takes the first match). */
 export const CONSOLE_PATHS = [`${CONSOLE_PAGE_PREFIX}*`, `${CONSOLE_API_PREFIX}*`];
 
 export class WebStack extends Stack {
@@ -160,7 +163,18 @@ export class WebStack extends Stack {
       },
     });
     const embeddedPage: BehaviorOptions = { ...api, allowedMethods: AllowedMethods.ALLOW_GET_HEAD, responseHeadersPolicy: embedHeaders };
-    const consolePages = this.consoleBehaviors(site, api, documentsOrigin, globalName);
+    // The editor's API calls carry its session as a bearer token. CloudFront forwards `Authorization` only as part of
+    // the cache key, so this policy keys on it and keeps nothing (a minimum and default of 0: the API sends no max-age).
+    const authorized = new CachePolicy(this, 'AuthorizedApiRequests', {
+      cachePolicyName: globalName('authorized-api-requests'),
+      comment: 'Editor API calls: Authorization and the query string forwarded, nothing kept',
+      minTtl: Duration.seconds(0), defaultTtl: Duration.seconds(0), maxTtl: Duration.seconds(1),
+      headerBehavior: CacheHeaderBehavior.allowList('Authorization'),
+      queryStringBehavior: CacheQueryStringBehavior.all(),
+      cookieBehavior: CacheCookieBehavior.none(),
+    });
+    const authoringApi: BehaviorOptions = { ...api, cachePolicy: authorized };
+    const consolePages = this.consoleBehaviors(site, authoringApi, documentsOrigin, globalName);
     const distribution = new Distribution(this, 'SigningHost', {
       comment: `${settings.prefix} signing host`,
       defaultRootObject: 'index.html',
@@ -171,7 +185,12 @@ export class WebStack extends Stack {
         responseHeadersPolicy: headers,
         functionAssociations: [{ function: pageRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: { ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])), [`${EMBED_PAGE_PREFIX}*`]: embeddedPage, ...consolePages },
+      additionalBehaviors: {
+        ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])),
+        ...Object.fromEntries(AUTHORING_PATHS.map((path) => [path, authoringApi])),
+        ...Object.fromEntries(FRAMED_PAGE_PATHS.map((path) => [path, embeddedPage])),
+        ...consolePages,
+      },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       // No CloudFront access logs: every behaviour sees signing and download tokens in its paths (the pages at
@@ -205,9 +224,9 @@ export class WebStack extends Stack {
   /**
    * The sender console: /app/* is its one page (index.html under app/ for every path without a file extension) with
    * the console's stricter policy, which lets it reach the Cognito user pool (token endpoint, discovery); /v1/* forwards
-   * its calls to the API with the viewer's Authorization header (allowed because nothing on that path is cached).
+   * its calls to the API with the user's Authorization header, as the editor's paths do (`authorizedApi`).
    */
-  private consoleBehaviors(site: Bucket, api: BehaviorOptions, documentsOrigin: string, globalName: (what: string) => string): Record<string, BehaviorOptions> {
+  private consoleBehaviors(site: Bucket, authorizedApi: BehaviorOptions, documentsOrigin: string, globalName: (what: string) => string): Record<string, BehaviorOptions> {
     const identity = [`https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}`, `https://*.auth.${Aws.REGION}.amazoncognito.com`];
     const consoleHeaders = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
       responseHeadersPolicyName: globalName('console-headers'),
@@ -232,9 +251,8 @@ export class WebStack extends Stack {
       responseHeadersPolicy: consoleHeaders,
       functionAssociations: [{ function: consoleRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
-    const calls: BehaviorOptions = { ...api, originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER };
     const [pagePath = '', apiPath = ''] = CONSOLE_PATHS;
-    return { [pagePath]: page, [apiPath]: calls };
+    return { [pagePath]: page, [apiPath]: authorizedApi };
   }
 
   /**

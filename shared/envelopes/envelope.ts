@@ -47,7 +47,7 @@ export function newSigner(input: SignerInput, id: string, defaultLocale?: Locale
   };
 }
 
-function duplicateEmailErrors(signers: readonly Pick<Signer, 'email'>[], path: (i: number) => string): FieldErrors {
+export function duplicateEmailErrors(signers: readonly Pick<Signer, 'email'>[], path: (i: number) => string): FieldErrors {
   const seen = new Set<string>();
   const errors: FieldErrors = {};
   signers.forEach((signer, i) => {

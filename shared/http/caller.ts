@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { verifyAccessToken, type BearerPrincipal } from '#shared/kernel/tokens.ts';
+import { claimsAuthoring, verifyAccessToken, verifyAuthoringSession, type BearerPrincipal } from '#shared/kernel/tokens.ts';
 import { Unauthorized } from '#shared/kernel/errors.ts';
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
@@ -25,7 +25,8 @@ export async function callerOf(jwtSecret: string, now: Date, event: APIGatewayPr
   const bearer = bearerTokenOf(event.headers.authorization);
   if (!bearer) return { kind: 'anonymous', ip, bearer: 'missing' };
   try {
-    const principal = await verifyAccessToken(jwtSecret, bearer, now);
+    // An authoring session is a bearer token of its own kind: it acts for its application, within its scope.
+    const principal = claimsAuthoring(bearer) ? await verifyAuthoringSession(jwtSecret, bearer, now) : await verifyAccessToken(jwtSecret, bearer, now);
     return { kind: 'app', appId: principal.appId, principal };
   } catch (error) {
     // answered 401 on bearer routes (expired, not valid: the reason verification gave), counted against the address

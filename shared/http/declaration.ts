@@ -13,10 +13,11 @@
 import type * as v from 'valibot';
 import type { Access } from './access.ts';
 import type { BodyRule } from './body-rules.ts';
+import type { AuthoringKind, AuthoringMode } from '../kernel/tokens.ts';
 
 export type AuthKind = 'bearer' | 'link' | 'none';
 export type Tag = 'Auth' | 'Envelopes' | 'Signing' | 'Templates' | 'Webhooks' | 'Console' | 'Meta';
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export const ERROR_STATUSES = [400, 401, 403, 404, 409, 410, 413, 415, 429, 500] as const;
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
@@ -54,6 +55,11 @@ export interface RouteDeclaration<K extends AuthKind = AuthKind, P = unknown, Q 
   redirect?: { status: 302; description: string; headers: Record<string, HeaderDoc> };
   /** What each error status means here; 401 (bearer, link), 403 (bearer), 415 (a body) and 500 are implied. */
   errors: Partial<Record<ErrorStatus, string>>;
+  /**
+   * Bearer routes an authoring session may call too: for its kind of resource (`any`: whichever it has), in this
+   * mode or above (`fields` < `full`); the path's `{id}` must be its own. Any other route refuses a session.
+   */
+  authoring?: { kind: AuthoringKind | 'any'; mode: AuthoringMode };
   /** What the function's code uses (infra/stacks grants exactly this). */
   access: Access;
   /**

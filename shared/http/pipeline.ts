@@ -16,7 +16,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { BearerPrincipal } from '#shared/kernel/tokens.ts';
-import { DomainError, Forbidden, RateLimited, Unauthorized } from '#shared/kernel/errors.ts';
+import { DomainError, Forbidden, NotFound, RateLimited, Unauthorized } from '#shared/kernel/errors.ts';
+import { parseId } from '#shared/kernel/ids.ts';
 import type { RequestMeta } from '#shared/kernel/model.ts';
 import type { Deps } from '../deps.ts';
 import { annotateLog, withLogContext } from '../logging.ts';
@@ -124,7 +125,22 @@ function rateLimit(exchanges: Exchanges, deps: PipelineDeps): Middleware {
   };
 }
 
-function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'>): Middleware {
+/**
+ * An authoring session calls only the routes that declare it, on its own draft or template: another id is a 404, as
+ * another application's would be (decision 6); a `fields` session on a `full` route is a 403.
+ */
+function authoringScope(principal: BearerPrincipal, declaration: RouteDeclaration, pathId: string | undefined): void {
+  const scope = principal.authoring;
+  if (!scope) return;
+  const allowed = declaration.authoring;
+  if (!allowed || (allowed.kind !== 'any' && allowed.kind !== scope.kind)) throw new Unauthorized('An authoring session cannot call this route', {}, 'session_scope');
+  if (allowed.mode === 'full' && scope.mode !== 'full') throw new Forbidden('This authoring session places fields only: this change needs a session opened in full mode', {}, 'session_scope');
+  if (allowed.kind === 'any') return;
+  const own = pathId !== undefined && parseId(scope.kind === 'envelope' ? 'env' : 'tpl', pathId) === scope.id;
+  if (!own) throw new NotFound(scope.kind === 'envelope' ? 'Envelope not found' : 'Template not found');
+}
+
+function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'>, declaration: RouteDeclaration): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
@@ -136,6 +152,7 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
       const app = await deps.applications.get(caller.appId);
       if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
       if (app.suspended) throw new Forbidden('This application is suspended');
+      authoringScope(caller.principal, declaration, request.event.pathParameters?.id);
       state.principal = caller.principal;
     },
   };
@@ -204,7 +221,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
     .use(exchange(exchanges, deps.config.originVerifySecret))
     .use(identify(exchanges, shared))
     .use(rateLimit(exchanges, shared));
-  if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared));
+  if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared, declaration as RouteDeclaration));
   const handled = chain
     .use(idempotent(exchanges, shared, declaration.withheldFromReplay ?? []))
     .use(errors(exchanges, deps.logger))

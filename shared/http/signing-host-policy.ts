@@ -23,6 +23,10 @@ export const embeddedPageCsp = (origins: readonly string[], documentsOrigin: str
 
 /** The embedded signing page: served by a function (its frame policy depends on the application), not from the bucket. */
 export const EMBED_PAGE_PREFIX = '/embed/';
+/** The editor (embedded authoring) likewise: framed by the application's `embedOrigins`. */
+export const AUTHOR_PAGE_PREFIX = '/author/';
+/** Pages whose frame policy is the application's, served by a function. */
+export const FRAMED_PAGE_PREFIXES = [EMBED_PAGE_PREFIX, AUTHOR_PAGE_PREFIX] as const;
 
 /**
  * The API paths the signing host serves on its own origin (CloudFront forwards them to the API; the local signing host
@@ -47,4 +51,11 @@ export const consoleCsp = (documentsOrigin: string, identityOrigins: readonly st
   ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", `connect-src 'self' ${[documentsOrigin, ...identityOrigins].join(' ')}`,
     "frame-src 'none'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"].join('; ');
 
-export const servedBySigningHost = (path: string) => path.startsWith(EMBED_PAGE_PREFIX) || SIGNING_HOST_API_PREFIXES.some((prefix) => path.startsWith(prefix));
+/**
+ * The API paths the editor calls on the signing host with its session as a bearer token: opening and renewing the
+ * session, and the envelope and template routes that take one (CloudFront forwards `Authorization` on these only).
+ */
+export const AUTHORING_API_PREFIXES = ['/v1/authoring/', '/v1/envelopes/', '/v1/templates/'] as const;
+
+export const servedBySigningHost = (path: string) =>
+  [...FRAMED_PAGE_PREFIXES, ...SIGNING_HOST_API_PREFIXES, ...AUTHORING_API_PREFIXES].some((prefix) => path.startsWith(prefix));

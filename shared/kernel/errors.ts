@@ -25,6 +25,8 @@ export const ERROR_REASONS = [
   'envelope_voided', 'envelope_expired', 'envelope_declined', 'envelope_completed', 'envelope_sealing',
   'already_signed', 'already_declined', 'otp_required', 'consent_required', 'consent_given',
   'code_incorrect', 'code_expired', 'code_burnt', 'otp_locked', 'document_purged', 'token_invalid', 'token_expired', 'link_opened',
+  // An authoring session that ended (idle or at its limit), or used on a route it does not open.
+  'session_expired', 'session_scope',
   // An uploaded PDF refused (400 validation_error): what is wrong with it, or which limit it is over.
   'empty', 'not_pdf', 'encrypted', 'truncated', 'damaged', 'no_pages', 'locked',
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',

@@ -1,9 +1,9 @@
 /**
- * The four kinds of token the service issues, all HS256 JWTs told apart by their `typ`: API access tokens (under
- * JWT_SECRET, one hour), signing links, embedded-signing tickets and download-portal links (under LINK_SECRET).
- * Each verifier accepts only its own kind, so one kind can never stand in for another.
+ * The kinds of token the service issues, all HS256 JWTs told apart by their `typ`: API access tokens and authoring
+ * sessions (under JWT_SECRET), signing links, embedded-signing tickets, authoring tickets and download-portal links
+ * (under LINK_SECRET). Each verifier accepts only its own kind, so one kind can never stand in for another.
  */
-import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import { Unauthorized } from './errors.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
@@ -33,6 +33,8 @@ const AUDIENCE = 'esign-api';
 export interface BearerPrincipal {
   appId: string;
   clientId: string;
+  /** Set for an authoring session: the one draft or template it may touch (routes declare whether they take one). */
+  authoring?: AuthoringScope;
 }
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
@@ -75,7 +77,7 @@ export async function verifyAccessToken(secret: string, token: string, now: Date
   }
 }
 
-type LinkKind = 'embed' | 'signing' | 'download';
+type LinkKind = 'embed' | 'signing' | 'download' | 'authoring-ticket';
 
 /**
  * A link token: HS256 under the link secret, its kind in `typ`, the envelope in `env`. HS256 is deterministic, so
@@ -96,6 +98,7 @@ const LINK_NAMES: Record<LinkKind, { invalid: string; expired: string }> = {
   embed: { invalid: 'This signing link is not valid', expired: 'This embedded signing link has expired; ask for a new one' },
   signing: { invalid: 'This signing link is not valid', expired: 'This signing link has expired' },
   download: { invalid: 'This download link is not valid', expired: 'This download link has expired' },
+  'authoring-ticket': { invalid: 'This authoring link is not valid', expired: 'This authoring link has expired unopened; ask for a new one' },
 };
 
 /**
@@ -173,3 +176,102 @@ export async function verifyDownloadToken(secret: string, token: string, now: Da
 }
 
 export const downloadUrl = (signingBase: string, token: string) => `${signingBase}/download/${token}`;
+
+/** What an authoring session may touch: one draft envelope or one template, and how much of it. */
+export type AuthoringKind = 'envelope' | 'template';
+export type AuthoringMode = 'fields' | 'full';
+
+/** The claims of an authoring URL's ticket: which resource, for whom, and what the page opens with. */
+export interface AuthoringTicketClaims {
+  jti: string;
+  appId: string;
+  kind: AuthoringKind;
+  resourceId: string;
+  mode: AuthoringMode;
+  locale: string | null;
+  returnUrl: string | null;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** The ticket in an authoring URL: its own kind, under the link secret like the embedded-signing ticket. */
+export const mintAuthoringTicket = (secret: string, claims: AuthoringTicketClaims) => mintLink(secret, 'authoring-ticket',
+  { envelopeId: claims.resourceId, subject: claims.appId, jti: claims.jti, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt },
+  { knd: claims.kind, mode: claims.mode, loc: claims.locale, ret: claims.returnUrl });
+
+export const authoringUrl = (signingBase: string, token: string) => `${signingBase}/author/${token}`;
+
+const isKind = (value: unknown): value is AuthoringKind => value === 'envelope' || value === 'template';
+const isMode = (value: unknown): value is AuthoringMode => value === 'fields' || value === 'full';
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** Checks an authoring ticket; its expiry too unless `expired` allows it (the page's frame policy needs only whose it is). */
+export async function verifyAuthoringTicket(secret: string, token: string, now: Date, expired: 'refuse' | 'allow' = 'refuse'): Promise<AuthoringTicketClaims> {
+  const payload = await verifyLink(secret, token, now, 'authoring-ticket', (p) => Boolean(p.jti) && isKind(p.knd) && isMode(p.mode), expired === 'allow');
+  return {
+    jti: payload.jti ?? '', appId: payload.sub, kind: payload.knd as AuthoringKind, resourceId: payload.env, mode: payload.mode as AuthoringMode,
+    locale: stringOrNull(payload.loc), returnUrl: stringOrNull(payload.ret), issuedAt: payload.iat ?? 0, expiresAt: payload.exp ?? 0,
+  };
+}
+
+/** An opened authoring session: the application it acts for, the one resource it may touch, and since when. */
+export interface AuthoringScope {
+  kind: AuthoringKind;
+  id: string;
+  mode: AuthoringMode;
+  /** Epoch seconds the ticket was opened: the session ends at most AUTHORING_SESSION_MAX_SECONDS after. */
+  openedAt: number;
+}
+
+export interface AuthoringPrincipal extends BearerPrincipal {
+  authoring: AuthoringScope;
+}
+
+/** A session token: an hour without use ends it; none lives past eight hours from the opening. */
+export const AUTHORING_IDLE_SECONDS = 3600;
+export const AUTHORING_SESSION_MAX_SECONDS = 8 * 3600;
+
+/** When a session minted at `now` for a session opened at `openedAt` expires (epoch seconds). */
+export const authoringExpiry = (openedAt: number, now: Date) => Math.min(Math.floor(now.getTime() / 1000) + AUTHORING_IDLE_SECONDS, openedAt + AUTHORING_SESSION_MAX_SECONDS);
+
+/** An authoring session token, sent as a bearer token like an access token but of its own kind. */
+export async function issueAuthoringSession(secret: string, principal: AuthoringPrincipal, now: Date): Promise<{ token: string; expiresAt: number }> {
+  const iat = Math.floor(now.getTime() / 1000);
+  const expiresAt = authoringExpiry(principal.authoring.openedAt, now);
+  const { kind, id, mode, openedAt } = principal.authoring;
+  const token = await new SignJWT({ client_id: principal.clientId, typ: 'authoring', knd: kind, rid: id, mode, oat: openedAt })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(principal.appId)
+    .setIssuedAt(iat)
+    .setExpirationTime(expiresAt)
+    .sign(keyOf(secret));
+  return { token, expiresAt };
+}
+
+/** Whether a bearer token says it is an authoring session (unverified: only to pick the verifier). */
+export function claimsAuthoring(token: string): boolean {
+  try {
+    return decodeJwt(token).typ === 'authoring';
+  } catch {
+    return false;
+  }
+}
+
+export async function verifyAuthoringSession(secret: string, token: string, now: Date): Promise<AuthoringPrincipal> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub', 'iat'],
+    });
+    const { client_id: clientId, knd, rid, mode, oat } = payload;
+    const valid = payload.typ === 'authoring' && typeof clientId === 'string' && payload.sub && isKind(knd) && typeof rid === 'string' && isMode(mode) && typeof oat === 'number';
+    // A token claiming a longer life than any session has was not minted here.
+    if (!valid || (payload.exp ?? 0) > oat + AUTHORING_SESSION_MAX_SECONDS) throw new Unauthorized('The authoring session is not valid', {}, 'token_invalid');
+    return { appId: payload.sub ?? '', clientId, authoring: { kind: knd, id: rid, mode, openedAt: oat } };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The authoring session has ended: open a new authoring URL', {}, 'session_expired');
+    if (error instanceof Unauthorized) throw error;
+    throw new Unauthorized('The authoring session is not valid', {}, 'token_invalid');
+  }
+}

@@ -111,7 +111,7 @@ export async function deleteTemplate(deps: Pick<TemplateDeps, 'templates' | 'blo
 }
 
 /** Saves a change to the latest template; a concurrent change is a 409 (the client retries). */
-async function saveNext(deps: TemplateDeps, template: Template, next: Omit<Template, 'version'>): Promise<Template> {
+export async function saveNext(deps: Pick<TemplateDeps, 'templates'>, template: Template, next: Omit<Template, 'version'>): Promise<Template> {
   const saved = { ...next, version: template.version + 1 };
   try {
     await deps.templates.save(saved);

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consoleCsp, signingHostCsp } from '#shared/http/signing-host-policy.ts';
-import { CONSOLE_PATHS, SIGNING_PATHS } from '#infra/stacks/web-stack.ts';
+import { AUTHORING_PATHS, CONSOLE_PATHS, SIGNING_PATHS } from '#infra/stacks/web-stack.ts';
 import { resourcesOfType, synthesize, type Json, type Synthesized } from '#test/support/templates.ts';
 
 let synthesized: Synthesized;
@@ -18,15 +18,16 @@ describe('the console on the signing host', () => {
     const distribution = resourcesOfType(web, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig as Json;
     const behaviors = distribution.CacheBehaviors as Json[];
     const patterns = behaviors.map((b) => b.PathPattern);
-    expect(patterns.indexOf('/v1/*')).toBeGreaterThan(Math.max(...SIGNING_PATHS.map((p) => patterns.indexOf(p))));
+    expect(patterns.indexOf('/v1/*')).toBeGreaterThan(Math.max(...[...SIGNING_PATHS, ...AUTHORING_PATHS].map((p) => patterns.indexOf(p))));
     const [pagePath, apiPath] = CONSOLE_PATHS;
     const page = behaviors.find((b) => b.PathPattern === pagePath) ?? {};
     const api = behaviors.find((b) => b.PathPattern === apiPath) ?? {};
     expect(page.FunctionAssociations).toHaveLength(1);
     expect(text(page.TargetOriginId)).not.toEqual(text(api.TargetOriginId));
-    // Nothing under /v1/* is cached, so the viewer's Authorization header may be forwarded (all viewer headers but Host)
+    // The user's Authorization header reaches the API as the editor's does: through the same keyed, keep-nothing cache policy
     expect(api).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST', 'PUT', 'DELETE']) });
-    expect(api.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+    const editor = behaviors.find((b) => b.PathPattern === AUTHORING_PATHS[0]) ?? {};
+    expect(text(api.CachePolicyId)).toEqual(text(editor.CachePolicyId));
     const policies = resourcesOfType(web, 'AWS::CloudFront::ResponseHeadersPolicy').map(([, r]) => text(r.Properties));
     const consolePolicy = policies.find((p) => p.includes('cognito-idp')) ?? '';
     expect(consolePolicy).toContain("frame-ancestors 'none'");

@@ -1,0 +1,95 @@
+/**
+ * Changing a template after it was made: replacing or removing a field, its name, subject, message and roles (a
+ * role no longer there takes its fields with it), and reading its documents. Each change is saved against the
+ * version read, so a concurrent one is a 409 (the client retries).
+ */
+import type { Config } from '../config.ts';
+import { NotFound, ValidationError, type FieldErrors } from '../kernel/errors.ts';
+import { parseId } from '../kernel/ids.ts';
+import type { Document, FieldOrigin } from '../kernel/model.ts';
+import type { FieldPlacement } from '../envelopes/envelope-inputs.ts';
+import { assertNoErrors } from '../envelopes/field-placement.ts';
+import { readPages } from '../envelopes/page-actions.ts';
+import { documentBytes, DOWNLOAD_URL_SECONDS, type Delivery } from '../envelopes/document-actions.ts';
+import { MAX_ROLES, templateFieldErrors, type Template, type TemplateField, type TemplateRole } from './templates.ts';
+import { readTemplate, saveNext, type TemplateDeps } from './template-actions.ts';
+
+export type TemplateFieldReplacement = Omit<FieldPlacement, 'anchor' | 'page' | 'x' | 'y' | 'origin'> & {
+  page: number; x: number; y: number; origin?: FieldOrigin | undefined; role: string; documentId: string | null;
+};
+
+function fieldOf(template: Template, rawFieldId: string): TemplateField {
+  const id = parseId('fld', rawFieldId);
+  const field = id === undefined ? undefined : template.fields.find((f) => f.id === id);
+  if (!field) throw new NotFound('Field not found on this template');
+  return field;
+}
+
+/** PUT /v1/templates/{id}/fields/{fieldId}: checked as a new field is, on the pages of the document it ends up on. */
+export async function replaceTemplateField(deps: TemplateDeps, appId: string, rawId: string, rawFieldId: string, input: TemplateFieldReplacement): Promise<TemplateField> {
+  const template = await readTemplate(deps, appId, rawId);
+  const before = fieldOf(template, rawFieldId);
+  const documentId = input.documentId === null ? before.documentId : parseId('doc', input.documentId) ?? input.documentId;
+  const field: TemplateField = {
+    id: before.id, role: input.role, documentId, type: input.type, page: input.page, x: input.x, y: input.y, w: input.w, h: input.h,
+    required: input.readOnly ? false : input.required, origin: input.origin ?? before.origin, label: input.label ?? null, value: input.value ?? null, readOnly: input.readOnly ?? false,
+  };
+  const pages = await readPages(deps, template.documents.filter((d) => d.id === documentId));
+  const errors = templateFieldErrors([field], template, pages, () => '');
+  assertNoErrors(Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.replace(/^\./, ''), v])), 'The field is invalid');
+  await saveNext(deps, template, { ...template, fields: template.fields.map((f) => (f.id === field.id ? field : f)) });
+  return field;
+}
+
+export async function removeTemplateField(deps: Pick<TemplateDeps, 'templates'>, appId: string, rawId: string, rawFieldId: string): Promise<void> {
+  const template = await readTemplate(deps, appId, rawId);
+  const field = fieldOf(template, rawFieldId);
+  await saveNext(deps, template, { ...template, fields: template.fields.filter((f) => f.id !== field.id) });
+}
+
+export interface TemplateDetails {
+  name?: string | undefined;
+  subject?: string | null | undefined;
+  message?: string | null | undefined;
+  roles?: TemplateRole[] | undefined;
+}
+
+function roleErrors(roles: readonly TemplateRole[]): FieldErrors {
+  const errors: FieldErrors = {};
+  if (roles.length === 0) errors.roles = ['at least one role is required'];
+  if (roles.length > MAX_ROLES) errors.roles = [`at most ${String(MAX_ROLES)} roles`];
+  const seen = new Set<string>();
+  roles.forEach((r, i) => {
+    if (seen.has(r.role)) errors[`roles[${String(i)}].role`] = ['another role of this template has the same name'];
+    seen.add(r.role);
+  });
+  return errors;
+}
+
+/** PATCH /v1/templates/{id}: what the request gives replaces what the template has; `roles` replaces them all. */
+export async function updateTemplate(deps: Pick<TemplateDeps, 'templates'>, appId: string, rawId: string, input: TemplateDetails): Promise<Template> {
+  if (Object.values(input).every((value) => value === undefined)) throw ValidationError.at('body', 'give name, subject, message or roles');
+  const template = await readTemplate(deps, appId, rawId);
+  const roles = input.roles ?? template.roles;
+  assertNoErrors(roleErrors(roles), 'The roles are invalid');
+  const kept = new Set(roles.map((r) => r.role));
+  return saveNext(deps, template, {
+    ...template,
+    name: input.name ?? template.name,
+    subject: input.subject === undefined ? template.subject : input.subject,
+    message: input.message === undefined ? template.message : input.message,
+    roles,
+    fields: template.fields.filter((f) => kept.has(f.role)),
+  });
+}
+
+/** A template's document for its owner: bytes, or a presigned URL over the direct-download size (decision 18). */
+export async function templateDocument(deps: Pick<TemplateDeps, 'templates' | 'blobs'> & { config: Pick<Config, 'directDownloadMaxBytes'> }, appId: string, rawId: string, rawDocumentId: string | null): Promise<{ template: Template; document: Document; delivery: Delivery }> {
+  const template = await readTemplate(deps, appId, rawId);
+  const id = rawDocumentId === null ? null : parseId('doc', rawDocumentId);
+  const document = id === null ? template.documents[0] : template.documents.find((d) => d.id === id);
+  if (!document) throw new NotFound(rawDocumentId === null ? 'The template has no document yet' : 'Document not found on this template');
+  if (document.sizeBytes <= deps.config.directDownloadMaxBytes) return { template, document, delivery: { bytes: await documentBytes(deps, document) } };
+  const url = await deps.blobs.presignGet(document.blobKey, { expiresInSeconds: DOWNLOAD_URL_SECONDS, contentType: 'application/pdf', contentDisposition: `inline; filename="${document.id}.pdf"` });
+  return { template, document, delivery: { url } };
+}
