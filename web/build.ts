@@ -12,6 +12,8 @@
  *   assets/pdfjs-<version>/           cmaps, standard fonts, wasm decoders, ICC profiles: fetched on demand
  *   assets/*.ttf                      the typed-signature fonts (the same files sealing embeds)
  *   assets/<locale>-*.js              a message catalogue other than English, fetched for a signer who reads it
+ *   assets/start-*.js                 the sender's editor (/author/{ticket}), fetched only on that path
+ *   esign-author.js                   the editor's custom element, which integrators include by this fixed name
  *   app/index.html, assets/console-*  the sender console (/app/): a bundle of its own, so the signing page never loads it
  *   build-report.json                 sizes, raw and gzipped (quoted in the README)
  *
@@ -58,11 +60,11 @@ function filesUnder(dir: string): string[] {
 /** Everything the output depends on: sources, this script, the shared code the app imports, package versions. */
 function inputHash(): string {
   const hash = createHash('sha256');
-  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
+  const shared = [join(ROOT, 'shared', 'envelopes', 'field-placement.ts'), join(ROOT, 'shared', 'kernel', 'model.ts'), ...filesUnder(join(ROOT, 'shared', 'verify'))];
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const name of ['preact', 'oauth4webapi', 'esbuild', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat']) {
+  for (const name of ['esbuild', 'preact', 'oauth4webapi', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat']) {
     hash.update(`${name}@${packageVersion(name)}\0`);
   }
   return hash.digest('hex');
@@ -118,6 +120,17 @@ const catalogues: esbuild.Plugin = {
   },
 };
 
+/** The editor's stylesheet (web/src/author/*.css), minified into its chunk as text: the signing page's CSS stays as it is. */
+const chunkStyles: esbuild.Plugin = {
+  name: 'chunk-styles',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]author[\\/][^\\/]+\.css$/ }, async (args) => {
+      const css = await esbuild.transform(readFileSync(args.path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: `export default ${JSON.stringify(css.code)};`, loader: 'js', watchFiles: [args.path] };
+    });
+  },
+};
+
 interface Size { file: string; bytes: number; gzip: number }
 const sizeOf = (out: string, url: string): Size => {
   const bytes = readFileSync(join(out, url.replace(/^\//, '')));
@@ -151,7 +164,7 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     tsconfig: join(SRC, 'tsconfig.json'),
-    plugins: [catalogues],
+    plugins: [catalogues, chunkStyles],
     alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     define: {
       __PDF_WORKER_URL__: JSON.stringify(worker),
@@ -183,14 +196,22 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
   put(out, 'index.html', html);
   // The tab's icon, at the site's root as browsers look for it (served from the pages bucket on AWS)
   put(out, 'favicon.svg', readFileSync(join(SRC, 'favicon.svg')));
+  // The custom element: one small script with a fixed name (integrators' pages name it), no imports
+  await esbuild.build({
+    entryPoints: [join(SRC, 'esign-author.ts')], bundle: true, format: 'iife', minify: true, legalComments: 'none',
+    target: ['es2022', 'chrome100', 'firefox110', 'safari16'], outfile: join(out, 'esign-author.js'), logLevel: 'warning',
+  });
   const scripts = Object.keys(outputs).filter((path) => path.endsWith('.js'));
+  const isEditor = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('web/src/author/'));
   const isPdfjs = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('pdfjs-dist'));
   const consoleFiles = await buildConsole(out);
   const report = {
     'sender console (/app/, its own bundle)': consoleFiles.map((u) => sizeOf(out, u)),
     'first load (index.html, app script, styles)': [sizeOf(out, '/index.html'), ...[...first].map((p) => sizeOf(out, url(p))), sizeOf(out, cssUrl)],
     'pdf.js (lazy, when the document is shown)': scripts.filter((p) => !first.has(p) && isPdfjs(p)).map((p) => sizeOf(out, url(p))),
-    'other lazy chunks (the document step, catalogues other than English)': scripts.filter((p) => !first.has(p) && !isPdfjs(p)).map((p) => sizeOf(out, url(p))),
+    'other lazy chunks (the document step, catalogues other than English)': scripts.filter((p) => !first.has(p) && !isPdfjs(p) && !isEditor(p)).map((p) => sizeOf(out, url(p))),
+    'the sender\'s editor (lazy, /author/ only; pdf.js besides)': scripts.filter((p) => !first.has(p) && isEditor(p)).map((p) => sizeOf(out, url(p))),
+    'the editor\'s custom element (esign-author.js)': [sizeOf(out, '/esign-author.js')],
     'pdf.js worker (lazy)': [sizeOf(out, worker)],
     'signature fonts (each loaded when a typed signature uses it)': fonts.map((f) => sizeOf(out, f.url)),
   };

@@ -22,7 +22,7 @@ type EmbedEvent = 'loaded' | 'signed' | 'declined' | 'error';
 const framed = () => window.parent !== window;
 
 /** The framing page's origin, as far as the browser tells (Chromium and WebKit: ancestorOrigins; else the referrer). */
-function parentOrigin(): string | null {
+export function parentOrigin(): string | null {
   const ancestors = 'ancestorOrigins' in window.location ? window.location.ancestorOrigins : null;
   if (ancestors && ancestors.length > 0) return ancestors.item(0);
   try {

@@ -1,4 +1,7 @@
-/** Entry point: /sign/{token} is the signing page, /download/{token} the download portal, /verify the verification page. */
+/**
+ * Entry point: /sign/{token} is the signing page, /download/{token} the download portal, /verify the verification page,
+ * /author/{ticket} the sender's editor (a chunk of its own: the signing page does not carry it).
+ */
 import { h, showScreen } from './dom.ts';
 import { startDownload } from './download.ts';
 import { startEmbedded } from './embed.ts';
@@ -16,6 +19,12 @@ function route(): void {
   }
   if (kind === 'embed' && token && parts.length === 2) {
     void startEmbedded(decodeURIComponent(token));
+    return;
+  }
+  if (kind === 'author' && token && parts.length === 2) {
+    import('./author/author-start.ts').then((editor) => editor.startAuthoring(decodeURIComponent(token)), () => {
+      showScreen(t('notFound.title'), h('h1', null, t('author.openFailed')), h('p', null, t('author.noAnswer')));
+    });
     return;
   }
   if (kind === 'verify' && parts.length === 1) {
