@@ -90,7 +90,7 @@ export function BulkSend(props: { template: Template }) {
         <>
           <p role="status">{t('bulk.summary', { rows: shown.rows.length, errors: shown.errors.size })}</p>
           <div class="table-scroll" tabIndex={0} role="region" aria-label={t('bulk.previewLabel')}>
-            <table class="records preview">
+            <table class="records csv-preview">
               <thead><tr><th scope="col">{t('bulk.row')}</th>{shown.header.map((h) => <th scope="col" key={h}>{h}</th>)}<th scope="col">{t('bulk.problems')}</th></tr></thead>
               <tbody>
                 {shown.rows.slice(0, 50).map((cells, i) => {

@@ -25,12 +25,12 @@ function EmbedOrigins() {
       <Problem error={loaded.error} />
       <div class="form-row">
         <label for="origins">{t('settings.originsLabel')}</label>
-        <textarea id="origins" rows={4} aria-describedby="origins-hint" value={text} onInput={(e) => { setText(e.currentTarget.value); }} />
+        <textarea id="origins" rows={4} aria-describedby="origins-hint" disabled={!loaded.data} value={text} onInput={(e) => { setText(e.currentTarget.value); }} />
         <p class="hint" id="origins-hint">{t('settings.originsHint')}</p>
       </div>
       <Problem error={action.error} />
       <Done message={action.done} />
-      <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy}>{t('settings.save')}</button></div>
+      <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy || !loaded.data}>{t('settings.save')}</button></div>
     </form>
   );
 }
