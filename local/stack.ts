@@ -42,6 +42,7 @@ import { refuseIfEnginesBarred, type RunningEngine } from './engines/types.ts';
 import { functionDeps, handlerFactory, type LocalWiring } from './functions.ts';
 import { lifecycleJob } from './lifecycle.ts';
 import { pageHandlers } from './dev-pages.ts';
+import { studioHandlers } from './studio.ts';
 import { BUCKET, ensureBucket, ensureTable, JOBS_QUEUE, LOCAL_CREDENTIALS, LOCAL_REGION, localArn, localSecrets, TABLE, type LocalSecrets } from './provision.ts';
 import { startPoller, type Poller, type SqsHandler } from './queue-poller.ts';
 import { savedClock } from './saved-state.ts';
@@ -329,6 +330,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const dev = {
       ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki, csc: csc.running }),
       ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }),
+      ...studioHandlers({ apiUrl, client: devApp }),
     };
     const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
     const docs = { ...docsFiles('openapi.json'), 'openapi.json': { type: 'application/json', body: Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: urls.apiUrl }))) } };

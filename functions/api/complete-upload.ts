@@ -18,6 +18,7 @@ export const definition = route({
     409: `Nothing was uploaded yet; or ${CONCURRENT.charAt(0).toLowerCase()}${CONCURRENT.slice(1)}`,
     413: 'The PDF is larger than 25 MB',
   },
+  authoring: { kind: 'envelope', mode: 'full' },
   // Reads the staged file, stores the checked copy and its text index, deletes the staged file.
   access: { ...envelopeWrite, documents: { read: ['uploads/'], write: ['original/'], delete: ['original/', 'uploads/'] }, ...pdfHandling },
 }, (deps) => async ({ params, principal, meta }) => {

@@ -14,6 +14,7 @@ export const definition = route({
   body: jsonBody(UploadUrlRequest, { optional: true }),
   success: { status: 200, description: 'Where and how to POST the file', content: json(UploadUrlResponse) },
   errors: { 400: 'Invalid filename or sizeBytes, or the envelope is not in draft', 404: NO_ENVELOPE, 413: '`sizeBytes` is over 25 MB' },
+  authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite, documents: { write: ['uploads/'] } },
 }, (deps) => async ({ params, body, principal }) => {
   const upload = await createUploadUrl(deps, principal.appId, params.id, { filename: body.filename, sizeBytes: body.sizeBytes });
