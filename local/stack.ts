@@ -334,7 +334,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
     const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
     const docs = { ...docsFiles('openapi.json'), 'openapi.json': { type: 'application/json', body: Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: urls.apiUrl }))) } };
-    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint, docs)(req, res));
+    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint, docs, [new URL(signIn.settings.issuer).origin])(req, res));
     for (const server of [api, signing]) teardown.add(() => close(server));
     // The API port last: a script that waits for it finds every route bound and the signing host listening.
     await listen(signing, ports.signing);

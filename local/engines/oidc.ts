@@ -103,27 +103,28 @@ const formOf = async (req: IncomingMessage): Promise<URLSearchParams> => {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 };
 
-const page = (res: ServerResponse, status: number, html: string) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" });
+/** `returnOrigins`: the clients' redirect origins. A browser holds form-action to the redirects after the post too, so the sign-in must be allowed to end there. */
+const page = (res: ServerResponse, status: number, html: string, returnOrigins: readonly string[] = []) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...returnOrigins].join(' ')}; frame-ancestors 'none'` });
   res.end(html);
 };
 
 /** The login form and its answer: a matching password finishes the interaction with the first-party grant. */
-async function interaction(provider: Provider, accounts: LocalAccounts, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+async function interaction(provider: Provider, accounts: LocalAccounts, req: IncomingMessage, res: ServerResponse, uid: string, returnOrigins: readonly string[]): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   if (details.uid !== uid) {
     page(res, 400, loginPage({ error: 'This sign-in has expired; start again.' }));
     return;
   }
   if (req.method === 'GET') {
-    page(res, 200, loginPage({ action: `/interaction/${uid}`, email: typeof details.params.login_hint === 'string' ? details.params.login_hint : '' }));
+    page(res, 200, loginPage({ action: `/interaction/${uid}`, email: typeof details.params.login_hint === 'string' ? details.params.login_hint : '' }), returnOrigins);
     return;
   }
   const form = await formOf(req);
   const email = form.get('email') ?? '';
   const account = await accounts.check(email, form.get('password') ?? '');
   if (!account) {
-    page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }));
+    page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }), returnOrigins);
     return;
   }
   // The console is the provider's own client: what it asks for is granted without a consent page.
@@ -143,7 +144,7 @@ export async function startOidcProvider(options: OidcOptions): Promise<RunningOi
   const server = createServer((req, res) => {
     const uid = /^\/interaction\/([\w-]+)$/.exec(new URL(req.url ?? '/', issuer).pathname)?.[1];
     if (!uid) return void callback(req, res);
-    interaction(provider, options.accounts, req, res, uid).catch((error: unknown) => {
+    interaction(provider, options.accounts, req, res, uid, [...new Set(options.redirectUris.map((uri) => new URL(uri).origin))]).catch((error: unknown) => {
       page(res, 400, loginPage({ error: `This sign-in cannot go on (${(error as Error).message}); start again from the console.` }));
     });
   });

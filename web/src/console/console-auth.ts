@@ -11,7 +11,8 @@ export interface AuthConfig {
   clientId: string;
   scopes: string[];
   redirectPath: string;
-  logoutPath?: string;
+  /** The provider's own logout page (Cognito's hosted one); null: the discovery document's end_session_endpoint. */
+  logoutUrl: string | null;
 }
 
 interface Session { accessToken: string; expiresAt: number }
@@ -84,9 +85,31 @@ export async function completeSignIn(config: AuthConfig): Promise<string> {
   return pending.returnTo.startsWith('/app/') ? pending.returnTo : '/app/';
 }
 
-/** Forgets the token, then leaves through the provider's logout when the deployment names one. */
-export function signOut(config: AuthConfig | null): void {
+/**
+ * Forgets the token, then ends the provider's session too (else the next sign-in would go through without a password):
+ * at the deployment's logout page (Cognito: `client_id`, `logout_uri`) or the provider's end_session_endpoint.
+ */
+export async function signOut(config: AuthConfig | null): Promise<void> {
   forgetSession();
-  if (config?.logoutPath) window.location.assign(new URL(config.logoutPath, window.location.origin).href);
-  else window.location.assign('/app/');
+  const back = new URL('/app/', window.location.origin).href;
+  if (!config) {
+    window.location.assign(back);
+    return;
+  }
+  if (config.logoutUrl) {
+    const url = new URL(config.logoutUrl);
+    url.searchParams.set('client_id', config.clientId);
+    url.searchParams.set('logout_uri', back);
+    window.location.assign(url.href);
+    return;
+  }
+  const { as } = await discover(config);
+  if (!as.end_session_endpoint) {
+    window.location.assign(back);
+    return;
+  }
+  const url = new URL(as.end_session_endpoint);
+  url.searchParams.set('client_id', config.clientId);
+  url.searchParams.set('post_logout_redirect_uri', back);
+  window.location.assign(url.href);
 }

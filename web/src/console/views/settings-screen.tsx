@@ -86,7 +86,7 @@ function Webhooks() {
   );
 }
 
-interface ApiClient { clientId: string; name: string; createdAt: string; clientSecret?: string }
+interface ApiClient { clientId: string; name: string; createdAt: string; clientSecret?: string; primary?: boolean }
 
 function ApiClients() {
   const loaded = useLoad(() => call<{ data: ApiClient[] } | ApiClient[] | null>('GET', '/v1/console/clients', { optional: true }), []);
@@ -130,7 +130,7 @@ function ApiClients() {
         {clients.map((c) => (
           <li key={c.clientId}>
             <span><strong>{c.name}</strong> <code class="muted">{c.clientId}</code> · {formatTime(c.createdAt)}</span>
-            <button type="button" class="button button-secondary button-small" onClick={() => { setRevoking(c); }}>{t('clients.revoke', { name: c.name })}</button>
+            {c.primary ? null : <button type="button" class="button button-secondary button-small" onClick={() => { setRevoking(c); }}>{t('clients.revoke', { name: c.name })}</button>}
           </li>
         ))}
       </ul>
