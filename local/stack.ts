@@ -321,16 +321,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
 
     // 5. The dev application.
-    const devApp = await ensureApplication(operator, {
-      name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
-    });
+    const devApp = await ensureApplication(operator, { name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret' });
     const devAdmin = await ensureDevAdmin(operator, signIn, devApp.appId, options.devAdmin);
 
     // 6. Serve.
     const dev = {
       ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki, csc: csc.running }),
-      ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }),
-      ...studioHandlers({ apiUrl, client: devApp }),
+      ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }), ...studioHandlers({ apiUrl, client: devApp }),
     };
     const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
     const docs = { ...docsFiles('openapi.json'), 'openapi.json': { type: 'application/json', body: Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: urls.apiUrl }))) } };

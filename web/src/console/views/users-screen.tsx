@@ -67,7 +67,7 @@ export function UsersScreen(props: { me: Me }) {
                       <option value="sender">{t('role.sender')}</option>
                     </select>
                   </td>
-                  <td>{self ? null : <button type="button" class="button button-secondary button-small" onClick={() => { setRemoving(u); }}>{t('users.remove', { email: u.email })}</button>}</td>
+                  <td>{self ? null : <button type="button" class="button button-secondary button-small" aria-label={t('users.remove', { email: u.email })} onClick={() => { setRemoving(u); }}>{t('users.removeConfirm')}</button>}</td>
                 </tr>
               );
             })}
