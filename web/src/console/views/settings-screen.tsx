@@ -1,9 +1,8 @@
-/** Admin settings: embed origins, webhooks with their failed deliveries, API clients (secret shown once), branding. */
+/** Admin settings: embed origins, webhooks with their failed deliveries, API clients (secret shown once). */
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../console-api.ts';
 import { formatTime, t } from '../console-i18n.ts';
 import { Dialog, Done, Heading, Loading, Problem, useAction, useLoad } from '../console-kit.tsx';
-import { BrandingPanel } from './branding-panel.tsx';
 
 function EmbedOrigins() {
   const loaded = useLoad(() => call<{ embedOrigins: string[] }>('GET', '/v1/console/settings'), []);
@@ -155,7 +154,6 @@ export function SettingsScreen() {
       <EmbedOrigins />
       <Webhooks />
       <ApiClients />
-      <BrandingPanel />
     </div>
   );
 }

@@ -1,4 +1,0 @@
-/** Branding, where the deployment has its route; nothing otherwise. */
-export function BrandingPanel() {
-  return null;
-}
