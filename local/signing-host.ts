@@ -1,4 +1,4 @@
-import { servedBySigningHost, signingHostCsp } from '#shared/http/signing-host-policy.ts';
+import { CONSOLE_API_PREFIX, CONSOLE_PAGE_PREFIX, consoleCsp, servedBySigningHost, signingHostCsp } from '#shared/http/signing-host-policy.ts';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -38,14 +38,22 @@ async function serveStatic(root: string, pathname: string, res: ServerResponse, 
 
 /**
  * The signing host (decision 44): the signer-facing API paths go to the API, `/docs/` is the API reference as deployed
- * beside the pages (`docs`: its files by name), everything else is the web app.
+ * beside the pages (`docs`: its files by name), `/app/` is the sender console (its own page and policy, the rest of
+ * `/v1/` for its calls), everything else is the web app. `identityOrigins`: where the console signs its users in.
  */
-export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => Invocable, documentsOrigin: string, docs: Record<string, DocsFile> = {}) {
+export function signingHostListener(routes: () => readonly BoundRoute[], webRoot: string, fallback: () => Invocable, documentsOrigin: string, docs: Record<string, DocsFile> = {}, identityOrigins: readonly string[] = []) {
   const headers = { ...SECURITY_HEADERS, 'content-security-policy': signingHostCsp(documentsOrigin) };
-  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link' || servedBySigningHost(r.def.path)), {}, fallback);
+  const consoleHeaders = { ...SECURITY_HEADERS, 'content-security-policy': consoleCsp(documentsOrigin, identityOrigins), 'cache-control': 'no-cache' };
+  const api = apiListener(() => routes().filter((r) => r.def.auth === 'link' || servedBySigningHost(r.def.path) || r.def.path.startsWith(CONSOLE_API_PREFIX)), {}, fallback);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (servedBySigningHost(url.pathname)) return api(req, res);
+    if (servedBySigningHost(url.pathname) || url.pathname.startsWith(CONSOLE_API_PREFIX)) return api(req, res);
+    if (url.pathname === CONSOLE_PAGE_PREFIX.slice(0, -1)) {
+      res.writeHead(302, { location: CONSOLE_PAGE_PREFIX, ...headers });
+      res.end();
+      return;
+    }
+    if (url.pathname.startsWith(CONSOLE_PAGE_PREFIX)) return serveStatic(webRoot, '/app/index.html', res, consoleHeaders);
     if (url.pathname === '/docs') {
       res.writeHead(302, { location: '/docs/', ...headers });
       res.end();

@@ -51,6 +51,7 @@ import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
 import { signingHostListener } from './signing-host.ts';
 import { loadStateMachine } from './workflow-runner.ts';
+import { ensureDevAdmin, signInDir, startSignIn, type LocalSignIn } from './sign-in.ts';
 
 export interface LocalStackOptions {
   /** Persist everything under this directory (`npm start`): data, keys, the service clock, queued jobs; omitted: in memory, gone at stop (tests). */
@@ -79,6 +80,8 @@ export interface LocalStackOptions {
   sealKeySpec?: SealKeySpec;
   /** The lifetime of the local timestamp authority's certificates (default 825 days); clock tests shorten it. */
   tsaValidDays?: number;
+  /** The local OpenID provider's port (OIDC_PORT; absent or 0: a free one) and the console's development admin. */
+  oidcPort?: number; devAdmin?: { email: string; password: string };
 }
 
 export interface LocalStack {
@@ -98,6 +101,8 @@ export interface LocalStack {
   awsCallLog: string;
   /** The local CSC provider, when the seal goes through it. */
   csc: RunningCsc | undefined;
+  /** The console's OpenID provider and its accounts; `devAdmin` signs in there. */
+  signIn: LocalSignIn; devAdmin: { email: string; password: string };
   stop(): Promise<void>;
 }
 
@@ -150,7 +155,7 @@ function clientSettings(engines: Engines): ClientSettings {
     s3: localS3ClientConfig(engines.s3.endpoint),
     ses: { ...local, endpoint: engines.ses.endpoint },
     sqs: { ...local, endpoint: engines.sqs.endpoint },
-    sns: local, sfn: local, kms: local, secretsManager: local,
+    sns: local, sfn: local, kms: local, secretsManager: local, cognito: local,
   };
 }
 
@@ -243,6 +248,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
     const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), clock, teardown);
+    const signIn = await startSignIn({ dir: signInDir(dataDir ?? scratch), port: options.oidcPort ?? 0, signingUrl: urls.signingUrl });
+    teardown.add(() => signIn.oidc.stop());
 
     // 3. Every function wired from its own environment.
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
@@ -252,7 +259,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const wiring: LocalWiring = {
       resources, clients, clock,
       apiDescription: inMemoryApiDescription(urls.apiUrl),
-      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER, csc: csc.settings },
+      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER, csc: csc.settings, signIn: signIn.settings },
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
@@ -265,6 +272,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         // `seal-cert import` writes the chain file; the seal reads it here as it reads SSM on AWS, so an import takes effect.
         ssm: { parameter: LOCAL_SEAL_CHAIN_PARAMETER, chainPem: () => readFile(join(sealKeyDir, CERTIFICATE_FILE), 'utf8') },
         sfn: { workflows: localWorkflows, names: new Map([[resources.sealStateMachineArn, 'seal-envelope'], [resources.webhookRetryStateMachineArn, 'webhook-retry']]) },
+        cognito: { userPoolId: signIn.settings.userPoolId, accounts: signIn.accounts },
       }),
       calls: new AwsCallLog(join(scratch, 'aws-calls.jsonl')),
     };
@@ -313,25 +321,23 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     };
 
     // 5. The dev application.
-    const devApp = await ensureApplication(operator, {
-      name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
-    });
+    const devApp = await ensureApplication(operator, { name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret' });
+    const devAdmin = await ensureDevAdmin(operator, signIn, devApp.appId, options.devAdmin);
 
     // 6. Serve.
     const dev = {
       ...devHandlers({ deps: operator, clock, sms: outbox, ses: engines.ses, jobs: scheduled, drain, pki: engines.pki, csc: csc.running }),
-      ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }),
-      ...studioHandlers({ apiUrl, client: devApp }),
+      ...pageHandlers({ routes: bound.length, signingUrl: urls.signingUrl }), ...studioHandlers({ apiUrl, client: devApp }),
     };
     const api = createServer((req, res) => void apiListener(() => bound, dev, () => noRoute)(req, res));
     const docs = { ...docsFiles('openapi.json'), 'openapi.json': { type: 'application/json', body: Buffer.from(JSON.stringify(buildOpenApi({ serverUrl: urls.apiUrl }))) } };
-    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint, docs)(req, res));
+    const signing = createServer((req, res) => void signingHostListener(() => bound, join(REPO_ROOT, 'web', 'dist'), () => noRoute, engines.s3.endpoint, docs, [new URL(signIn.settings.issuer).origin])(req, res));
     for (const server of [api, signing]) teardown.add(() => close(server));
     // The API port last: a script that waits for it finds every route bound and the signing host listening.
     await listen(signing, ports.signing);
     await listen(api, ports.api);
     return {
-      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file, csc: csc.running,
+      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file, csc: csc.running, signIn, devAdmin,
       endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },
       queueUrls: { jobs: resources.jobsQueueUrl, jobsDlq: engines.sqs.queues[JOBS_QUEUE]?.dlqUrl ?? '' },
       stop: () => teardown.run(),

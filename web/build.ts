@@ -14,6 +14,7 @@
  *   assets/<locale>-*.js              a message catalogue other than English, fetched for a signer who reads it
  *   assets/start-*.js                 the sender's editor (/author/{ticket}), fetched only on that path
  *   esign-author.js                   the editor's custom element, which integrators include by this fixed name
+ *   app/index.html, assets/console-*  the sender console (/app/): a bundle of its own, so the signing page never loads it
  *   build-report.json                 sizes, raw and gzipped (quoted in the README)
  *
  * Concurrent callers (several test files) are serialised by a lock directory; the new tree is built beside
@@ -67,7 +68,7 @@ function inputHash(): string {
   for (const file of [...filesUnder(SRC), fileURLToPath(import.meta.url), ...shared]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const name of ['esbuild', 'preact', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat', 're2js']) {
+  for (const name of ['esbuild', 'preact', 'oauth4webapi', 'pdfjs-dist', 'pdf-lib', 'pkijs', 'asn1js', 'intl-messageformat', '@formatjs/icu-messageformat-parser', '@expo-google-fonts/dancing-script', '@expo-google-fonts/great-vibes', '@expo-google-fonts/caveat', 're2js']) {
     hash.update(`${name}@${packageVersion(name)}\0`);
   }
   return hash.digest('hex');
@@ -105,7 +106,7 @@ function hashedCopy(out: string, source: string, name: string, ext: string): str
 const catalogues: esbuild.Plugin = {
   name: 'catalogues',
   setup(build) {
-    build.onLoad({ filter: /[\\/]web[\\/]src[\\/]i18n[\\/][^\\/]+\.json$/ }, (args) => {
+    build.onLoad({ filter: /[\\/]web[\\/]src[\\/](console[\\/])?i18n[\\/][^\\/]+\.json$/ }, (args) => {
       const messages = JSON.parse(readFileSync(args.path, 'utf8')) as Record<string, string>;
       const parsed: Record<string, string | MessageFormatElement[]> = {};
       for (const [key, message] of Object.entries(messages)) {
@@ -207,7 +208,9 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
   const scripts = Object.keys(outputs).filter((path) => path.endsWith('.js'));
   const isEditor = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('web/src/author/'));
   const isPdfjs = (path: string) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.includes('pdfjs-dist'));
+  const consoleFiles = await buildConsole(out);
   const report = {
+    'sender console (/app/, its own bundle)': consoleFiles.map((u) => sizeOf(out, u)),
     'first load (index.html, app script, styles)': [sizeOf(out, '/index.html'), ...[...first].map((p) => sizeOf(out, url(p))), sizeOf(out, cssUrl)],
     'pdf.js (lazy, when the document is shown)': scripts.filter((p) => !first.has(p) && isPdfjs(p)).map((p) => sizeOf(out, url(p))),
     'other lazy chunks (the document step, catalogues other than English)': scripts.filter((p) => !first.has(p) && !isPdfjs(p) && !isEditor(p)).map((p) => sizeOf(out, url(p))),
@@ -219,6 +222,33 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
   put(out, 'build-report.json', `${JSON.stringify(report, null, 2)}\n`);
   put(out, STAMP, `${stamp}\n`);
   return report;
+}
+
+/**
+ * The sender console: its own entry, styles (the signing page's, then its own) and page, built apart from the signing
+ * page so that page's bundle and first load stay as they are. Answers the console's first-load files.
+ */
+async function buildConsole(out: string): Promise<string[]> {
+  const sourceCss = [join(SRC, 'styles.css'), join(SRC, 'console', 'console.css')].map((f) => readFileSync(f, 'utf8')).join('\n');
+  const css = await esbuild.transform(sourceCss, { loader: 'css', minify: true });
+  const cssUrl = `/assets/console-${short(Buffer.from(css.code))}.css`;
+  put(out, cssUrl.slice(1), css.code);
+  const result = await esbuild.build({
+    entryPoints: { console: join(SRC, 'console', 'console-main.tsx') },
+    bundle: true, splitting: true, format: 'esm', target: ['es2022', 'chrome100', 'firefox110', 'safari16'], minify: true, legalComments: 'none',
+    outdir: join(out, 'assets'), entryNames: '[name]-[hash]', chunkNames: 'console-[name]-[hash]', tsconfig: join(SRC, 'tsconfig.json'),
+    plugins: [catalogues], alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    absWorkingDir: ROOT, metafile: true, write: true, logLevel: 'warning',
+  });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint?.endsWith('console-main.tsx'));
+  if (!entry) throw new Error('esbuild produced no console entry');
+  const url = (path: string) => `/${relative(out, join(ROOT, path)).split('\\').join('/')}`;
+  const statics = (outputs[entry]?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => url(i.path));
+  const preload = statics.map((u) => `<link rel="modulepreload" href="${u}">`).join('\n  ');
+  const html = readFileSync(join(SRC, 'console', 'app.html'), 'utf8').replace('%CSS%', cssUrl).replace('%JS%', url(entry)).replace('%PRELOAD%', preload);
+  put(out, 'app/index.html', html);
+  return ['/app/index.html', url(entry), ...statics, cssUrl];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

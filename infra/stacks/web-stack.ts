@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Aws, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { ORIGIN_VERIFY_HEADER } from '#shared/http/viewer.ts';
-import { AUTHORING_API_PREFIXES, FRAMED_PAGE_PREFIXES, SIGNING_HOST_API_PREFIXES, signingHostCsp } from '#shared/http/signing-host-policy.ts';
+import { AUTHORING_API_PREFIXES, CONSOLE_API_PREFIX, CONSOLE_PAGE_PREFIX, FRAMED_PAGE_PREFIXES, SIGNING_HOST_API_PREFIXES, consoleCsp, signingHostCsp } from '#shared/http/signing-host-policy.ts';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -37,6 +37,8 @@ export const SIGNING_PATHS = SIGNING_HOST_API_PREFIXES.map((prefix) => `${prefix
 /** The API paths the editor calls with its session (a bearer token): CloudFront forwards `Authorization` on these. */
 export const AUTHORING_PATHS = AUTHORING_API_PREFIXES.map((prefix) => `${prefix}*`);
 export const FRAMED_PAGE_PATHS = FRAMED_PAGE_PREFIXES.map((prefix) => `${prefix}*`);
+/** The sender console's page, then the rest of the API for its calls (after the paths above: CloudFront takes the first match). */
+export const CONSOLE_PATHS = [`${CONSOLE_PAGE_PREFIX}*`, `${CONSOLE_API_PREFIX}*`];
 
 export class WebStack extends Stack {
   readonly httpApi: HttpApi;
@@ -104,13 +106,14 @@ export class WebStack extends Stack {
     // CloudFront policies and functions are global to the account: their names carry the stack and the region, so one
     // account can deploy the service in two regions.
     const globalName = (what: string) => `${this.stackName}-${what}-${Aws.REGION}`;
+    const documentsOrigin = `https://${read(this, settings.prefix, 'bucketName')}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`;
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Signing host security headers',
       securityHeadersBehavior: {
         // The same policy the local signing host sends (local/signing-host.ts), with the documents bucket's origin:
         // where the presigned URL of a large PDF points (the SDK's virtual-hosted, regional form).
-        contentSecurityPolicy: { contentSecurityPolicy: signingHostCsp(`https://${read(this, settings.prefix, 'bucketName')}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`), override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: signingHostCsp(documentsOrigin), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
@@ -123,7 +126,8 @@ export class WebStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
       comment: 'Serves the API reference at /docs/, and index.html for page routes (paths without a file extension)',
       code: FunctionCode.fromInline(
-        "function handler(event) { var r = event.request; if (/^\\/docs\\/?$/.test(r.uri)) { r.uri = '/docs/index.html'; } " +
+        "function handler(event) { var r = event.request; if (r.uri === '/app') { return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: '/app/' } } }; } " +
+        "if (/^\\/docs\\/?$/.test(r.uri)) { r.uri = '/docs/index.html'; } " +
         "else if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/index.html'; } return r; }",
       ),
     });
@@ -170,6 +174,7 @@ export class WebStack extends Stack {
       cookieBehavior: CacheCookieBehavior.none(),
     });
     const authoringApi: BehaviorOptions = { ...api, cachePolicy: authorized };
+    const consolePages = this.consoleBehaviors(site, authoringApi, documentsOrigin, globalName);
     const distribution = new Distribution(this, 'SigningHost', {
       comment: `${settings.prefix} signing host`,
       defaultRootObject: 'index.html',
@@ -184,6 +189,7 @@ export class WebStack extends Stack {
         ...Object.fromEntries(SIGNING_PATHS.map((path) => [path, api])),
         ...Object.fromEntries(AUTHORING_PATHS.map((path) => [path, authoringApi])),
         ...Object.fromEntries(FRAMED_PAGE_PATHS.map((path) => [path, embeddedPage])),
+        ...consolePages,
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -213,6 +219,40 @@ export class WebStack extends Stack {
 
     this.deployPages(site, distribution, settings.webDistPath, settings.docsDistPath, logRetention);
     return distribution;
+  }
+
+  /**
+   * The sender console: /app/* is its one page (index.html under app/ for every path without a file extension) with
+   * the console's stricter policy, which lets it reach the Cognito user pool (token endpoint, discovery); /v1/* forwards
+   * its calls to the API with the user's Authorization header, as the editor's paths do (`authorizedApi`).
+   */
+  private consoleBehaviors(site: Bucket, authorizedApi: BehaviorOptions, documentsOrigin: string, globalName: (what: string) => string): Record<string, BehaviorOptions> {
+    const identity = [`https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}`, `https://*.auth.${Aws.REGION}.amazoncognito.com`];
+    const consoleHeaders = new ResponseHeadersPolicy(this, 'ConsoleHeaders', {
+      responseHeadersPolicyName: globalName('console-headers'),
+      comment: 'Sender console security headers',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: consoleCsp(documentsOrigin, identity), override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+      },
+    });
+    const consoleRoutes = new EdgeFunction(this, 'ConsoleRoutes', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Serves the console page (app/index.html) for its routes (paths without a file extension)',
+      code: FunctionCode.fromInline("function handler(event) { var r = event.request; if (!/\\.[A-Za-z0-9]+$/.test(r.uri)) { r.uri = '/app/index.html'; } return r; }"),
+    });
+    const page: BehaviorOptions = {
+      origin: S3BucketOrigin.withOriginAccessControl(site),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      responseHeadersPolicy: consoleHeaders,
+      functionAssociations: [{ function: consoleRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+    const [pagePath = '', apiPath = ''] = CONSOLE_PATHS;
+    return { [pagePath]: page, [apiPath]: authorizedApi };
   }
 
   /**

@@ -164,6 +164,7 @@ export const VoidRequest = v.object({
 export const ListEnvelopesQuery = v.object({
   tenantId: TenantId,
   status: v.optional(v.picklist(ENVELOPE_STATUSES, `must be one of ${ENVELOPE_STATUSES.join(', ')}`)),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'must be at most 200 characters'), v.description('Part of the subject or of a signer\'s or carbon copy\'s email address, any case'))),
   page: queryInt(1, 1_000_000, 1),
   pageSize: queryInt(1, 100, 20),
 });

@@ -36,6 +36,22 @@ export const FRAMED_PAGE_PREFIXES = [EMBED_PAGE_PREFIX, AUTHOR_PAGE_PREFIX] as c
 export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/', '/v1/verify/'] as const;
 
 /**
+ * The sender console (web/src/console) lives at /app/ on the signing host and calls the API on the same origin under
+ * /v1/ with its user's bearer token (no cookies, so no CSRF and no CORS).
+ */
+export const CONSOLE_PAGE_PREFIX = '/app/';
+export const CONSOLE_API_PREFIX = '/v1/';
+
+/**
+ * The console's policy is stricter than the signing pages': no inline styles, no WebAssembly, nothing framed, no
+ * forms posting elsewhere. It may call its identity provider (discovery, token endpoint) and the documents bucket
+ * (a large PDF's presigned download or upload).
+ */
+export const consoleCsp = (documentsOrigin: string, identityOrigins: readonly string[]) =>
+  ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", `connect-src 'self' ${[documentsOrigin, ...identityOrigins].join(' ')}`,
+    "frame-src 'none'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+
+/**
  * The API paths the editor calls on the signing host with its session as a bearer token: opening and renewing the
  * session, and the envelope and template routes that take one (CloudFront forwards `Authorization` on these only).
  */

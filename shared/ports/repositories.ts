@@ -14,6 +14,8 @@ export interface EnvelopeListQuery {
   appId: string;
   tenantId: string;
   status: EnvelopeStatus | null;
+  /** Part of the subject or of a signer's email, any case (shared/envelopes/envelope-search.ts); null or absent: all. */
+  search?: string | null;
   page: number;
   pageSize: number;
 }
@@ -105,6 +107,48 @@ export interface ApplicationRepository {
   updateSecret(appId: string, secretHash: string, secretSealed: string): Promise<void>;
   /** Stores the application's console settings. */
   saveSettings(appId: string, settings: ApplicationSettings): Promise<void>;
+}
+
+/** What a console user may do: an `admin` everything, a `sender` no users, API clients, webhooks or settings. */
+export type ConsoleRole = 'admin' | 'sender';
+
+/** A person who signs in to the console, in one application; `userId` is their `sub` at the OpenID provider. */
+export interface ConsoleUser {
+  appId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+  role: ConsoleRole;
+  createdAt: string;
+}
+
+/** A further client-credentials pair of an application (its first is the application's own `clientId`). */
+export interface ApiClient {
+  appId: string;
+  clientId: string;
+  name: string;
+  /** scrypt$<salt>$<hash>, never the secret itself. */
+  secretHash: string;
+  createdAt: string;
+}
+
+/** An application's console users and API clients. */
+export interface TeamRepository {
+  users(appId: string): Promise<ConsoleUser[]>;
+  /** The user with this `sub`, in whichever application. */
+  userBySubject(userId: string): Promise<ConsoleUser | undefined>;
+  /** Fails with Conflict when the user exists. */
+  addUser(user: ConsoleUser): Promise<void>;
+  /** Stores a changed role or name of an existing user. */
+  saveUser(user: ConsoleUser): Promise<void>;
+  /** False when the application has no such user. */
+  removeUser(appId: string, userId: string): Promise<boolean>;
+  clients(appId: string): Promise<ApiClient[]>;
+  client(clientId: string): Promise<ApiClient | undefined>;
+  /** Fails with Conflict when the client id is taken (by an application's own client too). */
+  addClient(client: ApiClient): Promise<void>;
+  /** False when the application has no such client. */
+  removeClient(appId: string, clientId: string): Promise<boolean>;
 }
 
 export interface WebhookRepository {

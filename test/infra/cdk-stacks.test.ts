@@ -15,7 +15,7 @@ import { LIFECYCLE_RULES } from '#shared/retention/retention.ts';
 import { REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { HANDOFF_KEYS, handoffName } from '#infra/constructs/handoff.ts';
 import { bucketNameProblems, DEFAULT_SETTINGS, settingsFromContext } from '#infra/stacks/settings.ts';
-import { AUTHORING_PATHS, SIGNING_PATHS, WebStack } from '#infra/stacks/web-stack.ts';
+import { AUTHORING_PATHS, CONSOLE_PATHS, SIGNING_PATHS, WebStack } from '#infra/stacks/web-stack.ts';
 import { workers, workflows } from '#infra/routes.ts';
 import { allTemplates, manifestFunctions, newApp, resolverFor, resourcesOfType, synthesize, TEST_SETTINGS, type Json, type Synthesized } from '#test/support/templates.ts';
 
@@ -236,20 +236,21 @@ describe('CDK app: the front doors', () => {
   it('the signing host serves the pages from S3 through OAC, and the signer paths from the API, with security headers', () => {
     const distribution = resourcesOfType(templateOf('web'), 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig as Json;
     const behaviors = distribution.CacheBehaviors as Json[];
-    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, ...AUTHORING_PATHS, '/embed/*', '/author/*']);
-    for (const behavior of behaviors.slice(0, -2)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
+    expect(behaviors.map((b) => b.PathPattern)).toEqual([...SIGNING_PATHS, ...AUTHORING_PATHS, '/embed/*', '/author/*', ...CONSOLE_PATHS]);
+    const apiPaths = SIGNING_PATHS.length + AUTHORING_PATHS.length;
+    for (const behavior of behaviors.slice(0, apiPaths)) expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST']), ResponseHeadersPolicyId: expect.anything() });
     // The editor's API calls carry its session in Authorization: only their behaviours forward it (in their cache key)
     const authoring = behaviors.filter((b) => AUTHORING_PATHS.includes(String(b.PathPattern)));
     expect(new Set(authoring.map((b) => JSON.stringify(b.CachePolicyId))).size).toBe(1);
-    expect(behaviors.filter((b) => JSON.stringify(b.CachePolicyId) === JSON.stringify(authoring[0]?.CachePolicyId))).toHaveLength(AUTHORING_PATHS.length);
+    expect(behaviors.filter((b) => JSON.stringify(b.CachePolicyId) === JSON.stringify(authoring[0]?.CachePolicyId))).toHaveLength(AUTHORING_PATHS.length + 1); // and the console's /v1/*
     expect(text(resourcesOfType(templateOf('web'), 'AWS::CloudFront::CachePolicy').map(([, r]) => r.Properties))).toContain('Authorization');
     // The embedded page (decision 36) and the editor keep the function's frame-ancestors: a policy of their own without CSP or X-Frame-Options
-    for (const framed of behaviors.slice(-2)) {
+    for (const framed of behaviors.slice(apiPaths, apiPaths + 2)) {
       expect(framed).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: ['GET', 'HEAD'] });
       expect(framed.ResponseHeadersPolicyId).not.toEqual(behaviors[0]?.ResponseHeadersPolicyId);
     }
     const policies = resourcesOfType(templateOf('web'), 'AWS::CloudFront::ResponseHeadersPolicy').map(([, r]) => text(r.Properties));
-    expect(policies.filter((p) => p.includes("frame-ancestors 'none'"))).toHaveLength(1);
+    expect(policies.filter((p) => p.includes("frame-ancestors 'none'") && p.includes('wasm-unsafe-eval'))).toHaveLength(1);
     expect(policies.filter((p) => !p.includes('ContentSecurityPolicy') && !p.includes('FrameOptions'))).toHaveLength(1);
     expect(text(distribution.Origins)).toContain('execute-api');
     expect(text(distribution.Origins)).toContain('OriginAccessControlId');

@@ -46,12 +46,12 @@ describe('the import graph', () => {
 
 const SKIPPED = new Set(['node_modules', 'dist', 'cdk.out', '.data', '.git']);
 
-/** Every .ts file of the repository (tests and declaration files included), relative to the root. */
+/** Every .ts and .tsx file of the repository (tests and declaration files included), relative to the root. */
 function everyTsFile(dir = ''): string[] {
   return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = dir ? `${dir}/${entry.name}` : entry.name;
     if (entry.isDirectory()) return SKIPPED.has(entry.name) ? [] : everyTsFile(path);
-    return entry.isFile() && entry.name.endsWith('.ts') ? [path] : [];
+    return entry.isFile() && /\.tsx?$/.test(entry.name) ? [path] : [];
   }).sort();
 }
 

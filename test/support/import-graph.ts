@@ -24,7 +24,7 @@ const options: ts.CompilerOptions = (() => {
 
 const SKIPPED = new Set(['node_modules', 'dist', 'cdk.out', '.data', '.git']);
 
-/** The .ts files under `dirs` (relative to the repository root), declaration files aside, sorted. */
+/** The .ts and .tsx files under `dirs` (relative to the repository root), declaration files aside, sorted. */
 export function sourceFiles(dirs: readonly string[]): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -32,7 +32,7 @@ export function sourceFiles(dirs: readonly string[]): string[] {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!SKIPPED.has(entry.name)) walk(path);
-      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         found.push(path);
       }
     }

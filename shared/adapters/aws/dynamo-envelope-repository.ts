@@ -9,6 +9,7 @@ import { StageExpired, type BlobStage } from '#shared/envelopes/blob-staging.ts'
 import type { Submission } from '#shared/signing/submission.ts';
 import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#shared/ports/repositories.ts';
+import { matchesSearch, SEARCH_SCAN_LIMIT, searchNeedle } from '#shared/envelopes/envelope-search.ts';
 import { cancelledBy, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';
@@ -197,6 +198,8 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
   }
 
   async list(query: EnvelopeListQuery): Promise<EnvelopePage> {
+    const needle = searchNeedle(query.search);
+    if (needle) return this.search(query, needle);
     const [keys, total] = await Promise.all([this.pageKeys(query), this.total(query)]);
     return { data: await this.batchGet(keys), total };
   }
@@ -240,15 +243,44 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return items.map((item) => recordOf<T>(item));
   }
 
-  /** Keys of the requested page, newest first: earlier pages are skipped reading index keys only. */
-  private async pageKeys(query: EnvelopeListQuery): Promise<Item[]> {
+  /**
+   * A search walks the tenant's list newest first (the list indexes hold keys only) and reads the envelopes in
+   * batches of 100, up to SEARCH_SCAN_LIMIT of them: the total counts the matches among those.
+   */
+  private async search(query: EnvelopeListQuery, needle: string): Promise<EnvelopePage> {
+    const input = this.listInput(query);
+    const from = (query.page - 1) * query.pageSize;
+    const data: Envelope[] = [];
+    let total = 0;
+    let scanned = 0;
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...input, Limit: 100, ExclusiveStartKey: startKey }));
+      const keys = (page.Items ?? []).map((item): Item => ({ PK: item.PK, SK: item.SK }));
+      scanned += keys.length;
+      for (const envelope of await this.batchGet(keys)) {
+        if (!matchesSearch(envelope, needle)) continue;
+        if (total >= from && data.length < query.pageSize) data.push(envelope);
+        total++;
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && scanned < SEARCH_SCAN_LIMIT);
+    return { data, total };
+  }
+
+  private listInput(query: EnvelopeListQuery): QueryCommandInput {
     const base = listPk(query.appId, query.tenantId);
     const index = query.status ? 'GSI2' : 'GSI1';
-    const input: QueryCommandInput = {
+    return {
       TableName: this.table, IndexName: index, ScanIndexForward: false,
       KeyConditionExpression: `${index}PK = :pk`,
       ExpressionAttributeValues: { ':pk': query.status ? `${base}#ST#${query.status}` : base },
     };
+  }
+
+  /** Keys of the requested page, newest first: earlier pages are skipped reading index keys only. */
+  private async pageKeys(query: EnvelopeListQuery): Promise<Item[]> {
+    const input = this.listInput(query);
     let toSkip = (query.page - 1) * query.pageSize;
     let startKey: Item | undefined;
     while (toSkip > 0) {

@@ -11,6 +11,7 @@ import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#share
 import { MemoryEventLog } from './memory-event-log.ts';
 import { MemoryUsageRepository } from './memory-usage-repository.ts';
 import { byKey, copy, indexEntry, oversized, sweep, type IndexEntry } from './memory-table.ts';
+import { matchesSearch, SEARCH_SCAN_LIMIT, searchNeedle } from '#shared/envelopes/envelope-search.ts';
 
 /** DynamoDB's TransactWriteItems limit: a change beyond it fails there, so it fails here too. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -174,11 +175,14 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   }
 
   list(query: EnvelopeListQuery): Promise<EnvelopePage> {
+    const needle = searchNeedle(query.search);
     const matching = [...this.envelopes.values()]
       .filter((e) => e.appId === query.appId && e.tenantId === query.tenantId && (query.status === null || e.status === query.status))
-      .sort((a, b) => byKey(listKey(b), listKey(a)));
+      .sort((a, b) => byKey(listKey(b), listKey(a)))
+      .slice(0, needle ? SEARCH_SCAN_LIMIT : undefined)
+      .filter((e) => !needle || matchesSearch(e, needle));
     const start = (query.page - 1) * query.pageSize;
-    const total = this.counters.get(tenantKey(query.appId, query.tenantId))?.[query.status ?? 'total'] ?? 0;
+    const total = needle ? matching.length : this.counters.get(tenantKey(query.appId, query.tenantId))?.[query.status ?? 'total'] ?? 0;
     return Promise.resolve({ data: matching.slice(start, start + query.pageSize).map(copy), total });
   }
 
