@@ -5,6 +5,7 @@
  */
 import type { SignerInput } from './envelope.ts';
 import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
+import type { EnvelopeSender } from '../console/branding.ts';
 
 export type { SignerInput };
 
@@ -53,6 +54,8 @@ export interface CreateEnvelopeInput {
   /** Absent: the tenant's `defaultReminders`; null: none (decision 37). */
   reminders?: ReminderSettings | null | undefined;
   cc?: CarbonCopy[] | undefined;
+  /** Who asks the signers; absent: the signed-in user who creates it, if any. */
+  sender?: EnvelopeSender | undefined;
 }
 
 /** A field added to a draft by ids. */

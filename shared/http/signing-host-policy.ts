@@ -29,6 +29,6 @@ export const EMBED_PAGE_PREFIX = '/embed/';
  * too). The pages call the API only there, so the API needs no CORS; the functions behind them trust the viewer
  * address CloudFront passes (shared/http/viewer.ts).
  */
-export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/', '/v1/verify/'] as const;
+export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/', '/v1/verify/', '/v1/branding/'] as const;
 
 export const servedBySigningHost = (path: string) => path.startsWith(EMBED_PAGE_PREFIX) || SIGNING_HOST_API_PREFIXES.some((prefix) => path.startsWith(prefix));

@@ -28,6 +28,8 @@ export const ERROR_REASONS = [
   // An uploaded PDF refused (400 validation_error): what is wrong with it, or which limit it is over.
   'empty', 'not_pdf', 'encrypted', 'truncated', 'damaged', 'no_pages', 'locked',
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',
+  // A branding logo refused (400 validation_error): over 200 KB, or not a usable PNG or SVG.
+  'logo_too_large', 'logo_invalid',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

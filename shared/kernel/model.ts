@@ -1,6 +1,7 @@
 import type { ChainHead } from './audit-chain.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from '../retention/retention.ts';
+import type { EnvelopeBranding, EnvelopeSender } from '../console/branding.ts';
 import type { LinkClaims } from './tokens.ts';
 
 /** 25 MB upload limit (decision 18), in bytes. */
@@ -192,6 +193,10 @@ export interface Envelope {
   templateId?: string | null;
   /** The bulk send and row that made it, if any. */
   bulkSend?: { id: string; row: number } | null;
+  /** The branding in force when it was created (docs/branding.md); null or absent: none. */
+  branding?: EnvelopeBranding | null;
+  /** Who asks the signers: given at create, else the signed-in user who created it; null or absent: not named. */
+  sender?: EnvelopeSender | null;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */

@@ -46,6 +46,8 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   damaged: { to: 'inline' }, no_pages: { to: 'inline' }, locked: { to: 'inline' }, page_limit: { to: 'inline' },
   total_page_limit: { to: 'inline' }, decoded_size_limit: { to: 'inline' }, object_limit: { to: 'inline' },
   time_limit: { to: 'inline' }, active_content: { to: 'inline' },
+  // A branding logo refused: a console answer, never a signing link's
+  logo_too_large: { to: 'inline' }, logo_invalid: { to: 'inline' },
 };
 
 const known = <T>(table: Record<ErrorReason, T>, reason: string | null): T | undefined =>
