@@ -51,7 +51,7 @@ const LogoResponse = v.object({
 export const EffectiveBrandingResponse = v.object({
   organizationName: v.string(),
   primaryColor: v.string(),
-  textColor: v.pipe(v.string(), v.description('Text on primaryColor: white or near-black, whichever contrasts more (at least 4.5:1)')),
+  textColor: v.pipe(v.string(), v.description('Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1)')),
   accentColor: v.pipe(v.string(), v.description('primaryColor as text on white: itself, or darkened until it reaches 4.5:1')),
   emailFromName: v.string(),
   replyTo: v.nullable(v.string()),

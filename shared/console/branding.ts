@@ -4,7 +4,6 @@
  * in force when it was created (`EnvelopeBranding`), so every message and page of one envelope, and its audit
  * certificate, tell the same story even if the branding changes later. See docs/branding.md.
  */
-import type { TenantRepository } from '#shared/ports/repositories.ts';
 
 /** A stored logo, named by the SHA-256 of its (sanitised) bytes: the same logo is one item, and its URL never changes. */
 export interface LogoRef {
@@ -65,7 +64,7 @@ export function resolveBranding(app: BrandingRecord | null, tenant: BrandingReco
 }
 
 /** The branding an envelope of this tenant takes now: the application's, with the tenant's fields over it. */
-export async function brandingFor(deps: { tenants: Pick<TenantRepository, 'branding'> }, appId: string, tenantId: string): Promise<EnvelopeBranding | null> {
+export async function brandingFor(deps: { tenants: { branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null> } }, appId: string, tenantId: string): Promise<EnvelopeBranding | null> {
   const [app, tenant] = await Promise.all([deps.tenants.branding(appId, null), deps.tenants.branding(appId, tenantId)]);
   return resolveBranding(app, tenant);
 }
@@ -103,9 +102,9 @@ export function contrastRatio(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-/** The text colour on the primary colour (header, buttons): white or near-black, whichever contrasts more (always >= 4.5:1). */
-export function textColorOn(primary: string): '#ffffff' | '#111827' {
-  return contrastRatio(primary, '#ffffff') >= contrastRatio(primary, '#111827') ? '#ffffff' : '#111827';
+/** The text colour on the primary colour (header, buttons): white or black, whichever contrasts more (always >= 4.5:1). */
+export function textColorOn(primary: string): '#ffffff' | '#000000' {
+  return contrastRatio(primary, '#ffffff') >= contrastRatio(primary, '#000000') ? '#ffffff' : '#000000';
 }
 
 /**
