@@ -689,6 +689,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's branding (organisation, logo, colour, email sender name) */
+        get: operations["getBranding"];
+        /** Set the application's branding */
+        put: operations["putBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/contacts": {
         parameters: {
             query?: never;
@@ -760,6 +778,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/tenants/{tenantId}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's branding override */
+        get: operations["getTenantBranding"];
+        /** Set a tenant's branding override */
+        put: operations["putTenantBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/usage": {
         parameters: {
             query?: never;
@@ -769,6 +805,23 @@ export interface paths {
         };
         /** The application's usage in the current billing period */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/branding/{logoId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A branding logo (PNG or SVG) */
+        get: operations["getBrandingLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1285,6 +1338,18 @@ export interface components {
             pageCount: number;
             pages: unknown[];
         })[];
+            /** The envelope's branding for the page header (logo, name, colours with their contrast-checked text colours); null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
             /** What signers who signed before entered, to be shown read-only in place */
             completedFields: ({
             id: string;
@@ -1372,6 +1437,18 @@ export interface components {
             /** SHA-256, lowercase hex */
             sha256: string;
         })[];
+            /** The envelope's branding for the page header; null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
         };
         /** A webhook subscription. Deliveries are POSTs signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>`. */
         Webhook: {
@@ -1477,12 +1554,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `logo_too_large`, `logo_invalid`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "logo_too_large" | "logo_invalid" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1538,6 +1615,11 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+            sender?: {
+            name: string;
+            email?: string | null;
+        };
         };
         /** A signer to add: `authMethod` says how they prove who they are before signing (`email_otp` by default, `sms_otp`, or `none`). `phone` is required when `authMethod` is `sms_otp`. */
         CreateSignerRequest: {
@@ -1940,6 +2022,11 @@ export interface operations {
                     everyDays?: number | null;
                 } | null;
                     send?: boolean;
+                    /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+                    sender?: {
+                    name: string;
+                    email?: string | null;
+                };
                 };
             };
         };
@@ -4054,6 +4141,151 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The branding */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The branding now in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -4302,6 +4534,157 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName?: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor?: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName?: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -4326,6 +4709,38 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A branding logo's id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it) */
+                logoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The logo */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** No such logo */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -13,6 +13,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   sha256: "The SHA-256 of a sealed PDF, 64 hex digits (either case): hashed by whoever holds the file, which is never uploaded",
   uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
+  logoId: 'A branding logo\'s id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it)',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, ' +
     'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +

@@ -5,7 +5,7 @@ import { TenantId } from '../http/common-schemas.ts';
 const name = (max: number) => v.pipe(
   v.string('must be a string'), v.trim(), v.nonEmpty('is required'), v.maxLength(max, `must be at most ${String(max)} characters`),
   // It becomes part of an email's From header: no line breaks, quotes or angle brackets
-  v.regex(/^[^\p{Cc}"<>\\]*$/u, 'must not contain control characters, quotes, backslashes or angle brackets'),
+  v.check((value) => !/[\p{Cc}"<>\\]/u.test(value), 'must not contain control characters, quotes, backslashes or angle brackets'),
 );
 const email = v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters'));
 const color = v.pipe(v.string('must be a colour'), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour written #rrggbb'));

@@ -93,7 +93,7 @@ export const CarbonCopyRequest = v.object({
 
 /** Who asks the signers ("Jane Doe at Acme Corp asked you to sign ..."); absent: the signed-in user who creates it. */
 export const SenderRequest = v.pipe(v.object({
-  name: v.pipe(requiredText(200), v.regex(/^[^\p{Cc}<>]*$/u, 'must not contain control characters or angle brackets')),
+  name: v.pipe(requiredText(200), v.check((value) => !/[\p{Cc}<>]/u.test(value), 'must not contain control characters or angle brackets')),
   email: v.optional(v.nullable(v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters'))), null),
 }, 'must be an object { name, email }'), v.description('Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one'));
 
