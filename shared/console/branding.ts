@@ -107,14 +107,18 @@ export function textColorOn(primary: string): '#ffffff' | '#000000' {
   return contrastRatio(primary, '#ffffff') >= contrastRatio(primary, '#000000') ? '#ffffff' : '#000000';
 }
 
+/** What text in the brand colour stands on: white, and the pages' light grey (web/src/styles.css `--bg`). */
+const LIGHT_SURFACES = ['#ffffff', '#f3f4f6'];
+
 /**
- * The primary colour as text (links) on white: itself when it reaches 4.5:1, else darkened step by step (same hue)
- * until it does. A light brand colour stays the header's background; its links are the darker shade.
+ * The primary colour as text (links) on white: itself when it reaches 4.5:1 there (and on the pages' light grey),
+ * else darkened step by step (same hue) until it does. A light brand colour stays the header's background; its
+ * links, and buttons with white text, take the darker shade.
  */
 export function accentOnWhite(primary: string): string {
   let [r, g, b] = channels(primary);
   let color = primary.toLowerCase();
-  while (contrastRatio(color, '#ffffff') < AA_CONTRAST) {
+  while (Math.min(...LIGHT_SURFACES.map((surface) => contrastRatio(color, surface))) < AA_CONTRAST) {
     [r, g, b] = [Math.floor(r * 0.9), Math.floor(g * 0.9), Math.floor(b * 0.9)];
     color = `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
   }

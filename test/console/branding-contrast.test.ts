@@ -21,6 +21,9 @@ describe('contrast', () => {
     const yellow = accentOnWhite('#ffd400');
     expect(yellow).not.toBe('#ffd400');
     expect(contrastRatio(yellow, '#ffffff')).toBeGreaterThanOrEqual(AA_CONTRAST);
+    // Also on the pages' light grey, where links and secondary buttons stand
+    expect(contrastRatio(yellow, '#f3f4f6')).toBeGreaterThanOrEqual(AA_CONTRAST);
+    expect(contrastRatio(accentOnWhite('#767676'), '#f3f4f6')).toBeGreaterThanOrEqual(AA_CONTRAST);
     expect(contrastRatio(accentOnWhite('#ffffff'), '#ffffff')).toBeGreaterThanOrEqual(AA_CONTRAST);
     expect(brandColors('#FFD400')).toEqual({ primaryColor: '#ffd400', textColor: '#000000', accentColor: yellow });
   });
