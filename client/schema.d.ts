@@ -689,6 +689,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/auth-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs in (the OpenID provider and the console's client) */
+        get: operations["getAuthConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/branding": {
         parameters: {
             query?: never;
@@ -702,6 +719,41 @@ export interface paths {
         put: operations["putBranding"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's API clients */
+        get: operations["listApiClients"];
+        put?: never;
+        /** Create API client credentials */
+        post: operations["createApiClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke API client credentials */
+        delete: operations["revokeApiClient"];
         options?: never;
         head?: never;
         patch?: never;
@@ -737,6 +789,23 @@ export interface paths {
         post?: never;
         /** Remove a contact */
         delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user, their role and application */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -808,6 +877,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's console users */
+        get: operations["listUsers"];
+        put?: never;
+        /** Invite a user to the console */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a user's role */
+        put: operations["updateUser"];
+        post?: never;
+        /** Remove a user */
+        delete: operations["removeUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1201,7 +1306,7 @@ export interface components {
             /** Dotted audit event name */
             event: string;
             timestamp: string;
-            /** `signer:<signerId>` or `system` */
+            /** `signer:<signerId>`, `user:<email>` (a console user) or `system` */
             actor: string;
             ip: string | null;
             userAgent: string | null;
@@ -1554,12 +1659,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `logo_too_large`, `logo_invalid`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `user_unknown`, `role_forbidden`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `logo_too_large`, `logo_invalid`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "logo_too_large" | "logo_invalid" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "user_unknown" | "role_forbidden" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "logo_too_large" | "logo_invalid" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -4141,6 +4246,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getAuthConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The sign-in settings */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The OpenID provider: its discovery document is `<issuer>/.well-known/openid-configuration` */
+                        issuer: string;
+                        /** The console's public client: authorization code with PKCE (S256), no secret */
+                        clientId: string;
+                        scopes: string[];
+                        /** Appended to the signing host origin: the redirect_uri the provider sends the code to */
+                        redirectPath: string;
+                        /** Cognito's hosted logout (`?client_id=&logout_uri=`); null: the discovery document's `end_session_endpoint` */
+                        logoutUrl: string | null;
+                    };
+                };
+            };
+            /** No OpenID provider is configured for this deployment */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getBranding: {
         parameters: {
             query?: never;
@@ -4286,6 +4429,123 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listApiClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The clients */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        clientId: string;
+                        name: string;
+                        createdAt: string;
+                        /** The application's own client: its secret also signs webhooks, so it is rotated, never revoked */
+                        primary: boolean;
+                    })[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** Created, with its secret */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        /** Shown once, stored only hashed; null when an Idempotency-Key repeat answers */
+                        clientSecret: string | null;
+                        name: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** No name */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** An API client id, as `GET /v1/console/clients` lists it */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Revoked */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such client in this application */
+            404: components["responses"]["NotFound"];
+            /** The application's own client */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -4387,6 +4647,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such contact for this application */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The caller */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Null for a client-credentials token */
+                        email: string | null;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        appId: string;
+                        applicationName: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4709,6 +5005,184 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The users */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    })[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    name?: string | null;
+                    /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                    role: "admin" | "sender";
+                };
+            };
+        };
+        responses: {
+            /** Invited */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    };
+                };
+            };
+            /** Not an email address, or no such role */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** An account with this email exists already; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                    role: "admin" | "sender";
+                };
+            };
+        };
+        responses: {
+            /** The user with the new role */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    };
+                };
+            };
+            /** No such role */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such user in this application */
+            404: components["responses"]["NotFound"];
+            /** Your own role */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such user in this application */
+            404: components["responses"]["NotFound"];
+            /** Yourself */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -119,6 +119,7 @@ export function targetsOf(service: AwsService, operation: string, input: Input):
     case 'ses': return [{ action: operation, from: String(input.FromEmailAddress) }];
     case 'sns': return [{ action: operation, ...(input.TopicArn ? { arn: field(input, 'TopicArn') } : { phoneNumber: true }) }];
     case 'ssm': return [{ action: operation, arn: String(input.Name) }];
+    case 'cognito': return [{ action: operation, arn: String(input.UserPoolId) }];
   }
 }
 

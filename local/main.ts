@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     dataDir,
     port: port('PORT', 3000),
     signingPort: port('SIGNING_PORT', 3001),
+    oidcPort: port('OIDC_PORT', 3002),
+    devAdmin: { email: process.env.LOCAL_ADMIN_EMAIL ?? 'admin@localhost', password: process.env.LOCAL_ADMIN_PASSWORD ?? 'local-password' },
     devClient: { clientId: process.env.LOCAL_CLIENT_ID ?? 'local-client', clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-secret' },
     baseUrl: process.env.BASE_URL, signingUrl: process.env.SIGNING_URL, mailFrom: process.env.MAIL_FROM, senderCopyEmail: process.env.SENDER_COPY_EMAIL,
     ...(process.env.SEAL_KEY_SPEC ? { sealKeySpec: sealKeySpecOf(process.env.SEAL_KEY_SPEC, 'SEAL_KEY_SPEC') } : {}),
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
     `  Signing host  ${stack.signingUrl}   (reference also at ${stack.signingUrl}/docs/)`,
     `  Client id     ${stack.devApp.clientId}`,
     `  Client secret ${stack.devApp.clientSecret}`,
+    `  Console       ${stack.signingUrl}/app/   (sign in as ${stack.devAdmin.email} / ${stack.devAdmin.password}; OpenID provider ${stack.signIn.oidc.issuer})`,
     '',
     `  Try it:       npm run demo   (an envelope from create to sealed PDF, in another terminal${stack.apiUrl === 'http://127.0.0.1:3000' ? '' : `; API_URL=${stack.apiUrl}`})`,
     ...(stack.csc ? [`  CSC provider  ${stack.csc.baseUrl}   (seals verify against ${stack.apiUrl}/_local/csc/root.pem)`] : []),
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof JavaMissingError) console.error(`\n${error.message}\n`);
-  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`\nA port is already in use (${(error as Error).message}). Set PORT / SIGNING_PORT to free ones.\n`);
+  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`\nA port is already in use (${(error as Error).message}). Set PORT / SIGNING_PORT / OIDC_PORT to free ones.\n`);
   else console.error(error);
   process.exit(1);
 });

@@ -50,6 +50,7 @@ import { runScheduled, type Job } from './scheduler.ts';
 import { apiListener } from './server.ts';
 import { signingHostListener } from './signing-host.ts';
 import { loadStateMachine } from './workflow-runner.ts';
+import { ensureDevAdmin, signInDir, startSignIn, type LocalSignIn } from './sign-in.ts';
 
 export interface LocalStackOptions {
   /** Persist everything under this directory (`npm start`): data, keys, the service clock, queued jobs; omitted: in memory, gone at stop (tests). */
@@ -78,6 +79,8 @@ export interface LocalStackOptions {
   sealKeySpec?: SealKeySpec;
   /** The lifetime of the local timestamp authority's certificates (default 825 days); clock tests shorten it. */
   tsaValidDays?: number;
+  /** The local OpenID provider's port (OIDC_PORT; absent or 0: a free one) and the console's development admin. */
+  oidcPort?: number; devAdmin?: { email: string; password: string };
 }
 
 export interface LocalStack {
@@ -97,6 +100,8 @@ export interface LocalStack {
   awsCallLog: string;
   /** The local CSC provider, when the seal goes through it. */
   csc: RunningCsc | undefined;
+  /** The console's OpenID provider and its accounts; `devAdmin` signs in there. */
+  signIn: LocalSignIn; devAdmin: { email: string; password: string };
   stop(): Promise<void>;
 }
 
@@ -149,7 +154,7 @@ function clientSettings(engines: Engines): ClientSettings {
     s3: localS3ClientConfig(engines.s3.endpoint),
     ses: { ...local, endpoint: engines.ses.endpoint },
     sqs: { ...local, endpoint: engines.sqs.endpoint },
-    sns: local, sfn: local, kms: local, secretsManager: local,
+    sns: local, sfn: local, kms: local, secretsManager: local, cognito: local,
   };
 }
 
@@ -242,6 +247,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sealKey = await KeyFileSigner.open(sealKeyDir, { certify: (key, chain) => engines.pki.sealChain(key, chain), ...(options.sealKeySpec ? { keySpec: options.sealKeySpec } : {}) });
     const resources = localResources(engines, urls, (await sealKey.certificateChain()).map((der) => toPem(der)).join(''));
     const csc = await cscProvider(options, join(dataDir ?? scratch, 'csc'), clock, teardown);
+    const signIn = await startSignIn({ dir: signInDir(dataDir ?? scratch), port: options.oidcPort ?? 0, signingUrl: urls.signingUrl });
+    teardown.add(() => signIn.oidc.stop());
 
     // 3. Every function wired from its own environment.
     const outbox = new SmsOutbox(() => clock.now(), () => uuidV7Ids.next());
@@ -251,7 +258,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const wiring: LocalWiring = {
       resources, clients, clock,
       apiDescription: inMemoryApiDescription(urls.apiUrl),
-      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER, csc: csc.settings },
+      settings: { senderEmail: options.mailFrom ?? 'no-reply@esign.local', smsSenderId: null, rateLimits: JSON.stringify(options.rateLimits ?? {}), sealCertificateParameter: LOCAL_SEAL_CHAIN_PARAMETER, csc: csc.settings, signIn: signIn.settings },
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
@@ -264,6 +271,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         // `seal-cert import` writes the chain file; the seal reads it here as it reads SSM on AWS, so an import takes effect.
         ssm: { parameter: LOCAL_SEAL_CHAIN_PARAMETER, chainPem: () => readFile(join(sealKeyDir, CERTIFICATE_FILE), 'utf8') },
         sfn: { workflows: localWorkflows, names: new Map([[resources.sealStateMachineArn, 'seal-envelope'], [resources.webhookRetryStateMachineArn, 'webhook-retry']]) },
+        cognito: { userPoolId: signIn.settings.userPoolId, accounts: signIn.accounts },
       }),
       calls: new AwsCallLog(join(scratch, 'aws-calls.jsonl')),
     };
@@ -315,6 +323,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const devApp = await ensureApplication(operator, {
       name: 'Local development', clientId: options.devClient?.clientId ?? 'local-client', clientSecret: options.devClient?.clientSecret ?? 'local-secret',
     });
+    const devAdmin = await ensureDevAdmin(operator, signIn, devApp.appId, options.devAdmin);
 
     // 6. Serve.
     const dev = {
@@ -329,7 +338,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await listen(signing, ports.signing);
     await listen(api, ports.api);
     return {
-      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file, csc: csc.running,
+      apiUrl, signingUrl: urls.signingUrl, devApp, deps: operator, clock, config, resources, settings: wiring.settings, awsCallLog: wiring.calls.file, csc: csc.running, signIn, devAdmin,
       endpoints: { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, ses: engines.ses.endpoint, sqs: engines.sqs.endpoint },
       queueUrls: { jobs: resources.jobsQueueUrl, jobsDlq: engines.sqs.queues[JOBS_QUEUE]?.dlqUrl ?? '' },
       stop: () => teardown.run(),

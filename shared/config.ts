@@ -61,6 +61,17 @@ const EnvSchema = v.object({
   CSC_PIN: v.optional(v.string(), ''),
   CSC_OTP: v.optional(v.string(), ''),
   /** The jobs queue consumer's maximum concurrency: each container paces its emails to its share of the SES rate. */
+  /** The console's OpenID provider (the Cognito user pool on AWS, the local provider locally); unset: no sign-in. */
+  OIDC_ISSUER: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('OIDC_ISSUER must be a URL'))]), ''),
+  OIDC_CLIENT_ID: v.optional(v.string(), ''),
+  /** Where the provider's signing keys are; default `<issuer>/.well-known/jwks.json` (Cognito's). */
+  OIDC_JWKS_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('OIDC_JWKS_URL must be a URL'))]), ''),
+  /** The `aud` access tokens must carry, when the provider sets one (Cognito's access tokens have none). */
+  OIDC_AUDIENCE: v.optional(v.string(), ''),
+  /** Cognito's hosted logout (`https://<domain>/logout`); unset: the provider's end_session_endpoint. */
+  OIDC_LOGOUT_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('OIDC_LOGOUT_URL must be a URL'))]), ''),
+  /** The Cognito user pool users are invited into (AdminCreateUser). */
+  USER_POOL_ID: v.optional(v.string(), ''),
   JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
 
@@ -147,8 +158,20 @@ export interface Config {
   documentsOrigin: string;
   /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
   jobsMaxConcurrency: number;
+  /** The console's OpenID provider, whose access tokens the API accepts beside its own; null: none configured. */
+  signIn: SignInConfig | null;
   /** Who holds the seal key: the KMS key (SEAL_KEY_ID), or a credential at a trust service provider (CSC API v2). */
   signer: { kind: 'kms' } | CscSignerConfig;
+}
+
+/** The OpenID provider users sign in at, and what its access tokens must say. */
+export interface SignInConfig {
+  issuer: string;
+  clientId: string;
+  jwksUrl: string;
+  audience: string | null;
+  logoutUrl: string | null;
+  userPoolId: string | null;
 }
 
 /** A CSC v2 credential: where, the OAuth2 client, and the PIN / OTP its authorization asks for (secrets, never logged). */
@@ -199,6 +222,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentsOrigin: e.DOCUMENTS_ORIGIN,
     jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
     signer: signerOf(e),
+    signIn: e.OIDC_ISSUER && e.OIDC_CLIENT_ID ? {
+      issuer: e.OIDC_ISSUER.replace(/\/+$/, ''), clientId: e.OIDC_CLIENT_ID,
+      jwksUrl: e.OIDC_JWKS_URL || `${e.OIDC_ISSUER.replace(/\/+$/, '')}/.well-known/jwks.json`,
+      audience: e.OIDC_AUDIENCE || null, logoutUrl: e.OIDC_LOGOUT_URL || null, userPoolId: e.USER_POOL_ID || null,
+    } : null,
   };
 }
 

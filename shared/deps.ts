@@ -18,6 +18,7 @@ import type { SFNClientConfig } from '@aws-sdk/client-sfn';
 import type { SNSClientConfig } from '@aws-sdk/client-sns';
 import type { SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { SSMClientConfig } from '@aws-sdk/client-ssm';
+import type { CognitoIdentityProviderClientConfig } from '@aws-sdk/client-cognito-identity-provider';
 import type { MetadataBearer, MiddlewareStack } from '@smithy/types';
 import { secretsToRead } from '#shared/adapters/aws/secret-names.ts';
 import { algorithmOfCertificate, chainOfPem } from '#shared/adapters/aws/seal-certificate.ts';
@@ -29,8 +30,8 @@ import { emfMetrics, MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
 import { bundledApiDescription, systemClock, uuidV7Ids } from '#shared/adapters/system.ts';
 import { HttpWebhookSender } from '#shared/adapters/http/webhook-sender.ts';
-import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#shared/ports/repositories.ts';
-import type { ApiDescription, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SealChain, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
+import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TeamRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#shared/ports/repositories.ts';
+import type { ApiDescription, IdentityAdmin, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SealChain, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#shared/ports/traffic.ts';
 import { loadConfig, type Config, type CscSignerConfig } from './config.ts';
 
@@ -45,6 +46,8 @@ export interface Deps {
   blobs: BlobStore;
   mailer: Mailer;
   sms: SmsSender;
+  /** The console's identity provider (the Cognito user pool), for inviting and removing users. */
+  identities: IdentityAdmin;
   secrets: SecretBox;
   jobs: JobQueue;
   workflows: Workflows;
@@ -58,6 +61,8 @@ export interface Deps {
   usage: UsageRepository;
   templates: TemplateRepository;
   bulkSends: BulkSendRepository;
+  /** The console's users and the application's further API clients. */
+  team: TeamRepository;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   logger: Logger;
@@ -77,6 +82,7 @@ export interface ClientSettings {
   kms?: KMSClientConfig;
   secretsManager?: SecretsManagerClientConfig;
   ssm?: SSMClientConfig;
+  cognito?: CognitoIdentityProviderClientConfig;
 }
 
 export type AwsService = keyof ClientSettings;
@@ -155,6 +161,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
     idempotency: port('idempotency', { claim: true, complete: true, release: true }),
     templates: port('templates', { get: true, create: true, save: true, delete: true, list: true }),
     bulkSends: port('bulkSends', { create: true, get: true, chunk: true, results: true, recordResult: true, dueForCheck: true, saveCheck: true }),
+    team: port('team', { users: true, userBySubject: true, addUser: true, saveUser: true, removeUser: true, clients: true, client: true, addClient: true, removeClient: true }),
   };
 }
 
@@ -268,6 +275,10 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
       const { SnsSms, snsClient } = await import('#shared/adapters/aws/sns-sms.ts');
       return new SnsSms(clientOf(aws, 'sns', snsClient), config.smsSenderId ?? undefined);
     }, { send: true }),
+    identities: lazyPort(async () => {
+      const { CognitoIdentityAdmin, cognitoClient } = await import('#shared/adapters/aws/cognito-identity-admin.ts');
+      return new CognitoIdentityAdmin(clientOf(aws, 'cognito', cognitoClient), config.signIn?.userPoolId ?? '');
+    }, { createUser: true, deleteUser: true }),
     secrets: new AesSecretBox(config.dataKey),
     jobs: lazyPort(async () => {
       const { SqsJobQueue, sqsClient } = await import('#shared/adapters/aws/sqs-job-queue.ts');

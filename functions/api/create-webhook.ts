@@ -6,7 +6,7 @@ import { WebhookResponse } from '#shared/webhooks/webhook-response-schemas.ts';
 import { CreateWebhookRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
-  method: 'POST', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks',
+  method: 'POST', path: '/v1/webhooks', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'createWebhook', summary: 'Subscribe an HTTPS endpoint to events',
   description:
     'Subscribes an HTTPS endpoint to events. Deliveries are signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>` ' +

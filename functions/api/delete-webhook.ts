@@ -5,7 +5,7 @@ import { noContent } from '#shared/http/responses.ts';
 import { IdParams } from '#shared/http/common-schemas.ts';
 
 export const definition = route({
-  method: 'DELETE', path: '/v1/webhooks/{id}', auth: 'bearer', tag: 'Webhooks',
+  method: 'DELETE', path: '/v1/webhooks/{id}', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'deleteWebhook', summary: 'Remove a webhook',
   description: 'Removes the webhook: no further deliveries are made to it.',
   params: IdParams,

@@ -6,7 +6,7 @@ import { resolveBranding } from '#shared/console/branding.ts';
 
 /** The application's branding (every field null when none was set). */
 export const definition = route({
-  method: 'GET', path: '/v1/console/branding', auth: 'bearer', tag: 'Console',
+  method: 'GET', path: '/v1/console/branding', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'getBranding', summary: "The application's branding (organisation, logo, colour, email sender name)",
   description: 'What invitations, reminders, notices, completion emails, the signing and download pages and the audit certificate show. A tenant may override it: `/v1/console/tenants/{tenantId}/branding`.',
   success: { status: 200, description: 'The branding', content: json(BrandingResponse) },

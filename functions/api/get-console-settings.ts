@@ -4,7 +4,7 @@ import { ConsoleSettingsResponse } from '#shared/console/console-response-schema
 
 /** The application's own settings (embedded signing origins). */
 export const definition = route({
-  method: 'GET', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
+  method: 'GET', path: '/v1/console/settings', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'getConsoleSettings', summary: "The application's settings (embedOrigins)",
   description: 'The settings of the calling application: `embedOrigins`, the origins allowed to frame its embedded signing pages (empty: none).',
   success: { status: 200, description: 'The settings', content: json(ConsoleSettingsResponse) },

@@ -6,7 +6,7 @@ import { resolveBranding } from '#shared/console/branding.ts';
 
 /** A tenant's branding override, and the branding its envelopes get (the application's with the override over it). */
 export const definition = route({
-  method: 'GET', path: '/v1/console/tenants/{tenantId}/branding', auth: 'bearer', tag: 'Console',
+  method: 'GET', path: '/v1/console/tenants/{tenantId}/branding', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'getTenantBranding', summary: "A tenant's branding override",
   description: 'The fields the tenant overrides (null: the application\'s), and in `effective` what its envelopes created now get.',
   params: TenantBrandingParams,

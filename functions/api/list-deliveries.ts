@@ -7,7 +7,7 @@ import { DeliveryListResponse } from '#shared/webhooks/webhook-response-schemas.
 import { DeliveriesQuery } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
-  method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'bearer', tag: 'Webhooks',
+  method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'listDeliveries', summary: "A webhook's deliveries, newest first",
   description: 'The failed-deliveries console, newest first: `?status=failed` lists what needs a resend.',
   params: IdParams,

@@ -7,7 +7,7 @@ import { resolveBranding } from '#shared/console/branding.ts';
 
 /** Sets the application's branding; envelopes created from now on take it (existing ones keep theirs). */
 export const definition = route({
-  method: 'PUT', path: '/v1/console/branding', auth: 'bearer', tag: 'Console',
+  method: 'PUT', path: '/v1/console/branding', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'putBranding', summary: "Set the application's branding",
   description:
     '`logo` is a `data:` URI of a PNG (checked: signature, structure, at most 4096 pixels a side) or an SVG (sanitised: scripts, event handlers, ' +

@@ -6,7 +6,7 @@ import { ConsoleSettingsResponse } from '#shared/console/console-response-schema
 
 /** Sets the application's settings: `embedOrigins`, the origins allowed to frame embedded signing (decision 36). */
 export const definition = route({
-  method: 'PUT', path: '/v1/console/settings', auth: 'bearer', tag: 'Console',
+  method: 'PUT', path: '/v1/console/settings', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'putConsoleSettings', summary: "Set the application's settings (embedOrigins)",
   description:
     'At most 20 origins, each `https://host[:port]` (plain `http` only on a loopback host, for local development). Embedded signing ' +

@@ -7,7 +7,7 @@ import { resolveBranding } from '#shared/console/branding.ts';
 
 /** Sets a tenant's branding override: each field it sets wins over the application's for that tenant's new envelopes. */
 export const definition = route({
-  method: 'PUT', path: '/v1/console/tenants/{tenantId}/branding', auth: 'bearer', tag: 'Console',
+  method: 'PUT', path: '/v1/console/tenants/{tenantId}/branding', auth: 'bearer', tag: 'Console', adminOnly: true,
   operationId: 'putTenantBranding', summary: "Set a tenant's branding override",
   description:
     'Any of the application branding\'s fields; those given win over the application\'s for this tenant, the others stay the application\'s. ' +

@@ -6,7 +6,7 @@ import { ReplayResponse } from '#shared/webhooks/webhook-response-schemas.ts';
 import { ReplayRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
-  method: 'POST', path: '/v1/webhooks/{id}/replay', auth: 'bearer', tag: 'Webhooks',
+  method: 'POST', path: '/v1/webhooks/{id}/replay', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'replayWebhookEvents', summary: 'Deliver the events of a time range again to this webhook',
   description:
     'Queues a new delivery of every event created from `since` (at most 30 days ago) until `until` (default: now) that this webhook ' +

@@ -6,7 +6,7 @@ import { DeliveryResponse } from '#shared/webhooks/webhook-response-schemas.ts';
 import { DeliveryParams } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
-  method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', auth: 'bearer', tag: 'Webhooks',
+  method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'resendDelivery', summary: 'Send a delivery again now',
   description: 'Sends the delivery again now, with the same body and event id; the answer says how it went.',
   params: DeliveryParams,

@@ -7,7 +7,7 @@ import { SecretRotationResponse } from '#shared/webhooks/webhook-response-schema
 import { RotateSecretRequest } from '#shared/webhooks/webhook-schemas.ts';
 
 export const definition = route({
-  method: 'POST', path: '/v1/webhooks/{id}/rotate-secret', auth: 'bearer', tag: 'Webhooks',
+  method: 'POST', path: '/v1/webhooks/{id}/rotate-secret', auth: 'bearer', tag: 'Webhooks', adminOnly: true,
   operationId: 'rotateWebhookSecret', summary: "Replace a webhook's signing secret, the old one overlapping",
   description:
     'Replaces the signing secret with `secret` (at least 16 characters), or with a generated one, returned here once and never again. ' +

@@ -82,6 +82,9 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   replayWebhookEvents: { since: '2026-01-02T00:00:00.000Z', until: '2026-01-03T00:00:00.000Z' },
   saveContact: { name: 'Ana Silva', email: 'ana@example.com', phone: '+14155550100' },
   putTenant: { retentionDays: 90, defaultExpiresInDays: 14, fieldOrigin: 'top-left' },
+  inviteUser: { email: 'sam@example.com', name: 'Sam Reyes', role: 'sender' },
+  updateUser: { role: 'admin' },
+  createApiClient: { name: 'Billing system' },
 };
 
 const TEMPLATE = '0194a3b0-7c1e-7d2a-9f10-3a4b5c6d7e92';

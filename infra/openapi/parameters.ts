@@ -14,6 +14,8 @@ export const PATH_PARAMETERS: Record<string, string> = {
   uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   logoId: 'A branding logo\'s id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it)',
+  userId: "A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it",
+  clientId: 'An API client id, as `GET /v1/console/clients` lists it',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, ' +
     'which takes no bearer header. It is valid until the envelope\'s deadline (at most 30 days) and stops working when a newer link ' +

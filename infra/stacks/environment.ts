@@ -55,6 +55,19 @@ export interface FunctionSettings {
   jobsMaxConcurrency?: number;
   /** The seal key at a trust service provider (SIGNER=csc) instead of the KMS key; null or absent: KMS. */
   csc?: CscFunctionSettings | null;
+  /** The console's OpenID provider (the user pool, or the local provider); null or absent: no console sign-in. */
+  signIn?: SignInSettings | null;
+}
+
+/** What the routes are told of the OpenID provider whose access tokens they accept (shared/config.ts, OIDC_*). */
+export interface SignInSettings {
+  issuer: string;
+  clientId: string;
+  jwksUrl: string;
+  audience: string | null;
+  logoutUrl: string | null;
+  /** The user pool the user routes administer (AdminCreateUser, AdminDeleteUser). */
+  userPoolId: string;
 }
 
 /** A CSC v2 credential as the seal function is given it: its secrets by ARN, read at cold start. */
@@ -108,6 +121,8 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     POWERTOOLS_LOG_LEVEL: settings.logLevel ?? 'INFO',
   };
   if (route) env.RATE_LIMITS = settings.rateLimits;
+  if (route && settings.signIn) Object.assign(env, signInVariables(settings.signIn));
+  if (access.identities && settings.signIn) env.USER_POOL_ID = settings.signIn.userPoolId;
   if (access.mail) {
     env.MAIL_FROM = settings.senderEmail;
     if (settings.jobsMaxConcurrency !== undefined) env.JOBS_MAX_CONCURRENCY = String(settings.jobsMaxConcurrency);
@@ -133,6 +148,13 @@ export function functionEnvironment(handler: string, resources: ServiceResources
     if (settings.padesLevel) env.PADES_LEVEL = settings.padesLevel;
   }
   return env;
+}
+
+function signInVariables(signIn: SignInSettings): Record<string, string> {
+  return {
+    OIDC_ISSUER: signIn.issuer, OIDC_CLIENT_ID: signIn.clientId, OIDC_JWKS_URL: signIn.jwksUrl,
+    ...(signIn.audience ? { OIDC_AUDIENCE: signIn.audience } : {}), ...(signIn.logoutUrl ? { OIDC_LOGOUT_URL: signIn.logoutUrl } : {}),
+  };
 }
 
 /** SIGNER=csc and where the credential is; the secrets by ARN only (never their values in the configuration). */
@@ -168,6 +190,7 @@ export const ADAPTER_PORTS: Record<string, PortName> = {
   '#shared/adapters/aws/s3-blob-store.ts': 'blobs',
   '#shared/adapters/aws/ses-mailer.ts': 'mailer',
   '#shared/adapters/aws/sns-sms.ts': 'sms',
+  '#shared/adapters/aws/cognito-identity-admin.ts': 'identities',
   '#shared/adapters/aws/sqs-job-queue.ts': 'jobs',
   '#shared/adapters/aws/sfn-workflows.ts': 'workflows',
   '#shared/adapters/aws/kms-signer.ts': 'documentSigner',

@@ -2,13 +2,16 @@
  * AWS services with no faithful local engine, answered in this process by a middleware at the front of the SDK
  * client's stack: the production adapters (shared/adapters/aws) run unchanged and their calls are recorded like any
  * other (aws-calls.ts), while the work is done locally. Secrets Manager hands out the local secrets; SNS keeps each
- * SMS for the outbox; KMS signs with the local key file; SSM hands out its certificate chain; Step Functions starts the local workflow runner.
+ * SMS for the outbox; KMS signs with the local key file; SSM hands out its certificate chain; Step Functions starts the local workflow runner;
+ * the Cognito user pool's Admin* calls make and delete accounts of the local OpenID provider.
  */
 import { NotFoundException, type SignCommandInput } from '@aws-sdk/client-kms';
 import { ResourceNotFoundException, type GetSecretValueCommandInput } from '@aws-sdk/client-secrets-manager';
 import { StateMachineDoesNotExist, type StartExecutionCommandInput } from '@aws-sdk/client-sfn';
 import { InvalidParameterException, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { ParameterNotFound, type GetParameterCommandInput } from '@aws-sdk/client-ssm';
+import { ResourceNotFoundException as PoolNotFound, UsernameExistsException, UserNotFoundException, type AdminCreateUserCommandInput } from '@aws-sdk/client-cognito-identity-provider';
+import type { LocalAccounts } from './oidc-accounts.ts';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import type { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import type { LocalWorkflows } from '#shared/adapters/local/local-workflows.ts';
@@ -36,6 +39,7 @@ export interface InProcessServices {
   /** The seal certificate chain parameter: the chain file `seal-cert import` writes, read at each call. */
   ssm: { parameter: string; chainPem: () => Promise<string> };
   sfn: { workflows: LocalWorkflows; names: ReadonlyMap<string, string> };
+  cognito: { userPoolId: string; accounts: LocalAccounts };
 }
 
 /** The answer of each in-process service; services with a local engine of their own have none. */
@@ -76,6 +80,20 @@ export function inProcessAnswers(services: InProcessServices): Partial<Record<Aw
       const started = new Date();
       return services.sfn.workflows.start(machine, input.name, JSON.parse(input.input ?? '{}') as object)
         .then(() => ({ executionArn: `${String(input.stateMachineArn).replace(':stateMachine:', ':execution:')}:${input.name ?? ''}`, startDate: started }));
+    },
+    cognito: (command, input: AdminCreateUserCommandInput) => {
+      if (command !== 'AdminCreateUserCommand' && command !== 'AdminDeleteUserCommand') return undefined;
+      const { accounts, userPoolId } = services.cognito;
+      if (input.UserPoolId !== userPoolId) return Promise.reject(new PoolNotFound({ message: `No local user pool ${String(input.UserPoolId)}`, $metadata }));
+      const email = input.Username ?? '';
+      if (command === 'AdminDeleteUserCommand') {
+        return accounts.delete(email).then((removed) => (removed ? {} : Promise.reject(new UserNotFoundException({ message: 'User does not exist.', $metadata }))));
+      }
+      const name = input.UserAttributes?.find((a) => a.Name === 'name')?.Value ?? null;
+      return accounts.create(email, name, input.TemporaryPassword ?? '').then((account) => {
+        if (!account) throw new UsernameExistsException({ message: 'An account with the given email already exists.', $metadata });
+        return { User: { Username: account.id, Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD', Attributes: [{ Name: 'sub', Value: account.id }, { Name: 'email', Value: account.email }] } };
+      });
     },
   };
 }

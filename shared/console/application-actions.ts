@@ -2,7 +2,7 @@ import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } fr
 import { ACCESS_TOKEN_SECONDS, issueAccessToken } from '../kernel/tokens.ts';
 import type { Config } from '../config.ts';
 import { Forbidden, Unauthorized } from '../kernel/errors.ts';
-import type { Application, ApplicationRepository } from '#shared/ports/repositories.ts';
+import type { Application, ApplicationRepository, TeamRepository } from '#shared/ports/repositories.ts';
 import type { Clock, Ids, SecretBox } from '#shared/ports/services.ts';
 
 export interface ApplicationDeps {
@@ -58,12 +58,15 @@ export async function ensureApplication(deps: ApplicationDeps, input: Required<P
 const MAX_CLIENT_ID_LENGTH = 256;
 
 /** OAuth 2.0 client credentials (decision 29): a bearer JWT for one hour. */
-export async function issueToken(deps: Pick<ApplicationDeps, 'config' | 'clock' | 'applications'>, clientId: string, clientSecret: string) {
+export async function issueToken(deps: Pick<ApplicationDeps, 'config' | 'clock' | 'applications'> & { team: Pick<TeamRepository, 'client'> }, clientId: string, clientSecret: string) {
   // A client id longer than any we issue is unknown, never a lookup (it would not fit the index key; decision 7).
-  const app = clientId.length <= MAX_CLIENT_ID_LENGTH ? await deps.applications.getByClientId(clientId) : undefined;
-  const valid = await verifyClientSecret(clientSecret, app?.secretHash);
+  const known = clientId.length <= MAX_CLIENT_ID_LENGTH;
+  // A further client (created in the console) has its own secret; else the application's own client.
+  const further = known ? await deps.team.client(clientId) : undefined;
+  const app = further ? await deps.applications.get(further.appId) : known ? await deps.applications.getByClientId(clientId) : undefined;
+  const valid = await verifyClientSecret(clientSecret, further?.secretHash ?? app?.secretHash);
   if (!app || !valid) throw new Unauthorized('Invalid client credentials');
   if (app.suspended) throw new Forbidden('This application is suspended');
-  const accessToken = await issueAccessToken(deps.config.jwtSecret, { appId: app.appId, clientId: app.clientId }, deps.clock.now());
+  const accessToken = await issueAccessToken(deps.config.jwtSecret, { appId: app.appId, clientId: further?.clientId ?? app.clientId }, deps.clock.now());
   return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_SECONDS };
 }

@@ -8,7 +8,7 @@ import { storedKeys } from './page-geometry.ts';
 import { assertNoErrors } from './field-placement.ts';
 
 const documentEvent = (event: AuditDraft['event'], document: Document, ctx: Ctx, extra: Record<string, unknown> = {}): AuditDraft => ({
-  event, actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
+  event, actor: ctx.meta.actor ?? 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
   detail: { documentId: document.id, name: document.name ?? null, sha256: document.sha256, pageCount: document.pageCount, sizeBytes: document.sizeBytes, ...extra },
 });
 

@@ -73,7 +73,7 @@ export const AuditEventResponse = v.object({
   seq: positive,
   event: v.pipe(v.string(), v.description('Dotted audit event name'), v.examples(['envelope.created', 'signer.signed', 'envelope.completed'])),
   timestamp,
-  actor: v.pipe(v.string(), v.description('`signer:<signerId>` or `system`')),
+  actor: v.pipe(v.string(), v.description('`signer:<signerId>`, `user:<email>` (a console user) or `system`')),
   ip: v.nullable(v.string()),
   userAgent: v.nullable(v.string()),
   detail: v.nullable(v.record(v.string(), v.unknown())),

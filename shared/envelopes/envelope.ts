@@ -33,7 +33,7 @@ export const MAX_CC = 20;
 export const MAX_SIGNERS = 50;
 
 const system = (event: AuditDraft['event'], meta: RequestMeta, detail: AuditDraft['detail'] = null): AuditDraft => ({
-  event, actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail,
+  event, actor: meta.actor ?? 'system', ip: meta.ip, userAgent: meta.userAgent, detail,
 });
 
 function eventItem(envelope: Envelope, event: WebhookEventName, ctx: Ctx, signerId: string | null = null): EventOutboxItem {

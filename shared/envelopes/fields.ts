@@ -69,7 +69,7 @@ export function rebase(errors: FieldErrors): FieldErrors {
 }
 
 const fieldAdded = (field: Field, ctx: Ctx): AuditDraft => ({
-  event: 'field.added', actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
+  event: 'field.added', actor: ctx.meta.actor ?? 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
   detail: { fieldId: field.id, signerId: field.signerId, documentId: field.documentId, type: field.type, page: field.page, label: field.label ?? null, readOnly: field.readOnly ?? false },
 });
 

@@ -46,7 +46,7 @@ export async function resendLink(deps: SigningDeps, appId: string, rawId: string
     }
     const unlocked = unlockOtp(envelope, signer, ctx);
     const base = changeOf(envelope, unlocked.envelope, [...unlocked.drafts, {
-      event: 'signer.invited', actor: 'system', ip: meta.ip, userAgent: meta.userAgent, detail: { signerId: signer.id, email: signer.email, resent: true },
+      event: 'signer.invited', actor: meta.actor ?? 'system', ip: meta.ip, userAgent: meta.userAgent, detail: { signerId: signer.id, email: signer.email, resent: true },
     }], [], ctx);
     const linked = await withNewLinks(deps, base, [signer], ctx);
     const url = linked.urls.get(signer.id);

@@ -35,6 +35,8 @@ export interface Access {
   mail?: boolean;
   /** Sends SMS through SNS. */
   sms?: boolean;
+  /** Creates and deletes console users' accounts at the identity provider (the Cognito user pool's Admin* calls). */
+  identities?: boolean;
   /** Sends to the jobs queue. */
   jobs?: boolean;
   /** Starts executions of these workflows. */
@@ -63,10 +65,11 @@ export const pdfHandling = { memorySize: 1024, timeoutSeconds: 29 } as const sat
  * the adapters its bundle and environment bind (infra/stacks/environment.ts) are computed from.
  */
 export const ACCESS_PORTS = {
-  table: ['envelopes', 'tenants', 'applications', 'webhooks', 'contacts', 'usage', 'templates', 'bulkSends'],
+  table: ['envelopes', 'tenants', 'applications', 'webhooks', 'contacts', 'usage', 'templates', 'bulkSends', 'team'],
   documents: ['blobs'],
   mail: ['mailer'],
   sms: ['sms'],
+  identities: ['identities'],
   jobs: ['jobs'],
   starts: ['workflows'],
   sign: ['documentSigner', 'sealEvidence', 'sealChain'],

@@ -61,5 +61,7 @@ export interface RouteDeclaration<K extends AuthKind = AuthKind, P = unknown, Q 
    * null (a secret lives only sealed, never in an idempotency record).
    */
   withheldFromReplay?: readonly string[];
+  /** Administrators only: a console user with the `sender` role is answered 403 (client credentials act as an administrator). */
+  adminOnly?: true;
 }
 

@@ -4,6 +4,7 @@ import { issueAccessToken } from '#shared/kernel/tokens.ts';
 import { NotFound, RateLimited } from '#shared/kernel/errors.ts';
 import type { Application } from '#shared/ports/repositories.ts';
 import { MemoryIdempotencyStore } from '#shared/adapters/memory/memory-idempotency-store.ts';
+import { MemoryTeamRepository } from '#shared/adapters/memory/memory-team-repository.ts';
 import { MemoryRateLimiter } from '#shared/adapters/memory/memory-rate-limiter.ts';
 import { uuidV7Ids } from '#shared/adapters/system.ts';
 import type { IdempotencyStore } from '#shared/ports/traffic.ts';
@@ -25,7 +26,7 @@ function depsWith(over: Partial<PipelineDeps> = {}) {
   const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
   const applications = { get: vi.fn((appId: string) => Promise.resolve(appId === 'gone' ? undefined : app(appId))) };
   const deps: PipelineDeps = {
-    config, clock: { now: () => NOW }, ids: uuidV7Ids, rateLimiter: new MemoryRateLimiter(), idempotency, logger, applications,
+    config, clock: { now: () => NOW }, ids: uuidV7Ids, rateLimiter: new MemoryRateLimiter(), idempotency, logger, applications, team: new MemoryTeamRepository(),
     ...over,
   };
   return { deps, idempotency, logger, applications };

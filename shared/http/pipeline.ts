@@ -5,7 +5,8 @@
  *   exchange     request id and viewer address; puts the request id and the budget headers on every answer
  *   identify     who calls (caller.ts): the bearer token verified once, or the link token, or the address
  *   rateLimit    counts the caller against its budgets (429 beyond them); fails open when the counter store fails
- *   authorize    bearer routes: a verified token of an existing, active application (401, 403)
+ *   authorize    bearer routes: a verified token of an existing, active application, through a client it has
+ *                not revoked or a console user whose role the route admits (401, 403)
  *   idempotency  a POST with an Idempotency-Key runs at most once; a repeat gets the stored answer
  *   errors       any thrown error becomes the error shape (errors.ts); unknown ones a 500 without internals
  *   parse        path parameters, query and body, validated by the route's schemas (400, 413, 415)
@@ -50,7 +51,10 @@ export type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Pr
 export type RouteImpl<P, Q, B, A> = (request: HttpRequest<P, Q, B, A>) => Promise<HttpResult>;
 
 /** What the pipeline itself uses; a route's implementation gets the ports its access row binds (DepsFor). */
-export type PipelineDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'rateLimiter' | 'idempotency' | 'logger'> & { applications: Pick<Deps['applications'], 'get'> };
+export type PipelineDeps = Pick<Deps, 'config' | 'clock' | 'ids' | 'rateLimiter' | 'idempotency' | 'logger'> & {
+  applications: Pick<Deps['applications'], 'get'>;
+  team: Pick<Deps['team'], 'userBySubject' | 'client'>;
+};
 
 /** One request's state as it passes through the middlewares (kept per event, so concurrent local requests never mix). */
 interface Exchange {
@@ -99,7 +103,7 @@ function exchange(exchanges: Exchanges, originSecret: string | null): Middleware
 function identify(exchanges: Exchanges, deps: PipelineDeps): Middleware {
   return {
     before: async (request) => {
-      const caller = await callerOf(deps.config.jwtSecret, deps.clock.now(), request.event);
+      const caller = await callerOf({ jwtSecret: deps.config.jwtSecret, signIn: deps.config.signIn, users: deps.team }, deps.clock.now(), request.event);
       exchangeOf(exchanges, request.event).caller = caller;
       if (caller.kind === 'app') annotateLog({ appId: caller.appId });
     },
@@ -124,7 +128,7 @@ function rateLimit(exchanges: Exchanges, deps: PipelineDeps): Middleware {
   };
 }
 
-function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'>): Middleware {
+function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications' | 'team'>, adminOnly: boolean): Middleware {
   return {
     before: async (request) => {
       const state = exchangeOf(exchanges, request.event);
@@ -133,9 +137,15 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
         if (caller.kind === 'anonymous' && caller.bearer === 'invalid') throw caller.refusal;
         throw new Unauthorized('Missing bearer token: send Authorization: Bearer <access_token>');
       }
+      const { principal } = caller;
       const app = await deps.applications.get(caller.appId);
-      if (app?.clientId !== caller.principal.clientId) throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
+      if (!app) throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
+      // A further client is read on every request (never cached), so a revoked one stops at once.
+      if (!principal.user && app.clientId !== principal.clientId && (await deps.team.client(principal.clientId))?.appId !== app.appId) {
+        throw new Unauthorized('The access token is not valid', {}, 'token_invalid');
+      }
       if (app.suspended) throw new Forbidden('This application is suspended');
+      if (adminOnly && principal.user?.role === 'sender') throw new Forbidden('Only an administrator of this application may do this; your role is sender', {}, 'role_forbidden');
       state.principal = caller.principal;
     },
   };
@@ -180,7 +190,8 @@ function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: 
       const query = declaration.query ? parseWith(declaration.query, event.queryStringParameters ?? {}, 'query') : {};
       const body = readsInput ? await readBody(event, declaration.body) : undefined;
       if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') annotateLog({ envelopeId: params.id });
-      const meta = { ip: event.requestContext.http.sourceIp || null, userAgent: event.requestContext.http.userAgent || null };
+      const user = state.principal?.user;
+      const meta = { ip: event.requestContext.http.sourceIp || null, userAgent: event.requestContext.http.userAgent || null, ...(user ? { actor: `user:${user.email}` } : {}) };
       const { method, path } = event.requestContext.http;
       state.request = { params, query, body, principal: state.principal, headers: event.headers, meta, requestId: state.requestId, method, path };
     },
@@ -204,7 +215,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
     .use(exchange(exchanges, deps.config.originVerifySecret))
     .use(identify(exchanges, shared))
     .use(rateLimit(exchanges, shared));
-  if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared));
+  if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared, declaration.adminOnly === true));
   const handled = chain
     .use(idempotent(exchanges, shared, declaration.withheldFromReplay ?? []))
     .use(errors(exchanges, deps.logger))

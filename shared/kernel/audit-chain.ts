@@ -40,7 +40,7 @@ export type AuditEventName =
 /** What happened, before it is placed in the chain. */
 export interface AuditDraft {
   event: AuditEventName;
-  actor: string; // `signer:<id>` or `system` (decision 20)
+  actor: string; // `signer:<id>`, `user:<email>` (a console user) or `system` (decision 20)
   ip: string | null;
   userAgent: string | null;
   detail: Record<string, unknown> | null;

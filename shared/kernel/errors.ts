@@ -25,6 +25,8 @@ export const ERROR_REASONS = [
   'envelope_voided', 'envelope_expired', 'envelope_declined', 'envelope_completed', 'envelope_sealing',
   'already_signed', 'already_declined', 'otp_required', 'consent_required', 'consent_given',
   'code_incorrect', 'code_expired', 'code_burnt', 'otp_locked', 'document_purged', 'token_invalid', 'token_expired', 'link_opened',
+  // A signed-in console user: one no application has invited (403), or a sender on an administrator's route (403).
+  'user_unknown', 'role_forbidden',
   // An uploaded PDF refused (400 validation_error): what is wrong with it, or which limit it is over.
   'empty', 'not_pdf', 'encrypted', 'truncated', 'damaged', 'no_pages', 'locked',
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',

@@ -243,6 +243,8 @@ export const DEFAULT_TENANT = { defaultExpiresInDays: 30, retentionDays: 30, fie
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
+  /** Who made the request, as audit entries name them: `user:<email>` for a console user; absent: `system`. */
+  actor?: string;
 }
 
 export const isTerminal = (status: EnvelopeStatus) => TERMINAL_STATUSES.includes(status);

@@ -30,9 +30,11 @@ export const ACCESS_TOKEN_SECONDS = 3600;
 const ISSUER = 'esign-service';
 const AUDIENCE = 'esign-api';
 
+/** Who a bearer token stands for: an application through one of its clients, or a console user of it (`user`). */
 export interface BearerPrincipal {
   appId: string;
   clientId: string;
+  user?: { userId: string; email: string; role: 'admin' | 'sender' };
 }
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);

@@ -58,7 +58,7 @@ export function recordReminders(envelope: Envelope, signers: readonly Signer[], 
     ...(manual ? { lastManualRemindAt: now } : {}),
   };
   const drafts = signers.map((s): AuditDraft => ({
-    event: 'signer.reminded', actor: 'system', ip: manual ? ctx.meta.ip : null, userAgent: manual ? ctx.meta.userAgent : null,
+    event: 'signer.reminded', actor: manual ? ctx.meta.actor ?? 'system' : 'system', ip: manual ? ctx.meta.ip : null, userAgent: manual ? ctx.meta.userAgent : null,
     detail: { signerId: s.id, email: s.email, routingOrder: s.routingOrder, manual },
   }));
   return changeOf(envelope, after, drafts, [], ctx);

@@ -114,6 +114,48 @@ export interface ApplicationRepository {
   saveSettings(appId: string, settings: ApplicationSettings): Promise<void>;
 }
 
+/** What a console user may do: an `admin` everything, a `sender` no users, API clients, webhooks or settings. */
+export type ConsoleRole = 'admin' | 'sender';
+
+/** A person who signs in to the console, in one application; `userId` is their `sub` at the OpenID provider. */
+export interface ConsoleUser {
+  appId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+  role: ConsoleRole;
+  createdAt: string;
+}
+
+/** A further client-credentials pair of an application (its first is the application's own `clientId`). */
+export interface ApiClient {
+  appId: string;
+  clientId: string;
+  name: string;
+  /** scrypt$<salt>$<hash>, never the secret itself. */
+  secretHash: string;
+  createdAt: string;
+}
+
+/** An application's console users and API clients. */
+export interface TeamRepository {
+  users(appId: string): Promise<ConsoleUser[]>;
+  /** The user with this `sub`, in whichever application. */
+  userBySubject(userId: string): Promise<ConsoleUser | undefined>;
+  /** Fails with Conflict when the user exists. */
+  addUser(user: ConsoleUser): Promise<void>;
+  /** Stores a changed role or name of an existing user. */
+  saveUser(user: ConsoleUser): Promise<void>;
+  /** False when the application has no such user. */
+  removeUser(appId: string, userId: string): Promise<boolean>;
+  clients(appId: string): Promise<ApiClient[]>;
+  client(clientId: string): Promise<ApiClient | undefined>;
+  /** Fails with Conflict when the client id is taken (by an application's own client too). */
+  addClient(client: ApiClient): Promise<void>;
+  /** False when the application has no such client. */
+  removeClient(appId: string, clientId: string): Promise<boolean>;
+}
+
 export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
   get(appId: string, id: string): Promise<Webhook | undefined>;

@@ -59,6 +59,17 @@ export interface Mailer {
   send(message: EmailMessage): Promise<void>;
 }
 
+/**
+ * The console's identity provider, administered (a Cognito user pool on AWS; locally the local OpenID provider's
+ * accounts, answered in process): accounts are made for invited users and removed with them.
+ */
+export interface IdentityAdmin {
+  /** Makes the account with a temporary password; answers its `sub`. Conflict when the email has an account. */
+  createUser(input: { email: string; name: string | null; temporaryPassword: string }): Promise<{ userId: string }>;
+  /** Removes the account of this email; none is no error. */
+  deleteUser(email: string): Promise<void>;
+}
+
 export interface SmsMessage {
   to: string;
   text: string;

@@ -69,7 +69,7 @@ export function issueEmbedTicket(envelope: Envelope, signerId: string, returnUrl
     embedTicket: { jti: claims.jti, expiresAt: new Date(claims.expiresAt * 1000).toISOString(), openedAt: null, returnUrl },
   });
   const draft: AuditDraft = {
-    event: 'signer.embedded_url_issued', actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
+    event: 'signer.embedded_url_issued', actor: ctx.meta.actor ?? 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
     detail: { signerId, expiresAt: new Date(claims.expiresAt * 1000).toISOString() },
   };
   return { change: changeOf(envelope, after, [draft], [], ctx), claims };

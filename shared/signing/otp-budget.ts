@@ -55,7 +55,7 @@ export function unlockOtp(envelope: Envelope, signer: Signer, ctx: Ctx): { envel
   return {
     envelope: withSigner(envelope, signer.id, { otp: null, otpUsage: null, otpRequests: [] }),
     drafts: [{
-      event: 'signer.otp_unlocked', actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
+      event: 'signer.otp_unlocked', actor: ctx.meta.actor ?? 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent,
       detail: { signerId: signer.id, lockedAt: usage.lockedAt, codesSent: usage.codesSent, wrongTries: usage.wrongTries },
     }],
   };

@@ -50,7 +50,7 @@ describe('DepsFor', () => {
   });
 
   it('is what portsFor binds at run time', () => {
-    expect([...portsFor(bearerAccess)].sort()).toEqual(['applications', 'bulkSends', 'clock', 'config', 'contacts', 'envelopes', 'idempotency', 'ids', 'logger', 'metrics', 'rateLimiter', 'templates', 'tenants', 'usage', 'webhookSender', 'webhooks']);
+    expect([...portsFor(bearerAccess)].sort()).toEqual(['applications', 'bulkSends', 'clock', 'config', 'contacts', 'envelopes', 'idempotency', 'ids', 'logger', 'metrics', 'rateLimiter', 'team', 'templates', 'tenants', 'usage', 'webhookSender', 'webhooks']);
     expect(portsFor({ starts: [] }).has('workflows')).toBe(false);
     expect(portsFor({ secrets: ['DATA_KEY'], mail: true }).has('secrets')).toBe(true);
   });

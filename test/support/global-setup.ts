@@ -19,6 +19,11 @@ declare module 'vitest' {
     awsCallLog: string;
     localResources: ServiceResources;
     localSettings: FunctionSettings;
+    /** The console's local OpenID provider, its client, and the development admin who signs in there. */
+    oidcIssuer: string;
+    oidcClientId: string;
+    devAdminEmail: string;
+    devAdminPassword: string;
   }
 }
 
@@ -57,6 +62,10 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('sqsEndpoint', stack.endpoints.sqs);
   project.provide('devClientId', stack.devApp.clientId);
   project.provide('devClientSecret', stack.devApp.clientSecret);
+  project.provide('oidcIssuer', stack.signIn.oidc.issuer);
+  project.provide('oidcClientId', stack.signIn.oidc.clientId);
+  project.provide('devAdminEmail', stack.devAdmin.email);
+  project.provide('devAdminPassword', stack.devAdmin.password);
   project.provide('jwtSecret', stack.config.jwtSecret);
   project.provide('awsCallLog', stack.awsCallLog);
   project.provide('localResources', stack.resources);

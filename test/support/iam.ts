@@ -54,6 +54,7 @@ export function requestsOf(call: AwsCall, resources: ServiceResources): Request[
     }
     case 'sns': return [{ action: `sns:${call.action}`, resource: call.phoneNumber ? '*' : call.arn ?? '', context: {} }];
     case 'ssm': return [{ action: `ssm:${call.action}`, resource: arn('ssm', `parameter/${(call.arn ?? '').replace(/^\//, '')}`), context: {} }];
+    case 'cognito': return [{ action: `cognito-idp:${call.action}`, resource: arn('cognito-idp', `userpool/${call.arn ?? ''}`), context: {} }];
   }
 }
 

@@ -9,6 +9,8 @@ import { MemoryUsageRepository } from '#shared/adapters/memory/memory-usage-repo
 import { MemoryWebhookRepository } from '#shared/adapters/memory/memory-webhook-repository.ts';
 import { MemoryTemplateRepository } from '#shared/adapters/memory/memory-template-repository.ts';
 import { MemoryBulkSendRepository } from '#shared/adapters/memory/memory-bulk-send-repository.ts';
+import { MemoryIdentityAdmin } from '#shared/adapters/memory/memory-identity-admin.ts';
+import { MemoryTeamRepository } from '#shared/adapters/memory/memory-team-repository.ts';
 import { AesSecretBox } from '#shared/adapters/local/aes-secret-box.ts';
 import { MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
@@ -27,6 +29,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
   const config = testConfig();
   const clock = overrides.clock ?? systemClock;
   const usage = new MemoryUsageRepository();
+  const applications = new MemoryApplicationRepository();
   const { sent, ...outside } = captured();
   const signer = await testSigner();
   const deps: Deps = {
@@ -35,10 +38,12 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     ids: uuidV7Ids,
     envelopes: new MemoryEnvelopeRepository(usage),
     tenants: new MemoryTenantRepository(),
-    applications: new MemoryApplicationRepository(),
+    applications,
+    team: new MemoryTeamRepository(applications),
     blobs: new MemoryBlobStore(),
     mailer: outside.mailer,
     sms: outside.sms,
+    identities: new MemoryIdentityAdmin(),
     secrets: new AesSecretBox(config.dataKey),
     jobs: outside.jobs,
     workflows: outside.workflows,

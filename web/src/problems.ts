@@ -41,6 +41,8 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   document_purged: { to: 'screen', problem: 'unavailable' },
   token_invalid: { to: 'screen', problem: 'invalid' },
   token_expired: { to: 'screen', problem: 'invalid' },
+  // A console user's refusals: never answered on signing links
+  user_unknown: { to: 'screen', problem: 'invalid' }, role_forbidden: { to: 'screen', problem: 'invalid' },
   // An uploaded PDF refused: never answered on signing links
   empty: { to: 'inline' }, not_pdf: { to: 'inline' }, encrypted: { to: 'inline' }, truncated: { to: 'inline' },
   damaged: { to: 'inline' }, no_pages: { to: 'inline' }, locked: { to: 'inline' }, page_limit: { to: 'inline' },

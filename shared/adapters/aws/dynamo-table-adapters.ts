@@ -11,6 +11,7 @@ import { DynamoUsageRepository } from './dynamo-usage-repository.ts';
 import { DynamoWebhookRepository } from './dynamo-webhook-repository.ts';
 import { DynamoTemplateRepository } from './dynamo-template-repository.ts';
 import { DynamoBulkSendRepository } from './dynamo-bulk-send-repository.ts';
+import { DynamoTeamRepository } from './dynamo-team-repository.ts';
 
 /**
  * Every adapter of the one table (decision 41) over one DynamoDB client: what shared/deps.ts loads, as a unit, the first
@@ -31,6 +32,7 @@ export function tableAdapters(config: DynamoDBClientConfig, table: string, custo
     idempotency: new DynamoIdempotencyStore(db, table),
     templates: new DynamoTemplateRepository(db, table),
     bulkSends: new DynamoBulkSendRepository(db, table),
+    team: new DynamoTeamRepository(db, table),
   };
 }
 

@@ -1,0 +1,36 @@
+import { AdminCreateUserCommand, AdminDeleteUserCommand, CognitoIdentityProviderClient, UsernameExistsException, UserNotFoundException, type CognitoIdentityProviderClientConfig } from '@aws-sdk/client-cognito-identity-provider';
+import { Conflict } from '#shared/kernel/errors.ts';
+import type { IdentityAdmin } from '#shared/ports/services.ts';
+
+export const cognitoClient = (config: CognitoIdentityProviderClientConfig) => new CognitoIdentityProviderClient(config);
+
+/**
+ * Users of the Cognito user pool (sign-in by email). Cognito's own invitation is suppressed: the service sends its
+ * own, with the temporary password it chose, which the user replaces at their first sign-in.
+ */
+export class CognitoIdentityAdmin implements IdentityAdmin {
+  constructor(private readonly client: CognitoIdentityProviderClient, private readonly userPoolId: string) {}
+
+  async createUser(input: { email: string; name: string | null; temporaryPassword: string }): Promise<{ userId: string }> {
+    try {
+      const { User } = await this.client.send(new AdminCreateUserCommand({
+        UserPoolId: this.userPoolId, Username: input.email, TemporaryPassword: input.temporaryPassword, MessageAction: 'SUPPRESS',
+        UserAttributes: [{ Name: 'email', Value: input.email }, { Name: 'email_verified', Value: 'true' }, ...(input.name ? [{ Name: 'name', Value: input.name }] : [])],
+      }));
+      const userId = User?.Attributes?.find((attribute) => attribute.Name === 'sub')?.Value;
+      if (!userId) throw new Error('AdminCreateUser answered no sub');
+      return { userId };
+    } catch (error) {
+      if (error instanceof UsernameExistsException) throw new Conflict(`An account with the email ${input.email} exists already`);
+      throw error;
+    }
+  }
+
+  async deleteUser(email: string): Promise<void> {
+    try {
+      await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: email }));
+    } catch (error) {
+      if (!(error instanceof UserNotFoundException)) throw error;
+    }
+  }
+}
