@@ -1206,6 +1206,11 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** Who asks the signers: given at create, else the signed-in user who created it; null: not named */
+            sender: {
+            name: string;
+            email: string | null;
+        } | null;
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
             documents: components["schemas"]["Document"][];
