@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PNG } from 'pngjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { contrastRatio } from '#shared/console/branding.ts';
 import { call, newApp } from '#test/support/api.ts';
 import { createMultipart, sigField, signer, type EnvelopeBody } from '#test/support/envelopes.ts';
 import { passGates, settle, signing, tokenOf, valuesFor, type ContextBody } from '#test/support/signing.ts';
 import { pdftotext, tempPdf } from '#test/support/validators.ts';
+import { signInWithPassword } from '#test/support/oidc-login.ts';
 
 interface Mail { to: string; subject: string | null; text: string; html: string | null; from: { name: string | null; address: string } | null; replyTo: string[] }
 interface Effective { organizationName: string; primaryColor: string; textColor: string; accentColor: string; emailFromName: string; replyTo: string | null; logo: { url: string; contentType: string } | null }
@@ -124,6 +125,26 @@ describe('branding over HTTP', () => {
     const completion = (await mails(email)).find((m) => m.subject === 'Completed: Supply agreement');
     expect(completion?.from?.name).toBe('Acme Corp via Secure e-signature');
     expect(completion?.text).toContain('This request came from Jane Doe at Acme Corp.');
+  });
+
+  it('a signed-in console user who gives no sender is the sender; a sender user may not change the branding', async () => {
+    const email = unique('jane');
+    expect((await call('POST', '/v1/console/users', { token, json: { email, name: 'Jane Console', role: 'sender' } })).status).toBe(201);
+    const invite = (await mails(email)).at(-1);
+    const password = /Temporary password: (\S+)/.exec(invite?.text ?? '')?.[1] ?? '';
+    const { accessToken } = await signInWithPassword({
+      issuer: inject('oidcIssuer'), clientId: inject('oidcClientId'), redirectUri: `${inject('signingUrl')}/app/callback`, email, password,
+    });
+    const to = unique('user-signer');
+    const created = await createMultipart(accessToken, { tenantId: 'acme-us', subject: 'Supply agreement', signers: [signer(to, 1, { authMethod: 'none' })], fields: [sigField(0)] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((created.body as EnvelopeBody & { sender: unknown }).sender).toEqual({ name: 'Jane Console', email });
+    expect((await call('POST', `/v1/envelopes/${created.body.id}/send`, { token: accessToken })).status).toBe(200);
+    await settle();
+    const invitation = (await mails(to)).find((m) => m.subject === 'Please sign: Supply agreement');
+    expect(invitation?.text).toContain('Jane Console at Acme Corp asked you to sign');
+    const refused = await call<{ reason: string }>('PUT', '/v1/console/branding', { token: accessToken, json: { organizationName: 'X', primaryColor: '#000000', emailFromName: 'X' } });
+    expect(refused.status).toBe(403);
   });
 
   it('refuses a sender without a name, and a From name with a line break', async () => {
