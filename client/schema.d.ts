@@ -21,57 +21,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/author/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The editor (HTML) */
-        get: operations["authoringPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/authoring/{token}/open": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The editor opens its URL (once) */
-        post: operations["openAuthoring"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/authoring/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Renew an authoring session while it is used */
-        post: operations["renewAuthoringSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/envelopes": {
         parameters: {
             query?: never;
@@ -104,8 +53,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the subject or message of a draft */
-        patch: operations["updateEnvelope"];
+        patch?: never;
         trace?: never;
     };
     "/v1/envelopes/{id}/audit/verify": {
@@ -119,23 +67,6 @@ export interface paths {
         get: operations["verifyAudit"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/envelopes/{id}/authoring-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A URL of the editor for a draft (embedded authoring) */
-        post: operations["createEnvelopeAuthoringUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -228,24 +159,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/envelopes/{id}/fields/{fieldId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Move, resize or change a field of a draft */
-        put: operations["replaceField"];
-        post?: never;
-        /** Remove a field from a draft */
-        delete: operations["deleteField"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/envelopes/{id}/remind": {
         parameters: {
             query?: never;
@@ -292,24 +205,6 @@ export interface paths {
         /** Add a signer to a draft envelope */
         post: operations["addSigner"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/envelopes/{id}/signers/{signerId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Change a signer of a draft */
-        put: operations["replaceSigner"];
-        post?: never;
-        /** Remove a signer from a draft, with their fields */
-        delete: operations["deleteSigner"];
         options?: never;
         head?: never;
         patch?: never;
@@ -416,24 +311,6 @@ export interface paths {
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
-        /** Change a template's name, subject, message or roles */
-        patch: operations["updateTemplate"];
-        trace?: never;
-    };
-    "/v1/templates/{id}/authoring-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A URL of the editor for a template (embedded authoring) */
-        post: operations["createTemplateAuthoringUrl"];
-        delete?: never;
-        options?: never;
-        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -461,8 +338,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a template's PDF */
-        get: operations["getTemplateDocument"];
+        get?: never;
         put?: never;
         /** Add a document to a template, as raw PDF bytes */
         post: operations["uploadTemplateDocument"];
@@ -484,24 +360,6 @@ export interface paths {
         /** Place a field on a template, bound to a role */
         post: operations["addTemplateField"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/templates/{id}/fields/{fieldId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Move, resize or change a field of a template */
-        put: operations["replaceTemplateField"];
-        post?: never;
-        /** Remove a field from a template */
-        delete: operations["deleteTemplateField"];
         options?: never;
         head?: never;
         patch?: never;
@@ -848,6 +706,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's branding (organisation, logo, colour, email sender name) */
+        get: operations["getBranding"];
+        /** Set the application's branding */
+        put: operations["putBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/clients": {
         parameters: {
             query?: never;
@@ -971,6 +847,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/tenants/{tenantId}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's branding override */
+        get: operations["getTenantBranding"];
+        /** Set a tenant's branding override */
+        put: operations["putTenantBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/usage": {
         parameters: {
             query?: never;
@@ -1019,6 +913,23 @@ export interface paths {
         post?: never;
         /** Remove a user */
         delete: operations["removeUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/branding/{logoId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A branding logo (PNG or SVG) */
+        get: operations["getBrandingLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1295,6 +1206,11 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** Who asks the signers: given at create, else the signed-in user who created it; null: not named */
+            sender: {
+            name: string;
+            email: string | null;
+        } | null;
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
             documents: components["schemas"]["Document"][];
@@ -1532,6 +1448,18 @@ export interface components {
             pageCount: number;
             pages: unknown[];
         })[];
+            /** The envelope's branding for the page header (logo, name, colours with their contrast-checked text colours); null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
             /** What signers who signed before entered, to be shown read-only in place */
             completedFields: ({
             id: string;
@@ -1619,6 +1547,18 @@ export interface components {
             /** SHA-256, lowercase hex */
             sha256: string;
         })[];
+            /** The envelope's branding for the page header; null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
         };
         /** A webhook subscription. Deliveries are POSTs signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>`. */
         Webhook: {
@@ -1724,12 +1664,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `session_expired`, `session_scope`, `user_unknown`, `role_forbidden`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `user_unknown`, `role_forbidden`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `logo_too_large`, `logo_invalid`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "session_expired" | "session_scope" | "user_unknown" | "role_forbidden" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "user_unknown" | "role_forbidden" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "logo_too_large" | "logo_invalid" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1785,6 +1725,11 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+            sender?: {
+            name: string;
+            email?: string | null;
+        };
         };
         /** A signer to add: `authMethod` says how they prove who they are before signing (`email_otp` by default, `sms_otp`, or `none`). `phone` is required when `authMethod` is `sms_otp`. */
         CreateSignerRequest: {
@@ -2100,133 +2045,11 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    authoringPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once. */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** The page */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    openAuthoring: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. Valid 10 minutes until opened, and opened once. */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** The authoring session */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** The authoring session: send it as `Authorization: Bearer <session>` to the routes that take one */
-                        session: string;
-                        /** 60 minutes from now, or 8 hours after the opening if that comes first; renew with `POST /v1/authoring/session` */
-                        sessionExpiresAt: string;
-                        kind: "envelope" | "template";
-                        /** The envelope or template the session may touch */
-                        id: string;
-                        mode: "fields" | "full";
-                        /** The language the URL asked for, or null */
-                        locale: string | null;
-                        /** Where the page goes when it is not framed */
-                        returnUrl: string | null;
-                        /** The origins the page may post its events to */
-                        embedOrigins: string[];
-                    };
-                };
-            };
-            /** The URL is not valid or expired unopened (`link_expired`), was already opened (`link_opened`), or its envelope is no longer a draft or its template was deleted (`link_invalid`) */
-            401: components["responses"]["Unauthorized"];
-            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    renewAuthoringSession: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** The renewed session */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** The authoring session: send it as `Authorization: Bearer <session>` to the routes that take one */
-                        session: string;
-                        /** 60 minutes from now, or 8 hours after the opening if that comes first; renew with `POST /v1/authoring/session` */
-                        sessionExpiresAt: string;
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     listEnvelopes: {
         parameters: {
             query: {
                 tenantId: string;
                 status?: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
-                q?: string;
                 page?: number;
                 pageSize?: number;
             };
@@ -2309,6 +2132,11 @@ export interface operations {
                     everyDays?: number | null;
                 } | null;
                     send?: boolean;
+                    /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+                    sender?: {
+                    name: string;
+                    email?: string | null;
+                };
                 };
             };
         };
@@ -2376,53 +2204,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    updateEnvelope: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    subject?: string | null;
-                    /** Shown in the invitation email; a message given at send replaces it */
-                    message?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** The envelope */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Envelope"];
-                };
-            };
-            /** Validation error, neither subject nor message given, or the envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     verifyAudit: {
         parameters: {
             query?: never;
@@ -2452,63 +2233,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createEnvelopeAuthoringUrl: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    returnUrl?: string | null;
-                    /** `fields`: place, move and change fields only; `full`: also subject, message, signers (a template: its roles), documents, and sending */
-                    mode?: "fields" | "full";
-                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar" | null;
-                };
-            };
-        };
-        responses: {
-            /** The URL and when it stops working unopened */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** The editor: `/author/{token}` on the signing host. Open it in an iframe on one of the application's `embedOrigins` (or a browser tab); once */
-                        url: string;
-                        /** 10 minutes after issue, unless opened before; opening the URL spends it */
-                        expiresAt: string;
-                    };
-                };
-            };
-            /** Validation error (a `returnUrl` that is not an HTTPS URL), or the envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2814,103 +2538,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    replaceField: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
-                fieldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    type: "signature" | "initial" | "date" | "text" | "checkbox";
-                    w: number;
-                    h: number;
-                    required?: boolean;
-                    label?: string | null;
-                    value?: string | null;
-                    readOnly?: boolean;
-                    page: number;
-                    x: number;
-                    y: number;
-                    /** Absent: the field's own origin */
-                    origin?: "bottom-left" | "top-left";
-                    signerId: string;
-                    documentId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** The field as it is now */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Field"];
-                };
-            };
-            /** Validation error, a placement outside the page, a signer or document the envelope lacks, or the envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application, or no such field on it */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteField: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
-                fieldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** Removed */
-            204: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** The envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application, or no such field on it */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry */
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     remindSigners: {
         parameters: {
             query?: never;
@@ -3053,88 +2680,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    replaceSigner: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
-                signerId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSignerRequest"];
-            };
-        };
-        responses: {
-            /** The signer as it is now */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Signer"];
-                };
-            };
-            /** Validation error, an email another signer has, or the envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application, or no such signer on it */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteSigner: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
-                signerId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** Removed */
-            204: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** The envelope is not in draft */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such envelope for this application, or no such signer on it */
-            404: components["responses"]["NotFound"];
-            /** Another request changed the envelope at the same time; retry */
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3522,7 +3067,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3591,7 +3136,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3617,152 +3162,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    updateTemplate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    subject?: string | null;
-                    message?: string | null;
-                    /** Replaces every role; the fields of a role left out are removed with it */
-                    roles?: ({
-                    role: string;
-                    routingOrder?: number;
-                    authMethod?: "email_otp" | "sms_otp" | "none";
-                })[];
-                };
-            };
-        };
-        responses: {
-            /** The template */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        tenantId: string;
-                        name: string;
-                        subject: string | null;
-                        message: string | null;
-                        expiresInDays: number | null;
-                        fieldOrigin: "bottom-left" | "top-left";
-                        roles: ({
-                        role: string;
-                        routingOrder: number;
-                        authMethod: "email_otp" | "sms_otp" | "none";
-                    })[];
-                        fields: ({
-                        id: string;
-                        role: string;
-                        documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
-                        page: number;
-                        x: number;
-                        y: number;
-                        w: number;
-                        h: number;
-                        required: boolean;
-                        origin: "bottom-left" | "top-left";
-                        label: string | null;
-                        value: string | null;
-                        readOnly: boolean;
-                    })[];
-                        documents: ({
-                        id: string;
-                        name: string;
-                        pageCount: number;
-                        sha256: string;
-                    })[];
-                        createdAt: string;
-                    };
-                };
-            };
-            /** Validation error, nothing to change, or two roles of one name */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such template for this application */
-            404: components["responses"]["NotFound"];
-            /** The template is being changed by another request */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    createTemplateAuthoringUrl: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    returnUrl?: string | null;
-                    /** `fields`: place, move and change fields only; `full`: also subject, message, signers (a template: its roles), documents, and sending */
-                    mode?: "fields" | "full";
-                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar" | null;
-                };
-            };
-        };
-        responses: {
-            /** The URL and when it stops working unopened */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** The editor: `/author/{token}` on the signing host. Open it in an iframe on one of the application's `embedOrigins` (or a browser tab); once */
-                        url: string;
-                        /** 10 minutes after issue, unless opened before; opening the URL spends it */
-                        expiresAt: string;
-                    };
-                };
-            };
-            /** Validation error (a `returnUrl` that is not an HTTPS URL) */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such template for this application */
-            404: components["responses"]["NotFound"];
-            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     bulkSend: {
         parameters: {
             query?: never;
@@ -3771,7 +3170,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3820,58 +3219,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    getTemplateDocument: {
-        parameters: {
-            query?: {
-                documentId?: string;
-            };
-            header?: never;
-            path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** The PDF */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    "Content-Disposition"?: string;
-                    "X-Document-Sha256"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/pdf": string;
-                };
-            };
-            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
-            302: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    Location?: string;
-                    "X-Document-Sha256"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such template or document, or no document uploaded yet */
-            404: components["responses"]["NotFound"];
-            /** The document is no longer stored */
-            410: components["responses"]["Gone"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     uploadTemplateDocument: {
         parameters: {
             query?: {
@@ -3882,7 +3229,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3936,7 +3283,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -4010,116 +3357,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    replaceTemplateField: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
-                fieldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    type: "signature" | "initial" | "date" | "text" | "checkbox";
-                    w: number;
-                    h: number;
-                    required?: boolean;
-                    label?: string | null;
-                    value?: string | null;
-                    readOnly?: boolean;
-                    page: number;
-                    x: number;
-                    y: number;
-                    /** Absent: the field's own origin */
-                    origin?: "bottom-left" | "top-left";
-                    role: string;
-                    documentId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** The field as it is now */
-            200: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        role: string;
-                        documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
-                        page: number;
-                        x: number;
-                        y: number;
-                        w: number;
-                        h: number;
-                        required: boolean;
-                        origin: "bottom-left" | "top-left";
-                        label: string | null;
-                        value: string | null;
-                        readOnly: boolean;
-                    };
-                };
-            };
-            /** Validation error, a role or document the template lacks, or a placement outside the page */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such template for this application, or no such field on it */
-            404: components["responses"]["NotFound"];
-            /** The template is being changed by another request */
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    deleteTemplateField: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
-                id: string;
-                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
-                fieldId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** Removed */
-            204: {
-                headers: {
-                    "X-Request-Id"?: string;
-                    "X-RateLimit-Limit"?: string;
-                    "X-RateLimit-Remaining"?: string;
-                    "X-RateLimit-Reset"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** No such template for this application, or no such field on it */
-            404: components["responses"]["NotFound"];
-            /** The template is being changed by another request */
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5052,6 +4289,151 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The branding */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The branding now in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listApiClients: {
         parameters: {
             query?: never;
@@ -5453,6 +4835,157 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName?: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor?: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName?: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -5655,6 +5188,38 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** Yourself */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A branding logo's id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it) */
+                logoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The logo */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** No such logo */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

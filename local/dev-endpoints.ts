@@ -39,16 +39,25 @@ function jsonOf(body: Buffer): unknown {
   }
 }
 
+/** `"Name" <address>` (the name possibly an RFC 2047 encoded word) as its parts; a bare address has no name. */
+export function parseFrom(header: string): { name: string | null; address: string } {
+  const match = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(header);
+  if (!match) return { name: null, address: header.trim() };
+  const raw = (match[1] ?? '').replace(/^"(.*)"$/, '$1');
+  const name = raw.replace(/=\?UTF-8\?B\?([A-Za-z0-9+/=]*)\?=/gi, (_word, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
+  return { name: name || null, address: match[2] ?? '' };
+}
+
 export async function outbox(state: DevState, to: string | null): Promise<OutboxMessage[]> {
   const emails: OutboxMessage[] = (await state.ses.emails()).flatMap((email) =>
     [...email.destination.to, ...email.destination.cc, ...email.destination.bcc].map((recipient) => ({
-      id: email.messageId, channel: 'email' as const, to: recipient, subject: email.subject,
+      id: email.messageId, channel: 'email' as const, to: recipient, from: parseFrom(email.from), replyTo: email.replyTo, subject: email.subject,
       text: email.body.text ?? '', html: email.body.html ?? null,
       attachments: email.attachments.map((a) => ({ filename: a.filename ?? 'attachment', contentType: a.contentType, size: a.size })),
       sentAt: new Date(email.at * 1000).toISOString(),
     })));
   const sms: OutboxMessage[] = state.sms.messages.map((m) => ({
-    id: m.id, channel: 'sms', to: m.to, subject: null, text: m.text, html: null, attachments: [], sentAt: m.sentAt,
+    id: m.id, channel: 'sms', to: m.to, from: null, replyTo: [], subject: null, text: m.text, html: null, attachments: [], sentAt: m.sentAt,
   }));
   const wanted = to?.toLowerCase();
   return [...emails, ...sms]

@@ -23,6 +23,14 @@ main{max-width:980px;margin:0 auto;padding:16px}article{background:#fff;border-r
 a,pre,.meta,h2,header{overflow-wrap:anywhere}
 iframe{width:100%;height:420px;border:1px solid #dde;border-radius:6px;background:#fff}details{margin-top:6px}`;
 
+/** "From Acme Corp via ... <address> · Reply-To ... · " (an SMS has no sender). */
+function from(message: OutboxMessage): string {
+  if (!message.from) return '';
+  const who = message.from.name ? `${escape(message.from.name)} &lt;${escape(message.from.address)}&gt;` : escape(message.from.address);
+  const reply = message.replyTo.length > 0 ? ` · Reply-To ${message.replyTo.map(escape).join(', ')}` : '';
+  return `From ${who}${reply} · `;
+}
+
 function article(message: OutboxMessage): string {
   const title = message.channel === 'sms' ? 'Text message' : (message.subject ?? '(no subject)');
   const html = message.html === null ? '' : `<details open><summary>HTML</summary><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" title="${escape(title)}" srcdoc="${escape(`<base target="_blank">${message.html}`)}"></iframe></details>`;
@@ -31,7 +39,7 @@ function article(message: OutboxMessage): string {
   const urls = [...new Set(message.text.match(/https?:\/\/[^\s<>"']+/g) ?? [])];
   const links = urls.length === 0 ? '' : `<p class="links">Links: ${urls.map(linkify).join(' · ')}</p>`;
   return `<article class="${message.channel}"><span class="tag">${message.channel.toUpperCase()}</span>
-<h2>${escape(title)}</h2><p class="meta">To ${escape(message.to)} · ${escape(message.sentAt)}</p>${links}
+<h2>${escape(title)}</h2><p class="meta">${from(message)}To ${escape(message.to)} · ${escape(message.sentAt)}</p>${links}
 ${message.html === null ? `<pre>${linkify(message.text)}</pre>` : `<details><summary>Text</summary><pre>${linkify(message.text)}</pre></details>${html}`}
 ${attachments}</article>`;
 }

@@ -3,6 +3,9 @@ export interface OutboxMessage {
   id: string;
   channel: 'email' | 'sms';
   to: string;
+  /** The sender as the recipient sees it (an SMS has none). */
+  from: { name: string | null; address: string } | null;
+  replyTo: string[];
   subject: string | null;
   text: string;
   html: string | null;

@@ -13,6 +13,8 @@ import { createFromTemplate } from '#shared/templates/from-template-actions.ts';
 import * as v from 'valibot';
 import { EnvelopeResponse } from '#shared/envelopes/envelope-response-schemas.ts';
 import { PDF_REFUSED } from '#shared/http/error-docs.ts';
+import { callerAsSender } from '#shared/console/envelope-sender.ts';
+import type { EnvelopeSender } from '#shared/console/branding.ts';
 
 type CreateInput =
   | { request: ReturnType<typeof parseRequest>; files: UploadInput[]; fromTemplate?: undefined }
@@ -102,11 +104,15 @@ export const definition = route({
   // From a template: its documents are copied from templates/ into the envelope's own original/ keys.
   access: { ...envelopeWrite, ...invites, documents: { read: ['templates/'], write: ['original/'], delete: ['original/'] }, ...pdfHandling },
 }, (deps) => async ({ body, principal, meta }) => {
+  // Without a `sender`, the signed-in user who creates it asks the signers
+  const sender = async (given: EnvelopeSender | undefined) => given ?? await callerAsSender(deps, principal);
   if (body.fromTemplate) {
-    const { envelope, signingUrls } = await createFromTemplate(deps, principal.appId, body.fromTemplate, meta);
+    const request = { ...body.fromTemplate, sender: await sender(body.fromTemplate.sender) };
+    const { envelope, signingUrls } = await createFromTemplate(deps, principal.appId, request, meta);
     return respond(EnvelopeResponse, envelopeView(envelope, signingUrls ? { signingUrls } : {}), 201);
   }
-  return respond(EnvelopeResponse, envelopeView(await createEnvelope(deps, principal.appId, body.request, body.files, meta)), 201);
+  const request = { ...body.request, sender: await sender(body.request.sender) };
+  return respond(EnvelopeResponse, envelopeView(await createEnvelope(deps, principal.appId, request, body.files, meta)), 201);
 });
 
 export const handler = lambda(definition);

@@ -91,6 +91,11 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   replayWebhookEvents: { since: '2026-01-02T00:00:00.000Z', until: '2026-01-03T00:00:00.000Z' },
   saveContact: { name: 'Ana Silva', email: 'ana@example.com', phone: '+14155550100' },
   putTenant: { retentionDays: 90, defaultExpiresInDays: 14, fieldOrigin: 'top-left' },
+  putBranding: {
+    organizationName: 'Acme Corp', primaryColor: '#0b5394', emailFromName: 'Acme Corp', replyTo: 'contracts@acme.example', supportEmail: 'help@acme.example',
+    logo: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0MCA0MCI+PGNpcmNsZSBjeD0iMjAiIGN5PSIyMCIgcj0iMTgiIGZpbGw9IiMwYjUzOTQiLz48L3N2Zz4=',
+  },
+  putTenantBranding: { organizationName: 'Acme Europe', primaryColor: '#ffd400' },
   inviteUser: { email: 'sam@example.com', name: 'Sam Reyes', role: 'sender' },
   updateUser: { role: 'admin' },
   createApiClient: { name: 'Billing system' },

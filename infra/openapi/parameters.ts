@@ -14,6 +14,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   sha256: "The SHA-256 of a sealed PDF, 64 hex digits (either case): hashed by whoever holds the file, which is never uploaded",
   uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
+  logoId: 'A branding logo\'s id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it)',
   userId: "A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it",
   clientId: 'An API client id, as `GET /v1/console/clients` lists it',
   token:

@@ -13,6 +13,7 @@ export interface SesOptions {
 export interface SesStoredEmail {
   readonly messageId: string;
   readonly from: string;
+  readonly replyTo: string[];
   readonly destination: { readonly to: string[]; readonly cc: string[]; readonly bcc: string[] };
   readonly subject: string;
   readonly body: { readonly text?: string; readonly html?: string };
@@ -125,6 +126,7 @@ function toStoredEmail(raw: unknown): SesStoredEmail {
   return {
     messageId: str(email.messageId),
     from: str(email.from),
+    replyTo: strList(email.replyTo),
     destination: { to: strList(destination.to), cc: strList(destination.cc), bcc: strList(destination.bcc) },
     subject: str(email.subject),
     body: { ...(text === undefined ? {} : { text }), ...(html === undefined ? {} : { html }) },

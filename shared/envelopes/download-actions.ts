@@ -1,4 +1,5 @@
 import { sameDigest, sha256Hex, verifyDownloadToken } from '../kernel/tokens.ts';
+import { pageBrandingView } from '../console/branding-views.ts';
 import type { Config } from '../config.ts';
 import { recordDownload } from './completion.ts';
 import { Unauthorized } from '../kernel/errors.ts';
@@ -39,6 +40,7 @@ export async function downloadStatus(deps: DownloadDeps, token: string) {
     locale: recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId)),
     sha256: first.sha256, pageCount: first.pageCount, sizeBytes: first.sizeBytes, retentionUntil: first.retentionUntil,
     documents: sealed.map((d) => ({ documentId: d.id, name: documentName(d), sizeBytes: d.sizeBytes, pageCount: d.pageCount, sha256: d.sha256 })),
+    branding: pageBrandingView(envelope),
   };
 }
 

@@ -7,6 +7,7 @@ import type { SignerInput } from './envelope.ts';
 import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
 import type { ShowIf } from './field-conditions.ts';
 import type { TextValidation } from './text-validation.ts';
+import type { EnvelopeSender } from '../console/branding.ts';
 
 export type { SignerInput };
 
@@ -59,6 +60,8 @@ export interface CreateEnvelopeInput {
   cc?: CarbonCopy[] | undefined;
   /** A signer may hand their place to someone else from the signing page (default false). */
   allowReassign?: boolean | undefined;
+  /** Who asks the signers; absent: the signed-in user who creates it, if any. */
+  sender?: EnvelopeSender | undefined;
 }
 
 /** A field added to a draft by ids. */

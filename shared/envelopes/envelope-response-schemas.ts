@@ -101,6 +101,7 @@ export const EnvelopeResponse = v.object({
   fieldOrigin: v.picklist(FIELD_ORIGINS),
   reminders: v.pipe(v.nullable(ReminderSettingsResponse), v.description('Automatic reminders; null: none')),
   cc: v.pipe(v.array(v.object({ name: v.string(), email: v.pipe(v.string(), v.email()) })), v.description('Carbon copies: receive the completion email and the notices')),
+  sender: v.pipe(v.nullable(v.object({ name: v.string(), email: v.nullable(v.string()) })), v.description('Who asks the signers: given at create, else the signed-in user who created it; null: not named')),
   signers: v.array(SignerResponse),
   fields: v.array(FieldResponse),
   allowReassign: v.pipe(v.boolean(), v.description('Whether a signer may hand their place to someone else from the signing page')),

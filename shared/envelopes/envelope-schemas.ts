@@ -115,6 +115,12 @@ export const CarbonCopyRequest = v.object({
   email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
 });
 
+/** Who asks the signers ("Jane Doe at Acme Corp asked you to sign ..."); absent: the signed-in user who creates it. */
+export const SenderRequest = v.pipe(v.object({
+  name: v.pipe(requiredText(200), v.check((value) => !/[\p{Cc}<>]/u.test(value), 'must not contain control characters or angle brackets')),
+  email: v.optional(v.nullable(v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters'))), null),
+}, 'must be an object { name, email }'), v.description('Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one'));
+
 export const CreateEnvelopeRequest = v.object({
   tenantId: TenantId,
   subject: v.optional(v.nullable(text(255)), null),
@@ -126,6 +132,7 @@ export const CreateEnvelopeRequest = v.object({
   reminders: v.optional(v.pipe(RemindersRequest, v.description('Automatic reminders; absent: the tenant\'s defaultReminders; null: none'))),
   cc: v.optional(v.pipe(v.array(CarbonCopyRequest, 'must be an array of { name, email }'), v.maxLength(20, 'at most 20 carbon copies'), v.description('Receive the completion email and the notices; sign nothing')), []),
   allowReassign: v.optional(v.pipe(v.boolean('must be true or false'), v.description('The signing page offers "someone else should sign": a signer may hand their place to another person')), false),
+  sender: v.optional(SenderRequest),
 }) satisfies v.GenericSchema<unknown, CreateEnvelopeInput>;
 
 export const AddFieldRequest = v.pipe(

@@ -82,6 +82,7 @@ export function envelopeView(envelope: Envelope, options: EnvelopeViewOptions = 
     fieldOrigin: envelope.fieldOrigin,
     reminders: envelope.reminders ?? null,
     cc: envelope.cc ?? [],
+    sender: envelope.sender ? { name: envelope.sender.name, email: envelope.sender.email } : null,
     signers: envelope.signers.map((s) => signerView(s, signingUrls ? (signingUrls.get(s.id) ?? null) : undefined)),
     fields: envelope.fields.map(fieldView),
     allowReassign: envelope.allowReassign ?? false,

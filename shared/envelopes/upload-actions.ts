@@ -13,6 +13,7 @@ import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps, t
 import type { EnvelopeDeps } from './envelope-actions.ts';
 import { pagesBlob, pagesKeyOf } from './page-actions.ts';
 import { placementsOf } from './placement-actions.ts';
+import { brandingFor } from '../console/branding.ts';
 
 /** The upload use cases also read the application, for its active-content setting. */
 export type UploadDeps = CoreDeps & Pick<Carriers, 'blobs'> & { applications: Pick<ApplicationRepository, 'get'> };
@@ -127,7 +128,7 @@ function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, doc
  * documents are uploaded afterwards). The PDFs and their text indexes are staged, then named by the commit.
  */
 export async function createEnvelope(deps: EnvelopeDeps & UploadDeps, appId: string, request: CreateEnvelopeInput, files: readonly UploadInput[], meta: RequestMeta): Promise<Envelope> {
-  const tenant = await deps.tenants.get(appId, request.tenantId);
+  const [tenant, branding] = await Promise.all([deps.tenants.get(appId, request.tenantId), brandingFor(deps, appId, request.tenantId)]);
   const ctx = contextOf(deps, meta);
   const id = deps.ids.next();
   assertDocumentLimits(files.map((f) => ({ sizeBytes: f.bytes.byteLength })));
@@ -137,7 +138,7 @@ export async function createEnvelope(deps: EnvelopeDeps & UploadDeps, appId: str
     const policy = { allowActiveContent, others: checked.map((c) => c.document) };
     checked.push(await checkOriginal(file, { envelopeId: id, documentId: deps.ids.next(), now: ctx.now, order: i + 1 }, files.length > 1 ? `file[${String(i)}]` : 'file', policy));
   }
-  const change = newEnvelope({
+  const created = newEnvelope({
     id, appId, tenantId: request.tenantId, subject: request.subject, createdBy: request.createdBy,
     expiresInDays: request.expiresInDays ?? tenant.defaultExpiresInDays, retentionDays: tenant.retentionDays, fieldOrigin: request.fieldOrigin ?? tenant.fieldOrigin,
     locale: tenant.defaultLocale, signers: request.signers, fields: resolveFields(request, tenant, checked), documents: checked.map((c) => c.document),
@@ -145,6 +146,8 @@ export async function createEnvelope(deps: EnvelopeDeps & UploadDeps, appId: str
     reminders: request.reminders === undefined ? tenant.defaultReminders ?? null : request.reminders, cc: request.cc ?? [],
     allowReassign: request.allowReassign ?? false,
   }, ctx);
+  // Who asks and under which branding: kept with the envelope, so its emails, pages and certificate agree
+  const change = { ...created, after: { ...created.after, branding, sender: request.sender ?? null } };
   if (checked.length === 0) {
     await commitChange(deps, change);
     return change.after;

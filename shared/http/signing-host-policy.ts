@@ -33,7 +33,7 @@ export const FRAMED_PAGE_PREFIXES = [EMBED_PAGE_PREFIX, AUTHOR_PAGE_PREFIX] as c
  * too). The pages call the API only there, so the API needs no CORS; the functions behind them trust the viewer
  * address CloudFront passes (shared/http/viewer.ts).
  */
-export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/', '/v1/verify/'] as const;
+export const SIGNING_HOST_API_PREFIXES = ['/v1/signing/', '/v1/download/', '/v1/embedded/', '/v1/verify/', '/v1/branding/'] as const;
 
 /**
  * The sender console (web/src/console) lives at /app/ on the signing host and calls the API on the same origin under

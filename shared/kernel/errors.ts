@@ -34,6 +34,8 @@ export const ERROR_REASONS = [
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',
   // A value sent for a field its condition hides (400); a signer's reassign on an envelope that does not allow it (403).
   'field_hidden', 'reassign_not_allowed',
+  // A branding logo refused (400 validation_error): over 200 KB, or not a usable PNG or SVG.
+  'logo_too_large', 'logo_invalid',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -1,6 +1,7 @@
 import type { ChainHead } from './audit-chain.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { RetentionDays } from '../retention/retention.ts';
+import type { EnvelopeBranding, EnvelopeSender } from '../console/branding.ts';
 import type { LinkClaims } from './tokens.ts';
 import type { ShowIf } from '../envelopes/field-conditions.ts';
 import type { TextValidation } from '../envelopes/text-validation.ts';
@@ -200,6 +201,10 @@ export interface Envelope {
   bulkSend?: { id: string; row: number } | null;
   /** A signer may hand their place to someone else from the signing page (the sender always may). */
   allowReassign?: boolean;
+  /** The branding in force when it was created (docs/branding.md); null or absent: none. */
+  branding?: EnvelopeBranding | null;
+  /** Who asks the signers: given at create, else the signed-in user who created it; null or absent: not named. */
+  sender?: EnvelopeSender | null;
 }
 
 /** Sealing of a fully signed envelope: each round is one workflow execution; the sweep starts the next if one stalls. */

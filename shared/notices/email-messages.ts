@@ -5,6 +5,7 @@
 import { localeOf, type Locale } from '../i18n/locales.ts';
 import { escapeHtml, formatDateTime, formatDay, html, text } from '../i18n/messages.ts';
 import type { Envelope, Signer } from '../kernel/model.ts';
+import { whoAsks } from './email-branding.ts';
 
 export interface RenderedEmail {
   subject: string;
@@ -26,14 +27,16 @@ export const linkHtml = (url: string, label: string) => `<p><a href="${escapeHtm
 /** The invitation a signer receives when their routing group is reached. */
 export function invitationEmail(envelope: Envelope, signer: Signer, url: string, expiresAt: Date, locale = recipientLocale(envelope, signer)): RenderedEmail {
   const title = titleOf(envelope, locale);
-  const values = { name: signer.name, title, deadline: formatDateTime(locale, expiresAt) };
+  const who = whoAsks(envelope, locale);
+  const values = { name: signer.name, title, deadline: formatDateTime(locale, expiresAt), who: who ?? '' };
+  const lead = who ? 'invitation.askedBy' : 'invitation.lead';
   const note = envelope.message ? `\n\n${text(locale, 'invitation.senderMessage')}\n${envelope.message}\n` : '';
   return {
     subject: text(locale, 'invitation.subject', values),
-    text: `${text(locale, 'greeting', values)}\n\n${text(locale, 'invitation.lead', values)}${note}\n\n${text(locale, 'invitation.openLink')}\n${url}\n\n${text(locale, 'invitation.personal', values)}\n`,
+    text: `${text(locale, 'greeting', values)}\n\n${text(locale, lead, values)}${note}\n\n${text(locale, 'invitation.openLink')}\n${url}\n\n${text(locale, 'invitation.personal', values)}\n`,
     html: [
       `<p>${html(locale, 'greeting', values)}</p>`,
-      `<p>${html(locale, 'invitation.lead', values)}</p>`,
+      `<p>${html(locale, lead, values)}</p>`,
       envelope.message ? `<blockquote>${escapeHtml(envelope.message)}</blockquote>` : '',
       linkHtml(url, text(locale, 'invitation.linkText')),
       `<p>${html(locale, 'invitation.personal', values)}</p>`,

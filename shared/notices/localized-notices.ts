@@ -7,6 +7,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { formatDateTime, formatDay, html, text, type MessageKey, type Values } from '../i18n/messages.ts';
 import { completionEmail, linkHtml, titleOf, type RenderedEmail } from './email-messages.ts';
 import type { Envelope } from '../kernel/model.ts';
+import { whoAsks } from './email-branding.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -14,14 +15,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function signingReminderEmail(envelope: Envelope, recipientName: string, url: string, expiresAt: Date, now: Date, locale: Locale): RenderedEmail {
   const values = {
     name: recipientName, title: titleOf(envelope, locale), deadline: formatDateTime(locale, expiresAt),
-    days: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / DAY_MS)),
+    days: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / DAY_MS)), who: whoAsks(envelope, locale) ?? '',
   };
+  const lead = values.who ? 'reminder.askedBy' : 'reminder.lead';
   return {
     subject: text(locale, 'reminder.subject', values),
-    text: `${text(locale, 'greeting', values)}\n\n${text(locale, 'reminder.lead', values)}\n\n${text(locale, 'invitation.openLink')}\n${url}\n\n${text(locale, 'reminder.deadline', values)}\n`,
+    text: `${text(locale, 'greeting', values)}\n\n${text(locale, lead, values)}\n\n${text(locale, 'invitation.openLink')}\n${url}\n\n${text(locale, 'reminder.deadline', values)}\n`,
     html: [
       `<p>${html(locale, 'greeting', values)}</p>`,
-      `<p>${html(locale, 'reminder.lead', values)}</p>`,
+      `<p>${html(locale, lead, values)}</p>`,
       linkHtml(url, text(locale, 'invitation.linkText')),
       `<p>${html(locale, 'reminder.deadline', values)}</p>`,
     ].join('\n'),

@@ -35,10 +35,11 @@ export function noticeItems(
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * The envelope's sender, where it has one to write to: `createdBy`, the caller's user identifier, when it is an email
- * address (an envelope carries no other sender identity).
+ * The envelope's sender, where it has one to write to: its `sender` with an email, else `createdBy`, the caller's
+ * user identifier, when it is an email address.
  */
 export function senderOf(envelope: Envelope): { name: string; email: string } | null {
+  if (envelope.sender?.email) return { name: envelope.sender.name, email: envelope.sender.email };
   const createdBy = envelope.createdBy?.trim() ?? '';
   return EMAIL.test(createdBy) ? { name: createdBy, email: createdBy } : null;
 }

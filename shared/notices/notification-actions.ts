@@ -1,5 +1,6 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../kernel/tokens.ts';
 import type { Config } from '../config.ts';
+import { brandEmail } from './email-branding.ts';
 import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from './email-messages.ts';
 import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../kernel/model.ts';
@@ -64,7 +65,7 @@ function sendInvitations(deps: OutboxDeps & Pick<Carriers, 'mailer'> & Partial<C
     const reminder = item.template === 'signing_reminder';
     const locale = recipientLocale(envelope, signer);
     const email = reminder ? signingReminderEmail(envelope, signer.name, url, expiresAt, deps.clock.now(), locale) : invitationEmail(envelope, signer, url, expiresAt, locale);
-    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...email });
+    if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...brandEmail(envelope, locale, email, deps.config.signingUrl, { saysWho: true }) });
     if (invitation.channels.includes('sms') && signer.phone) await carrier(deps, 'sms').send({ to: signer.phone, text: reminder ? signingReminderSms(envelope, url, locale) : invitationSms(envelope, url, locale) });
   });
 }
@@ -89,7 +90,7 @@ async function sendCompletion(deps: OutboxDeps & Pick<Carriers, 'mailer' | 'blob
     const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
     const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
     const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil, locale);
-    await deps.mailer.send({ to: link.email, ...email, ...(attach ? { attachments } : {}) });
+    await deps.mailer.send({ to: link.email, ...brandEmail(envelope, locale, email, deps.config.signingUrl), ...(attach ? { attachments } : {}) });
   });
 }
 
@@ -105,11 +106,12 @@ async function sendReminder(deps: OutboxDeps & Pick<Carriers, 'mailer'>, envelop
   if (!link || link.downloadedAt || !envelope.deletionAt) return;
   const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
   const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, claims));
-  await deps.mailer.send({ to: link.email, ...reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId))) });
+  const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
+  await deps.mailer.send({ to: link.email, ...brandEmail(envelope, locale, reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, locale), deps.config.signingUrl) });
 }
 
 /** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
-export function sendNotices(deps: Pick<Carriers, 'mailer'>, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
+export function sendNotices(deps: Pick<Carriers, 'mailer'> & { config: Pick<Config, 'signingUrl'> }, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
     // A signer reads it in their language; a carbon copy in the envelope's.
     const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
@@ -117,7 +119,7 @@ export function sendNotices(deps: Pick<Carriers, 'mailer'>, envelope: Envelope, 
       : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason, locale)
         : item.notice === 'otp_locked' ? otpLockedNoticeEmail(envelope, name, item.lockedSigner ?? { name: 'A signer', email: '' }, locale)
           : expiredNoticeEmail(envelope, name, locale);
-    await deps.mailer.send({ to: email, ...rendered });
+    await deps.mailer.send({ to: email, ...brandEmail(envelope, locale, rendered, deps.config.signingUrl) });
   });
 }
 

@@ -8,6 +8,7 @@ import type { BlobStage } from '#shared/envelopes/blob-staging.ts';
 import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
 import type { Contact } from '#shared/console/contacts.ts';
 import type { Template } from '#shared/templates/templates.ts';
+import type { BrandingRecord, StoredLogo } from '#shared/console/branding.ts';
 import type { BulkCheck, BulkChunk, BulkRowResult, BulkSend } from '#shared/templates/bulk-send.ts';
 
 export interface EnvelopeListQuery {
@@ -72,6 +73,12 @@ export interface TenantRepository {
   get(appId: string, tenantId: string): Promise<TenantSettings>;
   /** Stores the settings; the tenant's envelope counters are left as they are. */
   put(settings: TenantSettings): Promise<void>;
+  /** The application's branding (`tenantId` null) or a tenant's override; null when none was set. */
+  branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null>;
+  saveBranding(appId: string, tenantId: string | null, record: BrandingRecord): Promise<void>;
+  /** A logo by its id (the SHA-256 of its bytes); stored once, never changed. */
+  logo(logoId: string): Promise<StoredLogo | null>;
+  saveLogo(logo: StoredLogo): Promise<void>;
 }
 
 export interface Application {

@@ -50,6 +50,9 @@ export interface EmailMessage {
   text: string;
   html: string;
   attachments?: EmailAttachment[];
+  /** The From display name ("Acme Corp via ..."); the address is always the service's verified sender. */
+  fromName?: string;
+  replyTo?: string[];
 }
 
 export interface Mailer {

@@ -91,8 +91,10 @@ export function senderRows(input: AuditCertificateInput): [string, string][] {
   const sent = input.events.find((e) => e.event === 'envelope.sent');
   if (!input.sender) return [];
   const cc = input.cc ?? [];
+  const { name, email, createdBy } = input.sender;
+  const named = name ? `${name}${email ? ` <${email}>` : ''}${input.organizationName ? ` at ${input.organizationName}` : ''}` : null;
   return [
-    ['Sent by', `${input.sender.createdBy ?? '(not named by the application)'}, through the application ${input.sender.appId}`],
+    ['Sent by', `${named ?? createdBy ?? '(not named by the application)'}, through the application ${input.sender.appId}`],
     ['Sent (UTC)', input.sender.sentAt ? utc(input.sender.sentAt) : '-'],
     ['Sent from IP', sent?.ip ?? '-'],
     ['Sender user agent', sent?.userAgent ?? '-'],

@@ -37,7 +37,9 @@ export interface AuditCertificateInput {
   /** Every document of the envelope; `thisFile` marks the one this certificate is appended to. */
   documents: { name: string; sha256: string; pageCount: number; thisFile?: boolean }[];
   /** Who sent it: the name the application gave (createdBy), the application, and when. */
-  sender?: { createdBy: string | null; appId: string; sentAt: string | null };
+  sender?: { createdBy: string | null; appId: string; sentAt: string | null; name?: string | null; email?: string | null };
+  /** The organisation the envelope was sent for (its branding): named in every page's header. */
+  organizationName?: string | null;
   cc?: { name: string; email: string }[];
   /** Who seals: the seal certificate's subject, and the timestamp authority's host (null: no timestamp). */
   seal?: { subject: string; timestampAuthority: string | null };

@@ -24,7 +24,7 @@ const RULE = rgb(0.75, 0.75, 0.75);
 export async function addAuditCertificate(doc: PDFDocument, input: AuditCertificateInput, drawing: SealDrawing): Promise<string[]> {
   const blocks = await layout(input);
   const pages = paginate(blocks);
-  const header = await layoutLine('Audit certificate', 'bold');
+  const header = await layoutLine(certificateTitle(input.organizationName ?? null), 'bold');
   const envelope = await layoutLine(`Envelope ${input.envelopeId}`, 'regular');
   for (const [i, lines] of pages.entries()) {
     const canvas = drawing.canvas(doc.addPage([PAGE.width, PAGE.height]));
@@ -36,6 +36,13 @@ export async function addAuditCertificate(doc: PDFDocument, input: AuditCertific
     }
   }
   return [...new Set(blocks.flat().flatMap((line) => line.cells.flatMap((cell) => cell.line.uncovered)))];
+}
+
+/** "Audit certificate", or "Acme Corp: audit certificate" for a branded envelope (a long name shortened to fit the line). */
+export function certificateTitle(organization: string | null): string {
+  if (!organization) return 'Audit certificate';
+  const name = organization.length > 60 ? `${organization.slice(0, 59).trimEnd()}…` : organization;
+  return `${name}: audit certificate`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +145,9 @@ function drawLine(canvas: Canvas, line: Line, top: number, drawing: SealDrawing)
 
 function drawFrame(canvas: Canvas, text: { header: ShapedLine; envelope: ShapedLine; footer: ShapedLine }): void {
   const titleY = PAGE.height - MARGIN - 16;
-  canvas.text(text.header, { x: MARGIN, y: titleY, size: 16 });
+  // A long organisation name shrinks the title rather than running into the envelope id
+  const room = PAGE.width - 2 * MARGIN - text.envelope.width * 8 - 12;
+  canvas.text(text.header, { x: MARGIN, y: titleY, size: Math.min(16, room / Math.max(text.header.width, 0.001)) });
   canvas.text(text.envelope, { x: PAGE.width - MARGIN - text.envelope.width * 8, y: titleY + 4, size: 8, color: GREY });
   canvas.line([MARGIN, titleY - 10], [PAGE.width - MARGIN, titleY - 10], { width: 1, color: GREY });
   canvas.text(text.footer, { x: PAGE.width - MARGIN - text.footer.width * 8, y: MARGIN, size: 8, color: GREY });

@@ -4,6 +4,7 @@ import { LOCALES } from '#shared/i18n/locales.ts';
 import { ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
 import { OTP_CHANNELS, PAGE_ROTATIONS, count, pdfPoints, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
 import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
+import { PageBrandingResponse } from '../console/branding-schemas.ts';
 
 /** A field of the signing context: the Field geometry without ids the signer has no use for. */
 const SigningFieldResponse = v.object({
@@ -82,6 +83,7 @@ export const SigningContextResponse = v.object({
     v.description('The first original PDF (fetch it from `GET /v1/signing/{token}/document`); null when none is uploaded'),
   ),
   documents: v.pipe(v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, pages: v.array(v.unknown()) })), v.description('Every original in order, with its page geometry (`GET /v1/signing/{token}/document?documentId=`)')),
+  branding: v.pipe(PageBrandingResponse, v.description('The envelope\'s branding for the page header (logo, name, colours with their contrast-checked text colours); null: none')),
   completedFields: v.pipe(v.array(CompletedFieldResponse), v.description('What signers who signed before entered, to be shown read-only in place')),
 });
 
@@ -135,6 +137,7 @@ export const DownloadStatusResponse = v.object({
   retentionUntil: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('The day the sealed PDF is deleted'))),
   documents: v.pipe(v.array(v.object({ documentId: uuid, name: v.string(), sizeBytes: count, pageCount: positive, sha256: sha256Hex })),
     v.description('Every sealed document (`GET /v1/download/{token}/document?documentId=`); the top-level fields describe the first')),
+  branding: v.pipe(PageBrandingResponse, v.description('The envelope\'s branding for the page header; null: none')),
 });
 
 export const EmbeddedUrlResponse = v.object({

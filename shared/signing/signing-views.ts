@@ -2,6 +2,7 @@ import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
 import { documentName, originals, type DocumentPages, type Envelope, type Field, type Signer } from '#shared/kernel/model.ts';
 import { pagesOf } from '#shared/envelopes/page-geometry.ts';
 import type { CompletedValue } from '#shared/signing/signing-actions.ts';
+import { pageBrandingView } from '#shared/console/branding-views.ts';
 
 /** What another signer entered, shown read-only in place to later signers (decision 17). */
 export interface CompletedFieldView {
@@ -84,6 +85,7 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerStatus: signer.status,
     document: first ? { id: first.id, pageCount: first.pageCount, pages: [...pagesOf(pages, first)] } : null,
     documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: [...pagesOf(pages, d)] })),
+    branding: pageBrandingView(envelope),
     completedFields: [...completedFields],
   };
 }

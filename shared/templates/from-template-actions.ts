@@ -12,6 +12,7 @@ import type { EnvelopeDeps } from '../envelopes/envelope-actions.ts';
 import { pagesKeyOf, parsePages } from '../envelopes/page-actions.ts';
 import { withNewLinks } from '../envelopes/routing-actions.ts';
 import { readTemplate, type TemplateDeps } from './template-actions.ts';
+import { brandingFor, type EnvelopeSender } from '../console/branding.ts';
 
 export type FromTemplateDeps = EnvelopeDeps & TemplateDeps & { applications: Pick<ApplicationRepository, 'get'> };
 
@@ -23,6 +24,8 @@ export interface FromTemplateRequest extends FromTemplateInput {
   cc: { name: string; email: string }[];
   reminders: { firstAfterDays: number; everyDays: number | null } | null;
   send: boolean;
+  /** Who asks the signers; absent: not named. */
+  sender?: EnvelopeSender | undefined;
 }
 
 /** The template's stored bytes by key: PDFs, text indexes and pages (a bulk send reads them once per job, not once per row). */
@@ -54,7 +57,7 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
   const tenantId = request.tenantId ?? template.tenantId;
   if (tenantId !== template.tenantId) throw ValidationError.at('tenantId', `must be the template's tenant (${template.tenantId}), or be left out`);
   if (template.documents.length === 0) throw ValidationError.at('templateId', 'names a template without documents: upload one first');
-  const tenant = await deps.tenants.get(appId, tenantId);
+  const [tenant, branding] = await Promise.all([deps.tenants.get(appId, tenantId), brandingFor(deps, appId, tenantId)]);
   const ctx = contextOf(deps, meta);
   const id = options.envelopeId ?? deps.ids.next();
   const copies = new Map<string, Document>(template.documents.map((d) => {
@@ -76,7 +79,9 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
     retentionDays: tenant.retentionDays, documents: [...copies.values()], pages,
   }, ctx);
   const message = request.message ?? template.message;
-  const after: Envelope = { ...draft.after, message, cc: request.cc, reminders: request.reminders, bulkSend: options.bulkSend ?? null };
+  const after: Envelope = {
+    ...draft.after, message, cc: request.cc, reminders: request.reminders, bulkSend: options.bulkSend ?? null, branding, sender: request.sender ?? null,
+  };
   let change: EnvelopeChange = { ...draft, after };
   let signingUrls: Map<string, string> | undefined;
   if (request.send) {

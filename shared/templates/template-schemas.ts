@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { MAX_BULK_ROWS } from '#shared/templates/bulk-send.ts';
 import { AUTH_METHODS, FIELD_ORIGINS } from '#shared/kernel/model.ts';
 import { queryInt, TenantId } from '../http/common-schemas.ts';
-import { E164, fieldGeometry, PLACEMENT_MESSAGE, placementProblem } from '../envelopes/envelope-schemas.ts';
+import { E164, fieldGeometry, PLACEMENT_MESSAGE, placementProblem, SenderRequest } from '../envelopes/envelope-schemas.ts';
 
 /** Templates and bulk send (decision 34, decision 35). */
 const text = (max: number) => v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `must be at most ${String(max)} characters`));
@@ -88,6 +88,7 @@ export const CreateFromTemplateRequest = v.object({
   cc: v.optional(v.pipe(v.array(v.object({ name: requiredText(200), email }), 'must be an array of { name, email }'), v.maxLength(20, 'at most 20 carbon copies')), []),
   reminders: v.optional(v.nullable(v.object({ firstAfterDays: days(60), everyDays: v.optional(v.nullable(days(60)), null) })), null),
   send: v.optional(v.boolean('must be true or false'), false),
+  sender: v.optional(SenderRequest),
 });
 
 export const BulkSendRequest = v.object({

@@ -16,6 +16,7 @@ export type OtpRequestAnswer = InferOutput<typeof OtpRequestedResponse>;
 export type SignAnswer = InferOutput<typeof SignResultResponse>;
 export type DeclineAnswer = InferOutput<typeof DeclineResultResponse>;
 export type DownloadStatus = InferOutput<typeof DownloadStatusResponse>;
+export type PageBranding = NonNullable<SigningContext['branding']>;
 export type SignBody = InferInput<typeof SignRequest>;
 export type FieldSubmission = SignBody['fields'][number];
 export type DeclineBody = InferInput<typeof DeclineRequest>;

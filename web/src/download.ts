@@ -5,6 +5,7 @@ import { h, loadingScreen, notice, showScreen } from './dom.ts';
 import type { MessageKey } from './i18n/catalogue.ts';
 import { formatBytes, formatDate, formatNumber, t } from './i18n/i18n.ts';
 import { adoptLocale } from './i18n/language.ts';
+import { applyBranding } from './branding.ts';
 import { downloadProblem, type DownloadProblem } from './problems.ts';
 
 function available(token: string, status: DownloadStatus): void {
@@ -67,6 +68,7 @@ export async function startDownload(token: string): Promise<void> {
   loadingScreen(t('loading.title'), t('loading.download'));
   try {
     const status = await api<DownloadStatus>('GET', downloadPath(token));
+    applyBranding(status.branding);
     await adoptLocale(status.locale);
     if (!status.available) {
       showScreen(t('download.notYet.title'), h('h1', null, t('download.notYet.heading')), h('p', null, t('download.notYet.text')));

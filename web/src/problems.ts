@@ -53,6 +53,8 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   time_limit: { to: 'inline' }, active_content: { to: 'inline' },
   // A value for a hidden field, or a reassign the envelope does not allow: said where the signer acted
   field_hidden: { to: 'inline' }, reassign_not_allowed: { to: 'inline' },
+  // A branding logo refused: a console answer, never a signing link's
+  logo_too_large: { to: 'inline' }, logo_invalid: { to: 'inline' },
 };
 
 const known = <T>(table: Record<ErrorReason, T>, reason: string | null): T | undefined =>

@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BrandingRecord, LogoRef, StoredLogo } from '#shared/console/branding.ts';
 import { DEFAULT_TENANT, type FieldOrigin, type ReminderSettings, type TenantSettings } from '#shared/kernel/model.ts';
 import { isRetentionDays } from '#shared/retention/retention.ts';
 import { isLocale } from '#shared/i18n/locales.ts';
@@ -32,4 +33,31 @@ export class DynamoTenantRepository implements TenantRepository {
       },
     }));
   }
+
+  async branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: brandingKey(appId, tenantId), ConsistentRead: true }));
+    return Item ? (Item.record as BrandingRecord) : null;
+  }
+
+  async saveBranding(appId: string, tenantId: string | null, record: BrandingRecord): Promise<void> {
+    await this.db.send(new PutCommand({
+      TableName: this.table, Item: { ...brandingKey(appId, tenantId), itemType: 'branding', appId, tenantId, record: withoutUndefined(record) },
+    }));
+  }
+
+  async logo(logoId: string): Promise<StoredLogo | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { PK: `LOGO#${logoId}`, SK: 'LOGO' } }));
+    if (!Item) return null;
+    const { id, contentType, width, height, sizeBytes, createdAt } = Item as LogoRef & { createdAt: string };
+    return { id, contentType, width, height, sizeBytes, createdAt, bytes: new Uint8Array(Item.bytes as Uint8Array) };
+  }
+
+  /** Named by its hash, so storing it again writes the same item. */
+  async saveLogo(logo: StoredLogo): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { PK: `LOGO#${logo.id}`, SK: 'LOGO', itemType: 'logo', ...logo } }));
+  }
 }
+
+const brandingKey = (appId: string, tenantId: string | null) => ({ PK: `APP#${appId}`, SK: tenantId === null ? 'BRAND' : `BRAND#${tenantId}` });
+
+const withoutUndefined = (record: BrandingRecord) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));

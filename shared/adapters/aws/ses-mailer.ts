@@ -58,6 +58,16 @@ class TokenBucket {
   }
 }
 
+/**
+ * `"Display name" <address>`: an ASCII name as a quoted string, any other as an RFC 2047 encoded word (SES takes
+ * non-ASCII display names only encoded).
+ */
+export function fromHeader(name: string, address: string): string {
+  const clean = name.replace(/[\p{Cc}"\\<>]/gu, '').trim();
+  const display = /^[\x20-\x7e]*$/.test(clean) ? `"${clean}"` : `=?UTF-8?B?${Buffer.from(clean, 'utf8').toString('base64')}?=`;
+  return `${display} <${address}>`;
+}
+
 export class SesMailer implements Mailer {
   private bucket: Promise<TokenBucket> | undefined;
 
@@ -66,7 +76,8 @@ export class SesMailer implements Mailer {
 
   async send(message: EmailMessage): Promise<void> {
     const command = new SendEmailCommand({
-      FromEmailAddress: this.from,
+      FromEmailAddress: message.fromName ? fromHeader(message.fromName, this.from) : this.from,
+      ...(message.replyTo?.length ? { ReplyToAddresses: message.replyTo } : {}),
       Destination: { ToAddresses: [message.to] },
       Content: {
         Simple: {

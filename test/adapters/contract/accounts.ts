@@ -76,6 +76,25 @@ export function describeTenantRepository(name: string, builder: Builder<TenantRe
       await tenants().put({ appId, tenantId: 'acme', defaultExpiresInDays: 9, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'en' });
       expect(await tenants().get(appId, 'acme')).toMatchObject({ defaultExpiresInDays: 9, retentionDays: 30, fieldOrigin: 'bottom-left' });
     });
+
+    it('keeps the application\'s branding and each tenant\'s override apart, and logos by id with their bytes', async () => {
+      const appId = randomUUID();
+      const logo = { id: 'a'.repeat(64), contentType: 'image/png', width: 96, height: 32, sizeBytes: 150_000 } as const;
+      const app = { organizationName: 'Acme Corp', primaryColor: '#ffd400', emailFromName: 'Acme', replyTo: null, supportEmail: 'help@acme.example', logo, updatedAt: '2026-01-01T00:00:00.000Z' };
+      expect(await tenants().branding(appId, null)).toBeNull();
+      await tenants().saveBranding(appId, null, app);
+      await tenants().saveBranding(appId, 'eu', { organizationName: 'Acme Europe', updatedAt: '2026-01-02T00:00:00.000Z' });
+      expect(await tenants().branding(appId, null)).toEqual(app);
+      expect(await tenants().branding(appId, 'eu')).toEqual({ organizationName: 'Acme Europe', updatedAt: '2026-01-02T00:00:00.000Z' });
+      expect(await tenants().branding(appId, 'us')).toBeNull();
+      // Near the 200 KB limit: the item fits DynamoDB's 400 KB with room to spare
+      const bytes = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+      await tenants().saveLogo({ ...logo, sizeBytes: bytes.length, bytes, createdAt: '2026-01-01T00:00:00.000Z' });
+      const read = await tenants().logo(logo.id);
+      expect(read).toMatchObject({ ...logo, sizeBytes: bytes.length });
+      expect(Buffer.from(read?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
+      expect(await tenants().logo('b'.repeat(64))).toBeNull();
+    });
   });
 }
 

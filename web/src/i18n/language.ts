@@ -24,7 +24,8 @@ function localiseChrome(onSwitch: () => void): void {
   const skip = document.querySelector('.skip-link');
   if (skip) skip.textContent = t('page.skipLink');
   const name = document.querySelector('.site-name');
-  if (name) name.textContent = t('page.siteName');
+  // A branded page names the organisation instead (web/src/branding.ts)
+  if (name && !name.hasAttribute('data-branded')) name.textContent = t('page.siteName');
   const header = document.querySelector('.site-header');
   if (!header) return;
   const current = resolveLocale([locale()]).catalogue;

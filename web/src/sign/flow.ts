@@ -6,6 +6,7 @@
 import { api, asApiError, type ApiError, signingPath } from '../api.ts';
 import type { SigningContext } from '../api-types.ts';
 import { loadingScreen } from '../dom.ts';
+import { applyBranding } from '../branding.ts';
 import { t } from '../i18n/i18n.ts';
 import { adoptLocale } from '../i18n/language.ts';
 import { isFinal, openingProblem, signingRoute, type LinkProblem } from '../problems.ts';
@@ -59,6 +60,7 @@ export function startSigning(token: string, events: SigningEvents | null = null)
       return;
     }
     store.update((s) => { s.context = context; });
+    applyBranding(context.branding);
     // The page speaks the signer's language (unless they picked another in the switch)
     await adoptLocale(context.locale);
     if (context.requiresOtpVerification && !context.otpVerified) show({ kind: 'otp' });

@@ -1,0 +1,33 @@
+/** Branding as the console routes and the signer's pages show it. */
+import type { Envelope } from '../kernel/model.ts';
+import { brandColors, logoPath, type BrandingRecord, type EnvelopeBranding, type LogoRef } from './branding.ts';
+
+const logoView = (logo: LogoRef | null | undefined, signingUrl: string) =>
+  logo ? { url: `${signingUrl}${logoPath(logo)}`, contentType: logo.contentType, width: logo.width, height: logo.height, sizeBytes: logo.sizeBytes } : null;
+
+export function effectiveBrandingView(branding: EnvelopeBranding | null, signingUrl: string) {
+  if (!branding) return null;
+  const { primaryColor, textColor, accentColor } = brandColors(branding.primaryColor);
+  return {
+    organizationName: branding.organizationName, primaryColor, textColor, accentColor, emailFromName: branding.emailFromName,
+    replyTo: branding.replyTo, supportEmail: branding.supportEmail, logo: logoView(branding.logo, signingUrl),
+  };
+}
+
+export function brandingView(record: BrandingRecord | null, effective: EnvelopeBranding | null, signingUrl: string) {
+  return {
+    organizationName: record?.organizationName ?? null, primaryColor: record?.primaryColor ?? null, emailFromName: record?.emailFromName ?? null,
+    replyTo: record?.replyTo ?? null, supportEmail: record?.supportEmail ?? null, logo: logoView(record?.logo, signingUrl),
+    updatedAt: record?.updatedAt ?? null, effective: effectiveBrandingView(effective, signingUrl),
+  };
+}
+
+/** The signing, download and embedded pages' header: the envelope's branding, the logo on the page's own origin. */
+export function pageBrandingView(envelope: Pick<Envelope, 'branding' | 'sender'>) {
+  const branding = envelope.branding;
+  if (!branding) return null;
+  return {
+    organizationName: branding.organizationName, ...brandColors(branding.primaryColor),
+    logoUrl: branding.logo ? logoPath(branding.logo) : null, supportEmail: branding.supportEmail, senderName: envelope.sender?.name ?? null,
+  };
+}
