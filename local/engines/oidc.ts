@@ -103,8 +103,10 @@ const formOf = async (req: IncomingMessage): Promise<URLSearchParams> => {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 };
 
+/** The form posts here, and the provider's answer redirects to the console: a browser holds both to form-action. */
+let formAction = "'self'";
 const page = (res: ServerResponse, status: number, html: string) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'" });
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'` });
   res.end(html);
 };
 
@@ -138,6 +140,7 @@ async function interaction(provider: Provider, accounts: LocalAccounts, req: Inc
 export async function startOidcProvider(options: OidcOptions): Promise<RunningOidc> {
   const port = options.port === undefined || options.port === 0 ? await freePort() : options.port;
   const issuer = `http://127.0.0.1:${String(port)}`;
+  formAction = ["'self'", ...new Set(options.redirectUris.map((uri) => new URL(uri).origin))].join(' ');
   const provider = new Provider(issuer, configuration(options, await providerKeys(options.dir)));
   const callback = provider.callback();
   const server = createServer((req, res) => {
