@@ -136,3 +136,9 @@ export function grantSms(fn: ServiceFunction): void {
   fn.addToRolePolicy(new PolicyStatement({ effect: Effect.DENY, actions: ['sns:Publish'], resources: [`arn:${Aws.PARTITION}:sns:*:*:*`] }));
   acknowledge(fn.role, 'IAM5[Resource::*]', 'sns:Publish to a phone number (SMS) has no resource ARN to scope it to; the function publishes to no topic');
 }
+
+/** Invites and removes console users: the Admin* calls the user routes make, on the console's user pool only. */
+export function grantIdentities(fn: ServiceFunction, userPoolId: string): void {
+  const pool = Stack.of(fn).formatArn({ service: 'cognito-idp', resource: 'userpool', resourceName: userPoolId });
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDeleteUser'], resources: [pool] }));
+}

@@ -9,16 +9,29 @@
 import { Stack } from 'aws-cdk-lib';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { RESOURCE_KEYS, type ResourceKey, type ServiceResources } from '../stacks/environment.ts';
+import { RESOURCE_KEYS, type ResourceKey, type ServiceResources, type SignInSettings } from '../stacks/environment.ts';
 
 /**
  * The resources functions use, and what only stacks need: the HTTP API the api stack adds its routes to, the alarm
  * topic its alarms notify, the seal key's id (which names the imported certificate chain's parameter).
  */
-export type HandoffKey = ResourceKey | 'apiId' | 'alarmTopicArn' | 'sealKeyId';
+export type HandoffKey = ResourceKey | 'apiId' | 'alarmTopicArn' | 'sealKeyId' | SignInKey;
+
+/** The console's user pool, as the routes are told of it (SignInSettings). */
+export const SIGN_IN_KEYS = ['userPoolId', 'consoleClientId', 'signInIssuer', 'signInLogoutUrl'] as const;
+export type SignInKey = (typeof SIGN_IN_KEYS)[number];
 
 /** Every handoff key. */
-export const HANDOFF_KEYS: readonly HandoffKey[] = [...RESOURCE_KEYS, 'apiId', 'alarmTopicArn', 'sealKeyId'];
+export const HANDOFF_KEYS: readonly HandoffKey[] = [...RESOURCE_KEYS, 'apiId', 'alarmTopicArn', 'sealKeyId', ...SIGN_IN_KEYS];
+
+/** The routes' SignInSettings, read from the web stack's handoff. */
+export function signInOf(scope: Construct, prefix: string): SignInSettings {
+  const issuer = read(scope, prefix, 'signInIssuer');
+  return {
+    issuer, clientId: read(scope, prefix, 'consoleClientId'), jwksUrl: `${issuer}/.well-known/jwks.json`, audience: null,
+    logoutUrl: read(scope, prefix, 'signInLogoutUrl'), userPoolId: read(scope, prefix, 'userPoolId'),
+  };
+}
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

@@ -20,7 +20,7 @@ import { API_INTEGRATION_TIMEOUT_SECONDS } from '#shared/http/aws-limits.ts';
 import type { Tag } from '#shared/http/declaration.ts';
 import { fallbackRoute, routes, type RouteDef } from '#infra/routes.ts';
 import { groupParts, notifyGroup, thresholdAlarm } from '../constructs/alarms.ts';
-import { read, resourcesOf } from '../constructs/handoff.ts';
+import { read, resourcesOf, signInOf } from '../constructs/handoff.ts';
 import { serviceDashboard } from '../constructs/dashboard.ts';
 import { acknowledge } from '../constructs/nag.ts';
 import type { ServiceFunction } from '../constructs/service-function.ts';
@@ -55,7 +55,7 @@ export class RouteFunctions extends NestedStack {
     super(scope, id, { description: `e-signature service: the functions of the ${id.replace(/^Routes/, '')} routes` });
     const { settings } = props;
     // Read here, so each nested stack resolves the handed-off values itself (no parameter passed down from the parent).
-    this.context = { resources: resourcesOf(this, settings.prefix), settings: functionSettings(settings, read(this, settings.prefix, 'sealKeyId')), logRetention: props.logRetention, reserved: reservationsOf(settings) };
+    this.context = { resources: resourcesOf(this, settings.prefix), settings: functionSettings(settings, read(this, settings.prefix, 'sealKeyId'), signInOf(this, settings.prefix)), logRetention: props.logRetention, reserved: reservationsOf(settings) };
     this.apiId = read(this, settings.prefix, 'apiId');
   }
 

@@ -8,7 +8,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { sealFontFiles, type BundleOptions } from '../constructs/bundling.ts';
-import { grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSealChain, grantSecrets, grantSigningKey, grantSms, grantStateMachine, grantTable, grantTrafficRecords } from '../constructs/grants.ts';
+import { grantDocuments, grantJobQueue, grantMail, grantProviderSecrets, grantSealChain, grantSecrets, grantSigningKey, grantSms, grantIdentities, grantStateMachine, grantTable, grantTrafficRecords } from '../constructs/grants.ts';
 import { ServiceFunction } from '../constructs/service-function.ts';
 import { buildOpenApi } from '../openapi.ts';
 import { accessOf } from './access.ts';
@@ -75,6 +75,7 @@ export function manifestFunction(scope: Construct, handler: string, description:
   grantSecrets(fn, (access.secrets ?? []).map((name) => resources[SECRET_RESOURCES[name]]), resources.encryptionKeyArn);
   if (access.mail) grantMail(fn, ctx.settings.senderEmail);
   if (access.sms) grantSms(fn);
+  if (access.identities && ctx.settings.signIn) grantIdentities(fn, ctx.settings.signIn.userPoolId);
   if (access.jobs) grantJobQueue(fn, resources.jobsQueueArn);
   for (const workflow of access.starts ?? []) grantStateMachine(fn, workflow === 'seal' ? resources.sealStateMachineArn : resources.webhookRetryStateMachineArn);
   if (access.sign) grantSigningKey(fn, resources.sealKeyArn, ctx.settings.sealCertificateParameter ?? null);

@@ -7,7 +7,8 @@ import type { Node } from 'constructs';
 import { RETENTION_DAYS, type RetentionDays } from '#shared/retention/retention.ts';
 import { MAX_REVOCATION_GRACE_SECONDS } from '#shared/config.ts';
 import { DEFAULT_SEAL_KEY_SPEC, sealKeySpecOf, type SealKeySpec } from '#shared/adapters/seal-key-spec.ts';
-import type { CscFunctionSettings, FunctionSettings } from './environment.ts';
+import type { CscFunctionSettings, FunctionSettings, SignInSettings } from './environment.ts';
+import { DEFAULT_SIGN_IN, signInSettingsOf, type ConsoleSignInSettings } from './sign-in-settings.ts';
 
 export interface ServiceSettings {
   /** Prefix of the stack names (`EsignData`, `EsignWeb`, ...) and of the SSM parameters they hand each other. */
@@ -71,6 +72,8 @@ export interface ServiceSettings {
    */
   signer: 'kms' | 'csc';
   csc: CscFunctionSettings | null;
+  /** The console's Cognito user pool: MFA, hosted domain, the customer's identity providers (sign-in-settings.ts). */
+  signIn: ConsoleSignInSettings;
 }
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -100,6 +103,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'senderEmail'> = {
   reservedConcurrency: { seal: null, sign: null },
   signer: 'kms',
   csc: null,
+  signIn: DEFAULT_SIGN_IN,
 };
 
 const text = (node: Node, key: string): string | null => {
@@ -191,6 +195,7 @@ export function settingsFromContext(node: Node): ServiceSettings {
     jobsMaxConcurrency: jobsMaxConcurrencyOf(text(node, 'jobsMaxConcurrency')),
     reservedConcurrency: reservedConcurrencyOf(json(node, 'reservedConcurrency')),
     ...signerOf(node),
+    signIn: signInSettingsOf(node),
   };
 }
 
@@ -265,7 +270,8 @@ function logLevelOf(value: string | null): LogLevel {
 export const sealChainParameter = (prefix: string, sealKeyId: string) => `/${prefix}/seal-certificate-chain/${sealKeyId}`;
 
 /** The settings that reach the functions' environment (infra/stacks/environment.ts); the chain's parameter for the seal key `sealKeyId`. */
-export const functionSettings = (settings: ServiceSettings, sealKeyId?: string): FunctionSettings => ({
+export const functionSettings = (settings: ServiceSettings, sealKeyId?: string, signIn?: SignInSettings): FunctionSettings => ({
+  signIn: signIn ?? null,
   senderEmail: settings.senderEmail, smsSenderId: settings.smsSenderId, rateLimits: settings.rateLimits,
   tsaUrl: settings.tsaUrl, tsaAuthHeader: settings.tsaAuthHeader, padesLevel: settings.padesLevel,
   revocationGraceSeconds: settings.revocationGraceSeconds,

@@ -23,6 +23,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { publish, read } from '../constructs/handoff.ts';
+import { ConsoleSignIn } from '../constructs/console-sign-in.ts';
 import { acknowledge, acknowledgeRoleWildcards } from '../constructs/nag.ts';
 import { REPO_ROOT } from '../constructs/service-function.ts';
 import type { ServiceSettings } from './settings.ts';
@@ -74,10 +75,17 @@ export class WebStack extends Stack {
     const originVerifySecretArn = read(this, settings.prefix, 'originVerifySecretArn');
     this.distribution = this.signingHost(settings, props.logRetention, originVerifySecretArn);
     this.signingUrl = customOrigin ?? `https://${this.distribution.distributionDomainName}`;
-    publish(this, settings.prefix, { apiUrl: this.apiUrl, apiId: this.httpApi.apiId, signingUrl: this.signingUrl });
+    const signIn = new ConsoleSignIn(this, 'ConsoleSignIn', { prefix: settings.prefix, signingUrl: this.signingUrl, settings: settings.signIn });
+    publish(this, settings.prefix, {
+      apiUrl: this.apiUrl, apiId: this.httpApi.apiId, signingUrl: this.signingUrl,
+      userPoolId: signIn.userPool.userPoolId, consoleClientId: signIn.client.userPoolClientId, signInIssuer: signIn.issuer, signInLogoutUrl: signIn.logoutUrl,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'BASE_URL: the API' });
     new CfnOutput(this, 'SigningUrl', { value: this.signingUrl, description: 'SIGNING_URL: the signing host' });
+    new CfnOutput(this, 'UserPoolId', { value: signIn.userPool.userPoolId, description: "The console users' Cognito user pool" });
+    new CfnOutput(this, 'ConsoleClientId', { value: signIn.client.userPoolClientId, description: "The console's app client (public, authorization code with PKCE)" });
+    new CfnOutput(this, 'SignInUrl', { value: signIn.domain.baseUrl(), description: 'The hosted sign-in domain' });
     new CfnOutput(this, 'DistributionDomainName', { value: this.distribution.distributionDomainName, description: 'CNAME target for signingDomain' });
   }
 

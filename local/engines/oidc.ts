@@ -103,28 +103,29 @@ const formOf = async (req: IncomingMessage): Promise<URLSearchParams> => {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 };
 
-/** `returnOrigins`: the clients' redirect origins. A browser holds form-action to the redirects after the post too, so the sign-in must be allowed to end there. */
-const page = (res: ServerResponse, status: number, html: string, returnOrigins: readonly string[] = []) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...returnOrigins].join(' ')}; frame-ancestors 'none'` });
+/** The form posts here, and the provider's answer redirects to the console: a browser holds both to form-action. */
+let formAction = "'self'";
+const page = (res: ServerResponse, status: number, html: string) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'` });
   res.end(html);
 };
 
 /** The login form and its answer: a matching password finishes the interaction with the first-party grant. */
-async function interaction(provider: Provider, accounts: LocalAccounts, req: IncomingMessage, res: ServerResponse, uid: string, returnOrigins: readonly string[]): Promise<void> {
+async function interaction(provider: Provider, accounts: LocalAccounts, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   if (details.uid !== uid) {
     page(res, 400, loginPage({ error: 'This sign-in has expired; start again.' }));
     return;
   }
   if (req.method === 'GET') {
-    page(res, 200, loginPage({ action: `/interaction/${uid}`, email: typeof details.params.login_hint === 'string' ? details.params.login_hint : '' }), returnOrigins);
+    page(res, 200, loginPage({ action: `/interaction/${uid}`, email: typeof details.params.login_hint === 'string' ? details.params.login_hint : '' }));
     return;
   }
   const form = await formOf(req);
   const email = form.get('email') ?? '';
   const account = await accounts.check(email, form.get('password') ?? '');
   if (!account) {
-    page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }), returnOrigins);
+    page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }));
     return;
   }
   // The console is the provider's own client: what it asks for is granted without a consent page.
@@ -139,12 +140,13 @@ async function interaction(provider: Provider, accounts: LocalAccounts, req: Inc
 export async function startOidcProvider(options: OidcOptions): Promise<RunningOidc> {
   const port = options.port === undefined || options.port === 0 ? await freePort() : options.port;
   const issuer = `http://127.0.0.1:${String(port)}`;
+  formAction = ["'self'", ...new Set(options.redirectUris.map((uri) => new URL(uri).origin))].join(' ');
   const provider = new Provider(issuer, configuration(options, await providerKeys(options.dir)));
   const callback = provider.callback();
   const server = createServer((req, res) => {
     const uid = /^\/interaction\/([\w-]+)$/.exec(new URL(req.url ?? '/', issuer).pathname)?.[1];
     if (!uid) return void callback(req, res);
-    interaction(provider, options.accounts, req, res, uid, [...new Set(options.redirectUris.map((uri) => new URL(uri).origin))]).catch((error: unknown) => {
+    interaction(provider, options.accounts, req, res, uid).catch((error: unknown) => {
       page(res, 400, loginPage({ error: `This sign-in cannot go on (${(error as Error).message}); start again from the console.` }));
     });
   });

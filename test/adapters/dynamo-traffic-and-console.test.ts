@@ -14,12 +14,15 @@ import { describeWebhookRepository } from './contract/webhooks.ts';
 import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
 import { DynamoTemplateRepository } from '#shared/adapters/aws/dynamo-template-repository.ts';
 import { DynamoBulkSendRepository } from '#shared/adapters/aws/dynamo-bulk-send-repository.ts';
+import { DynamoTeamRepository } from '#shared/adapters/aws/dynamo-team-repository.ts';
+import { describeTeamRepository } from './contract/team.ts';
 
 const tables = dynamoTables('traffic-contract');
 const on = <T>(adapter: new (db: DynamoDBDocumentClient, table: string) => T) =>
   ({ build: async () => new adapter(tables.db, await tables.create()), drop: tables.drop });
 
 describeRateLimiter('DynamoDB Local', on(DynamoRateLimiter));
+describeTeamRepository('DynamoDB Local', on(DynamoTeamRepository));
 describeIdempotencyStore('DynamoDB Local', on(DynamoIdempotencyStore));
 describeApplicationRepository('DynamoDB Local', on(DynamoApplicationRepository));
 describeTenantRepository('DynamoDB Local', on(DynamoTenantRepository));

@@ -10,6 +10,8 @@ import { describeWebhookRepository } from './contract/webhooks.ts';
 import { describeBulkSendRepository, describeTemplateRepository } from './contract/templates.ts';
 import { MemoryTemplateRepository } from '#shared/adapters/memory/memory-template-repository.ts';
 import { MemoryBulkSendRepository } from '#shared/adapters/memory/memory-bulk-send-repository.ts';
+import { MemoryTeamRepository } from '#shared/adapters/memory/memory-team-repository.ts';
+import { describeTeamRepository } from './contract/team.ts';
 
 const fresh = <T>(adapter: new () => T) => ({ build: () => new adapter() });
 
@@ -21,3 +23,4 @@ describeContactRepository('in memory', fresh(MemoryContactRepository));
 describeWebhookRepository('in memory', fresh(MemoryWebhookRepository));
 describeTemplateRepository('in memory', fresh(MemoryTemplateRepository));
 describeBulkSendRepository('in memory', fresh(MemoryBulkSendRepository));
+describeTeamRepository('in memory', fresh(MemoryTeamRepository));

@@ -65,10 +65,13 @@ describe('CDK app: the manifest, exactly', () => {
     }
   });
 
+  const SIGN_IN = {
+    issuer: '{{signInIssuer}}', clientId: '{{consoleClientId}}', jwksUrl: '{{signInIssuer}}/.well-known/jwks.json', audience: null, logoutUrl: '{{signInLogoutUrl}}', userPoolId: '{{userPoolId}}',
+  };
   it('gives each function exactly the environment the local runtime gives it (infra/stacks/environment.ts), and nothing else', () => {
     const named = Object.fromEntries(RESOURCE_KEYS.map((key) => [key, `{{${key}}}`])) as ServiceResources;
     for (const f of functions) {
-      expect(resolvedEnv(f), f.description).toEqual({ NODE_OPTIONS: '--enable-source-maps', ...functionEnvironment(f.handler, named, functionSettings(TEST_SETTINGS, '{{sealKeyId}}')) });
+      expect(resolvedEnv(f), f.description).toEqual({ NODE_OPTIONS: '--enable-source-maps', ...functionEnvironment(f.handler, named, functionSettings(TEST_SETTINGS, '{{sealKeyId}}', SIGN_IN)) });
     }
   });
 

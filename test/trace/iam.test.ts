@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AwsCall } from '#local/aws-calls.ts';
 import { manifestHandlers, type ServiceResources } from '#infra/stacks/environment.ts';
 import { allowed, requestsOf } from '#test/support/iam.ts';
+import { LOCAL_USER_POOL_ID } from '#local/sign-in.ts';
 import { manifestFunctions, resolverFor, synthesize, TEST_SETTINGS, type SynthesizedFunction } from '#test/support/templates.ts';
 
 /**
@@ -36,7 +37,8 @@ function denials(call: AwsCall): string[] {
   const fn = functions.get(call.function);
   if (!fn) return [`${call.function} is not a manifest function`];
   // The seal key's id names its chain's parameter, which the seal reads: the last part of the key's ARN.
-  const resolve = resolverFor(fn.template, (key) => (key === 'sealKeyId' ? resources.sealKeyArn.split('/').pop() ?? '' : resources[key as keyof ServiceResources]));
+  // The user pool's id is the local one the in-process Cognito answers serve.
+  const resolve = resolverFor(fn.template, (key) => (key === 'sealKeyId' ? resources.sealKeyArn.split('/').pop() ?? '' : key === 'userPoolId' ? LOCAL_USER_POOL_ID : resources[key as keyof ServiceResources]));
   return requestsOf(call, resources)
     .filter((request) => !allowed(fn.statements, request, resolve))
     .map((request) => `${call.function}: ${request.action} on ${request.resource}${Object.keys(request.context).length ? ` ${JSON.stringify(request.context)}` : ''} (${call.operation})`);
