@@ -56,6 +56,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/envelopes/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The files signers attached */
+        get: operations["listAttachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file a signer attached */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes/{id}/audit/verify": {
         parameters: {
             query?: never;
@@ -461,6 +495,57 @@ export interface paths {
         get: operations["getSigningContext"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signing/{token}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a file the signer attached */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signing/{token}/attachments/upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A presigned S3 POST for a file the signer attaches */
+        post: operations["createAttachmentUploadUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signing/{token}/attachments/upload-url/{uploadId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check and add a file the signer uploaded */
+        post: operations["completeAttachmentUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1091,7 +1176,7 @@ export interface components {
             id: string;
             documentId: string | null;
             signerId: string;
-            type: "signature" | "initial" | "date" | "text" | "checkbox";
+            type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
             /** 1-based page number */
             page: number;
             /** Left edge, PDF points */
@@ -1111,6 +1196,10 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Attachment fields: the formats the signer may add */
+            accept?: ("pdf" | "png" | "jpeg")[];
+            /** Attachment fields: the largest file the signer may add */
+            maxBytes?: number;
         };
         /** The fields an anchor placed, one for each occurrence of its text. */
         AnchoredFields: {
@@ -1212,7 +1301,7 @@ export interface components {
             /** Only this signer's fields */
             fields: ({
             id: string;
-            type: "signature" | "initial" | "date" | "text" | "checkbox";
+            type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
             /** 1-based page number */
             page: number;
             /** Left edge, PDF points */
@@ -1234,6 +1323,10 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Attachment fields: the formats the signer may add */
+            accept?: ("pdf" | "png" | "jpeg")[];
+            /** Attachment fields: the largest file the signer may add */
+            maxBytes?: number;
         })[];
             /** False only for signers with `authMethod` `none` */
             requiresOtpVerification: boolean;
@@ -1289,7 +1382,7 @@ export interface components {
             completedFields: ({
             id: string;
             documentId: string | null;
-            type: "signature" | "initial" | "date" | "text" | "checkbox";
+            type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
             page: number;
             x: number;
             y: number;
@@ -1305,6 +1398,20 @@ export interface components {
             imageDataUrl: string | null;
             /** The font of a typed signature */
             fontLabel: string | null;
+        })[];
+            /** The files this signer added for their attachment fields, not yet signed */
+            attachments: ({
+            /** Name it in the sign request (`fields[].attachmentId`) */
+            id: string;
+            fieldId: string;
+            /** The file name the signer gave */
+            name: string;
+            format: "pdf" | "png" | "jpeg";
+            mimeType: string;
+            sizeBytes: number;
+            /** SHA-256, lowercase hex */
+            sha256: string;
+            createdAt: string;
         })[];
         };
         /** A one-time code was sent (6 digits, valid 10 minutes; at most 5 requests per 10 minutes). */
@@ -1477,12 +1584,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `attachment_unrecognised`, `attachment_not_accepted`, `attachment_damaged`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "attachment_unrecognised" | "attachment_not_accepted" | "attachment_damaged" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1553,7 +1660,7 @@ export interface components {
         };
         /** A field in a create request, placed with `page`, `x` and `y`, or with an `anchor` (text found in the document). Name the signer with `signerIndex` (0-based position in `signers`) or `signerEmail`: signers have no ids yet. */
         CreateFieldRequest: {
-            type: "signature" | "initial" | "date" | "text" | "checkbox";
+            type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
             page?: number;
             x?: number;
             y?: number;
@@ -1572,6 +1679,10 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            /** Attachment fields: the formats the signer may add, told by content; default all three */
+            accept?: ("pdf" | "png" | "jpeg")[];
+            /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+            maxBytes?: number;
             signerIndex?: number;
             signerEmail?: string;
             signerId?: string;
@@ -1580,7 +1691,7 @@ export interface components {
         };
         /** A field to add to a draft envelope, placed with `page`, `x` and `y`, or with an `anchor`. `signerId` and `documentId` take a UUID or the prefixed form (`sgn_<uuid>`, `doc_<uuid>`); the field must lie inside the page's crop box (PDF points, origin bottom-left unless `origin` says `top-left`). */
         AddFieldRequest: {
-            type: "signature" | "initial" | "date" | "text" | "checkbox";
+            type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
             page?: number;
             x?: number;
             y?: number;
@@ -1599,6 +1710,10 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            /** Attachment fields: the formats the signer may add, told by content; default all three */
+            accept?: ("pdf" | "png" | "jpeg")[];
+            /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+            maxBytes?: number;
             documentId?: string | null;
             signerId: string;
         };
@@ -1621,6 +1736,7 @@ export interface components {
             signatureImageBase64?: string | null;
             textValue?: string | null;
             signatureSource?: "drawn" | "uploaded" | null;
+            attachmentId?: string | null;
         })[];
             fontLabel?: string | null;
         };
@@ -2007,6 +2123,112 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The attachments */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attachments: ({
+                        /** Name it in the sign request (`fields[].attachmentId`) */
+                        id: string;
+                        fieldId: string;
+                        /** The file name the signer gave */
+                        name: string;
+                        format: "pdf" | "png" | "jpeg";
+                        mimeType: string;
+                        sizeBytes: number;
+                        /** SHA-256, lowercase hex */
+                        sha256: string;
+                        createdAt: string;
+                        signerId: string;
+                        /** True once the signer signed naming it; before, the signer may still replace or remove it */
+                        submitted: boolean;
+                        retentionUntil: string | null;
+                        purgeStatus: "active" | "purged";
+                    })[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Attachment id: a UUID, or the prefixed form `att_<uuid>`; answers always use the plain UUID */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The file */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Content-Disposition"?: string;
+                    "X-Attachment-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** The file is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            302: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    Location?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope or attachment for this application */
+            404: components["responses"]["NotFound"];
+            /** The attachment was deleted at the end of its retention period */
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     verifyAudit: {
         parameters: {
             query?: never;
@@ -2222,7 +2444,7 @@ export interface operations {
             path: {
                 /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
                 id: string;
-                /** The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered */
+                /** The `uploadId` that the upload-url call before it answered (`POST /v1/envelopes/{id}/document/upload-url` or `POST /v1/signing/{token}/attachments/upload-url`) */
                 uploadId: string;
             };
             cookie?: never;
@@ -2713,7 +2935,7 @@ export interface operations {
                         id: string;
                         role: string;
                         documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -2724,6 +2946,10 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
                     })[];
                         documents: ({
                         id: string;
@@ -2776,7 +3002,7 @@ export interface operations {
                     authMethod?: "email_otp" | "sms_otp" | "none";
                 })[];
                     fields?: ({
-                    type: "signature" | "initial" | "date" | "text" | "checkbox";
+                    type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                     page?: number;
                     x?: number;
                     y?: number;
@@ -2795,6 +3021,10 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    /** Attachment fields: the formats the signer may add, told by content; default all three */
+                    accept?: ("pdf" | "png" | "jpeg")[];
+                    /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+                    maxBytes?: number;
                     role: string;
                     documentIndex?: number;
                 })[];
@@ -2830,7 +3060,7 @@ export interface operations {
                         id: string;
                         role: string;
                         documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -2841,6 +3071,10 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
                     })[];
                         documents: ({
                         id: string;
@@ -2904,7 +3138,7 @@ export interface operations {
                         id: string;
                         role: string;
                         documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -2915,6 +3149,10 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
                     })[];
                         documents: ({
                         id: string;
@@ -3094,7 +3332,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    type: "signature" | "initial" | "date" | "text" | "checkbox";
+                    type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                     page?: number;
                     x?: number;
                     y?: number;
@@ -3113,6 +3351,10 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    /** Attachment fields: the formats the signer may add, told by content; default all three */
+                    accept?: ("pdf" | "png" | "jpeg")[];
+                    /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+                    maxBytes?: number;
                     role: string;
                     documentId?: string | null;
                 };
@@ -3135,7 +3377,7 @@ export interface operations {
                         id: string;
                         role: string;
                         documentId: string | null;
-                        type: "signature" | "initial" | "date" | "text" | "checkbox";
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -3146,6 +3388,10 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
                     })[];
                     };
                 };
@@ -3414,6 +3660,168 @@ export interface operations {
             409: components["responses"]["Conflict"];
             /** The link has been used: the signer already signed or declined (a link is single-use) */
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+                /** Attachment id: a UUID, or the prefixed form `att_<uuid>`; answers always use the plain UUID */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
+            401: components["responses"]["Unauthorized"];
+            /** No such attachment of this signer */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            /** The link has been used: the signer already signed or declined (a link is single-use) */
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAttachmentUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fieldId: string;
+                    filename?: string | null;
+                    sizeBytes?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** Where and how to POST the file */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Names the upload in `.../upload-url/{uploadId}/complete`; the attachment gets this id */
+                        uploadId: string;
+                        fieldId: string;
+                        method: "POST";
+                        /** Where to POST the file: multipart/form-data with every `fields` entry first and the file last, as the part named `file` */
+                        url: string;
+                        fields: {
+                        [key: string]: string;
+                    };
+                        /** The field's maxBytes; the store refuses a larger file with its own 400 */
+                        maxBytes: number;
+                        /** The URL works until then (15 minutes) */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** `fieldId` is not one of the signer's attachment fields, or an invalid filename or sizeBytes */
+            400: components["responses"]["BadRequest"];
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
+            401: components["responses"]["Unauthorized"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The link has been used: the signer already signed or declined (a link is single-use) */
+            410: components["responses"]["Gone"];
+            /** `sizeBytes` is over the field's maxBytes */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeAttachmentUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+                /** The `uploadId` that the upload-url call before it answered (`POST /v1/envelopes/{id}/document/upload-url` or `POST /v1/signing/{token}/attachments/upload-url`) */
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The attachment; name its `id` in the sign request */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Name it in the sign request (`fields[].attachmentId`) */
+                        id: string;
+                        fieldId: string;
+                        /** The file name the signer gave */
+                        name: string;
+                        format: "pdf" | "png" | "jpeg";
+                        mimeType: string;
+                        sizeBytes: number;
+                        /** SHA-256, lowercase hex */
+                        sha256: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** The file is refused with its `reason`: `attachment_unrecognised` (not a PDF, PNG or JPEG by content), `attachment_not_accepted` (a format the field does not accept), `attachment_damaged` (an image that does not decode); a PDF is refused with its `reason`: `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`; `page_limit` (more than 2,000 pages), `total_page_limit` (more than 10,000 pages together), `decoded_size_limit` (streams that decompress to more than 64 MB each or 256 MB together), `object_limit` (more than 500,000 objects), `time_limit` (text not read within 20 s), `active_content` (JavaScript or launch actions) */
+            400: components["responses"]["BadRequest"];
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
+            401: components["responses"]["Unauthorized"];
+            /** No such upload for this link */
+            404: components["responses"]["NotFound"];
+            /** Nothing was uploaded yet; or another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            /** The link has been used: the signer already signed or declined (a link is single-use) */
+            410: components["responses"]["Gone"];
+            /** The file is larger than the field's maxBytes */
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -11,7 +11,8 @@ export const PATH_PARAMETERS: Record<string, string> = {
   deliveryId: 'Delivery id: a UUID, or the prefixed form `dlv_<uuid>`; answers always use the plain UUID',
   envelopeId: 'Envelope id: a UUID, or the prefixed form `env_<uuid>`, as the audit certificate prints it',
   sha256: "The SHA-256 of a sealed PDF, 64 hex digits (either case): hashed by whoever holds the file, which is never uploaded",
-  uploadId: 'The `uploadId` that `POST /v1/envelopes/{id}/document/upload-url` answered',
+  uploadId: 'The `uploadId` that the upload-url call before it answered (`POST /v1/envelopes/{id}/document/upload-url` or `POST /v1/signing/{token}/attachments/upload-url`)',
+  attachmentId: 'Attachment id: a UUID, or the prefixed form `att_<uuid>`; answers always use the plain UUID',
   tenantId: 'The customer identifier within the application (the `tenantId` of its envelopes)',
   token:
     'The opaque link token: the last path segment of the signer\'s `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, ' +

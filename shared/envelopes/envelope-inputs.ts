@@ -4,7 +4,7 @@
  * depends on the validation library.
  */
 import type { SignerInput } from './envelope.ts';
-import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
+import type { AttachmentFormat, CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
 
 export type { SignerInput };
 
@@ -32,6 +32,8 @@ export interface FieldPlacement {
   label?: string | null | undefined;
   value?: string | null | undefined;
   readOnly?: boolean | undefined;
+  accept?: AttachmentFormat[] | undefined;
+  maxBytes?: number | undefined;
 }
 
 /** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (decision 8). */

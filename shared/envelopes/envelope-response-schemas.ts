@@ -3,6 +3,7 @@
  * with them. The shapes follow the envelope views (shared/envelopes/envelope-views.ts).
  */
 import * as v from 'valibot';
+import { attachmentFieldEntries } from '../attachments/attachment-response-schemas.ts';
 import { LOCALES } from '#shared/i18n/locales.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
 import { DOCUMENT_KINDS, PURGE_STATUSES, count, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
@@ -44,6 +45,7 @@ export const FieldResponse = v.object({
   label: v.pipe(v.nullable(v.pipe(v.string(), v.maxLength(100))), v.description('The name the signer sees, e.g. "Company name"')),
   value: v.pipe(v.nullable(v.string()), v.description('A prefilled value (text; `"true"`/`"false"` for a checkbox): kept if the signer submits nothing, sealed as is when read-only')),
   readOnly: v.pipe(v.boolean(), v.description('Shown to the signer with its value; never changed by them')),
+  ...attachmentFieldEntries,
 });
 
 const retentionUntil = v.nullable(v.pipe(v.string(), v.isoDate()));

@@ -4,6 +4,7 @@ import { InvalidState, type FieldErrors } from '../kernel/errors.ts';
 import { originals, type DocumentPages, type Envelope, type Field, type FieldType } from '../kernel/model.ts';
 import { pagesOf } from './page-geometry.ts';
 import { assertNoErrors, placementErrors } from './field-placement.ts';
+import { attachmentCountErrors, attachmentFieldErrors, attachmentSettings } from '../attachments/attachment-fields.ts';
 
 /** A field before it has an id. */
 export type FieldInput = Omit<Field, 'id'>;
@@ -17,8 +18,10 @@ export const MAX_FIELD_VALUE_CHARS = 1000;
 const PREFILLABLE: readonly FieldType[] = ['text', 'checkbox'];
 
 /** The rules on a field's label, prefill and read-only flag (decision 17), keyed by `${path}.<attribute>`. */
-export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly'>, path: string): FieldErrors {
+export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly' | 'label' | 'accept' | 'maxBytes'>, path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
+  const attachment = attachmentFieldErrors(field, at);
+  if (Object.keys(attachment).length > 0) return attachment;
   const value = field.value ?? null;
   if (value !== null && !PREFILLABLE.includes(field.type)) return { [at('value')]: [`only text and checkbox fields take a value, not ${field.type}`] };
   if (value !== null && field.type === 'checkbox' && value !== 'true' && value !== 'false') return { [at('value')]: ['must be "true" or "false" for a checkbox'] };
@@ -30,6 +33,7 @@ export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly
 /** A read-only field is never required of the signer; the rest keep their own setting. */
 export const normalised = (field: FieldInput): FieldInput => ({
   ...field, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false, required: field.readOnly ? false : field.required,
+  ...attachmentSettings(field),
 });
 
 /** Fields the signer fills (sending counts these, decision 3): read-only ones are shown to them, not theirs to fill. */
@@ -41,7 +45,7 @@ export const fillable = (field: Pick<Field, 'readOnly'>) => !field.readOnly;
  */
 export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
   const documents = originals(envelope);
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = attachmentCountErrors(fields, 'fields');
   fields.forEach((field, i) => {
     if (!envelope.signers.some((s) => s.id === field.signerId)) {
       errors[`${path(i)}.signerId`] = ['is not a signer of this envelope'];
@@ -88,6 +92,7 @@ export function addFields(envelope: Envelope, inputs: readonly FieldInput[], pag
   if (envelope.fields.length + inputs.length > MAX_FIELDS) throw new InvalidState(`An envelope has at most ${String(MAX_FIELDS)} fields`);
   const fields = inputs.map((input): Field => ({ ...normalised(input), id: ctx.nextId(), documentId: targetDocumentId(envelope, input.documentId) }));
   const single = inputs.length === 1;
+  assertNoErrors(attachmentCountErrors([...envelope.fields, ...fields], single ? 'type' : 'fields'), 'Too many attachment fields');
   assertNoErrors(single ? rebase(fieldErrors(fields, envelope, pages, () => '')) : fieldErrors(fields, envelope, pages, (i) => `fields[${String(i)}]`), 'The field is invalid');
   const after = { ...envelope, fields: [...envelope.fields, ...fields] };
   return { change: changeOf(envelope, after, fields.map((f) => fieldAdded(f, ctx)), [], ctx), fields };

@@ -18,6 +18,8 @@ export type AuditEventName =
   | 'signer.otp_unlocked'
   | 'signer.consented'
   | 'signer.signed'
+  | 'signer.attachment_added'
+  | 'signer.attachment_removed'
   | 'signer.declined'
   | 'envelope.declined'
   | 'field.added'

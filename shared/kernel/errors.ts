@@ -28,6 +28,8 @@ export const ERROR_REASONS = [
   // An uploaded PDF refused (400 validation_error): what is wrong with it, or which limit it is over.
   'empty', 'not_pdf', 'encrypted', 'truncated', 'damaged', 'no_pages', 'locked',
   'page_limit', 'total_page_limit', 'decoded_size_limit', 'object_limit', 'time_limit', 'active_content',
+  // A signer's attachment refused (400): not a PDF, PNG or JPEG by its content; a format the field does not accept; a damaged image.
+  'attachment_unrecognised', 'attachment_not_accepted', 'attachment_damaged',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

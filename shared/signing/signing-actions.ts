@@ -13,6 +13,7 @@ import { withStagedBlobs, type BlobToStage } from '../envelopes/blob-actions.ts'
 import { transact, type CoreDeps, type Decision, type Transacted, type Carriers } from './signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
 import { readPages } from '../envelopes/page-actions.ts';
+import { deleteJob, keepNamedAttachments } from '../attachments/attachments.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -26,7 +27,7 @@ type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>
  * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
  * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
  */
-async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
+export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
   const load = async () => {
     const found = await deps.envelopes.find(link.envelopeId);
@@ -180,8 +181,9 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
     return prepared.blobs;
   }, (stage) => withLink(deps, token, meta, 'sign', ({ envelope: latest, signer: latestSigner }, ctx) => {
     const submission = { envelopeId: latest.id, signerId: latestSigner.id, submittedAt: ctx.now.toISOString(), fontLabel: input.fontLabel, values };
-    const { change } = recordSignature(latest, latestSigner, submission, ctx);
-    return { change: { ...change, releases: [stage.id] }, result: null };
+    const kept = keepNamedAttachments(latest, latestSigner, values.flatMap((v) => (v.kind === 'attachment' ? [v] : [])));
+    const { change } = recordSignature(kept.envelope, latestSigner, submission, ctx);
+    return { change: { ...change, outbox: [...change.outbox, ...deleteJob(latest, kept.dropped, ctx)], releases: [stage.id] }, result: null };
   }));
   const after = signerOf(signed.envelope, signer.id);
   // The envelope completes only once sealing has run: the signer who signed last is told now that nobody is left.

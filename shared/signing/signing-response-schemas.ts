@@ -4,6 +4,7 @@ import { LOCALES } from '#shared/i18n/locales.ts';
 import { ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
 import { OTP_CHANNELS, PAGE_ROTATIONS, count, pdfPoints, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
 import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
+import { attachmentFieldEntries, SignerAttachmentResponse } from '../attachments/attachment-response-schemas.ts';
 
 /** A field of the signing context: the Field geometry without ids the signer has no use for. */
 const SigningFieldResponse = v.object({
@@ -20,6 +21,7 @@ const SigningFieldResponse = v.object({
   label: FieldResponse.entries.label,
   value: FieldResponse.entries.value,
   readOnly: FieldResponse.entries.readOnly,
+  ...attachmentFieldEntries,
 });
 
 /** What another signer entered, shown read-only to later signers in place. */
@@ -79,6 +81,7 @@ export const SigningContextResponse = v.object({
   ),
   documents: v.pipe(v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, pages: v.array(v.unknown()) })), v.description('Every original in order, with its page geometry (`GET /v1/signing/{token}/document?documentId=`)')),
   completedFields: v.pipe(v.array(CompletedFieldResponse), v.description('What signers who signed before entered, to be shown read-only in place')),
+  attachments: v.pipe(v.array(SignerAttachmentResponse), v.description("The files this signer added for their attachment fields, not yet signed")),
 });
 
 export const OtpRequestedResponse = v.object({

@@ -41,11 +41,12 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   document_purged: { to: 'screen', problem: 'unavailable' },
   token_invalid: { to: 'screen', problem: 'invalid' },
   token_expired: { to: 'screen', problem: 'invalid' },
-  // An uploaded PDF refused: never answered on signing links
+  // An uploaded PDF refused (on signing links: a signer's attachment, shown beside its field)
   empty: { to: 'inline' }, not_pdf: { to: 'inline' }, encrypted: { to: 'inline' }, truncated: { to: 'inline' },
   damaged: { to: 'inline' }, no_pages: { to: 'inline' }, locked: { to: 'inline' }, page_limit: { to: 'inline' },
   total_page_limit: { to: 'inline' }, decoded_size_limit: { to: 'inline' }, object_limit: { to: 'inline' },
   time_limit: { to: 'inline' }, active_content: { to: 'inline' },
+  attachment_unrecognised: { to: 'inline' }, attachment_not_accepted: { to: 'inline' }, attachment_damaged: { to: 'inline' },
 };
 
 const known = <T>(table: Record<ErrorReason, T>, reason: string | null): T | undefined =>
