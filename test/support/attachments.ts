@@ -1,0 +1,93 @@
+/** Signer attachments over HTTP: files of each format, and the presigned upload a signing page makes. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { expect } from 'vitest';
+import { call, type ApiResponse } from './api.ts';
+import { createMultipart, sigField, type EnvelopeBody } from './envelopes.ts';
+import { passGates, signing, tokenOf } from './signing.ts';
+
+export interface AttachmentUploadUrl { uploadId: string; fieldId: string; method: string; url: string; fields: Record<string, string>; maxBytes: number; expiresAt: string }
+export interface SignerAttachment { id: string; fieldId: string; name: string; format: string; mimeType: string; sizeBytes: number; sha256: string; createdAt: string }
+
+/** A `width` x `height` PNG of a gradient (a real image every decoder reads). */
+export function pngImage(width = 64, height = 48): Uint8Array {
+  const png = new PNG({ width, height });
+  for (let i = 0; i < width * height; i++) png.data.set([(i * 7) % 256, (i * 3) % 256, 160, 255], i * 4);
+  return new Uint8Array(PNG.sync.write(png));
+}
+
+/** A `width` x `height` baseline JPEG. */
+export function jpegImage(width = 64, height = 48): Uint8Array {
+  const data = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) data.set([(i * 5) % 256, 90, (i * 11) % 256, 255], i * 4);
+  return new Uint8Array(jpeg.encode({ data, width, height }, 80).data);
+}
+
+/** The presigned POST a client makes: every field first, the file last. */
+export async function postAttachment(upload: AttachmentUploadUrl, file: Uint8Array, type = 'application/octet-stream'): Promise<Response> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
+  form.append('file', new Blob([file], { type }), 'upload');
+  return fetch(upload.url, { method: 'POST', body: form });
+}
+
+export const askUploadUrl = (token: string, fieldId: string, filename: string | null, sizeBytes?: number) =>
+  signing<AttachmentUploadUrl>('POST', token, '/attachments/upload-url', { fieldId, filename, ...(sizeBytes === undefined ? {} : { sizeBytes }) });
+
+export const completeUpload = (token: string, uploadId: string) =>
+  signing<SignerAttachment>('POST', token, `/attachments/upload-url/${uploadId}/complete`);
+
+/** Asks for a URL, stores the file, completes: the complete call's answer (201 and the attachment, or a refusal). */
+export async function attach(token: string, fieldId: string, file: Uint8Array, filename: string): Promise<ApiResponse<SignerAttachment> & { upload: AttachmentUploadUrl }> {
+  const asked = await askUploadUrl(token, fieldId, filename, file.byteLength);
+  if (asked.status !== 200) throw new Error(`upload-url: ${String(asked.status)} ${JSON.stringify(asked.body)}`);
+  const stored = await postAttachment(asked.body, file);
+  if (stored.status !== 204) throw new Error(`presigned POST: ${String(stored.status)} ${await stored.text()}`);
+  return { ...(await completeUpload(token, asked.body.uploadId)), upload: asked.body };
+}
+
+/** `pdfdetach -list`: the embedded files' names, in order. */
+export function detachList(file: string): string[] {
+  const run = spawnSync('pdfdetach', ['-list', file], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return run.stdout.split('\n').slice(1).map((line) => line.replace(/^\s*\d+:\s*/, '')).filter((line) => line !== '');
+}
+
+/** `pdfdetach -saveall`: every embedded file's bytes, by name. */
+export function detachAll(file: string): Map<string, Uint8Array> {
+  const dir = mkdtempSync(join(tmpdir(), 'esign-detach-'));
+  const run = spawnSync('pdfdetach', ['-saveall', '-o', dir, file], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return new Map(readdirSync(dir).map((name) => [name, new Uint8Array(readFileSync(join(dir, name)))]));
+}
+
+const unique = (name: string) => `${name}.${String(Date.now())}.${String(Math.random()).slice(2, 8)}@example.com`;
+export const box = { page: 1, x: 72, y: 300, w: 200, h: 30 };
+
+export const attachmentFields = (signerIndex: number) => [
+  { signerIndex, type: 'attachment', label: 'Proof of address', accept: ['pdf'], ...box },
+  { signerIndex, type: 'attachment', label: 'ID card', accept: ['png', 'jpeg'], maxBytes: 200_000, ...box, y: 250 },
+  { signerIndex, type: 'attachment', label: 'Anything else', required: false, ...box, y: 200 },
+];
+
+export interface AttachmentContext { fields: { id: string; type: string; label: string | null; accept?: string[]; maxBytes?: number }[]; attachments: SignerAttachment[] }
+
+export interface SentWithAttachments { id: string; link: string; context: AttachmentContext; byLabel: (label: string) => string }
+
+/** A sent envelope whose one signer (no code needed) has a signature field and attachment fields, gates passed. */
+export async function sentEnvelopeWithAttachments(token: string, subject: string, fields = attachmentFields(0)): Promise<SentWithAttachments> {
+  const created = await createMultipart(token, { tenantId: 'attach', subject, signers: [{ name: 'Ana Attach', email: unique('ana'), authMethod: 'none' }], fields: [sigField(0), ...fields] });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const sent = await call<EnvelopeBody>('POST', `/v1/envelopes/${created.body.id}/send`, { token });
+  expect(sent.status).toBe(200);
+  const link = tokenOf(sent.body.signers[0]?.signingUrl);
+  await passGates(link, null);
+  const context = (await signing<AttachmentContext>('GET', link)).body;
+  const byLabel = (label: string) => context.fields.find((f) => f.label === label)?.id ?? '';
+  return { id: created.body.id, link, context, byLabel };
+}
+
