@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectErrorShape, newApp } from '#test/support/api.ts';
-import { createMultipart, sigField, type EnvelopeBody } from '#test/support/envelopes.ts';
+import { createMultipart, sigField } from '#test/support/envelopes.ts';
 import { cutAt, makePdf } from '#test/support/pdfs.ts';
 import { pngBase64, signing } from '#test/support/signing.ts';
 import { askUploadUrl, attach, box, completeUpload, jpegImage, pngImage, postAttachment, sentEnvelopeWithAttachments } from '#test/support/attachments.ts';
