@@ -25,7 +25,7 @@ function initialState(page: Page): DocumentState {
   const fields = documentOrder(context.fields.filter((f) => !f.readOnly), documentsOf(page));
   const documents = documentsOf(page);
   const doc: DocumentState = {
-    fields, values: initialValues(fields), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
+    fields, values: initialValues(fields, context.attachments), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
     ...(documents.length > 1 ? { documentNames: Object.fromEntries(documents.map((d) => [d.id, d.name ?? ''])) } : {}),
   };
   const draft = loadDraft(context);
