@@ -3,8 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import { call, type ApiResponse } from './api.ts';
 import { createMultipart, sigField, type EnvelopeBody } from './envelopes.ts';
@@ -13,19 +11,7 @@ import { passGates, signing, tokenOf } from './signing.ts';
 export interface AttachmentUploadUrl { uploadId: string; fieldId: string; method: string; url: string; fields: Record<string, string>; maxBytes: number; expiresAt: string }
 export interface SignerAttachment { id: string; fieldId: string; name: string; format: string; mimeType: string; sizeBytes: number; sha256: string; createdAt: string }
 
-/** A `width` x `height` PNG of a gradient (a real image every decoder reads). */
-export function pngImage(width = 64, height = 48): Uint8Array {
-  const png = new PNG({ width, height });
-  for (let i = 0; i < width * height; i++) png.data.set([(i * 7) % 256, (i * 3) % 256, 160, 255], i * 4);
-  return new Uint8Array(PNG.sync.write(png));
-}
-
-/** A `width` x `height` baseline JPEG. */
-export function jpegImage(width = 64, height = 48): Uint8Array {
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < width * height; i++) data.set([(i * 5) % 256, 90, (i * 11) % 256, 255], i * 4);
-  return new Uint8Array(jpeg.encode({ data, width, height }, 80).data);
-}
+export { jpegImage, pngImage } from './attachment-files.ts';
 
 /** The presigned POST a client makes: every field first, the file last. */
 export async function postAttachment(upload: AttachmentUploadUrl, file: Uint8Array, type = 'application/octet-stream'): Promise<Response> {
