@@ -1,8 +1,4 @@
 /** Signer attachments over HTTP: files of each format, and the presigned upload a signing page makes. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { call, type ApiResponse } from './api.ts';
 import { createMultipart, sigField, type EnvelopeBody } from './envelopes.ts';
@@ -11,7 +7,7 @@ import { passGates, signing, tokenOf } from './signing.ts';
 export interface AttachmentUploadUrl { uploadId: string; fieldId: string; method: string; url: string; fields: Record<string, string>; maxBytes: number; expiresAt: string }
 export interface SignerAttachment { id: string; fieldId: string; name: string; format: string; mimeType: string; sizeBytes: number; sha256: string; createdAt: string }
 
-export { jpegImage, pngImage } from './attachment-files.ts';
+export { detachAll, detachList, jpegImage, pngImage } from './attachment-files.ts';
 
 /** The presigned POST a client makes: every field first, the file last. */
 export async function postAttachment(upload: AttachmentUploadUrl, file: Uint8Array, type = 'application/octet-stream'): Promise<Response> {
@@ -34,21 +30,6 @@ export async function attach(token: string, fieldId: string, file: Uint8Array, f
   const stored = await postAttachment(asked.body, file);
   if (stored.status !== 204) throw new Error(`presigned POST: ${String(stored.status)} ${await stored.text()}`);
   return { ...(await completeUpload(token, asked.body.uploadId)), upload: asked.body };
-}
-
-/** `pdfdetach -list`: the embedded files' names, in order. */
-export function detachList(file: string): string[] {
-  const run = spawnSync('pdfdetach', ['-list', file], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return run.stdout.split('\n').slice(1).map((line) => line.replace(/^\s*\d+:\s*/, '')).filter((line) => line !== '');
-}
-
-/** `pdfdetach -saveall`: every embedded file's bytes, by name. */
-export function detachAll(file: string): Map<string, Uint8Array> {
-  const dir = mkdtempSync(join(tmpdir(), 'esign-detach-'));
-  const run = spawnSync('pdfdetach', ['-saveall', '-o', dir, file], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return new Map(readdirSync(dir).map((name) => [name, new Uint8Array(readFileSync(join(dir, name)))]));
 }
 
 const unique = (name: string) => `${name}.${String(Date.now())}.${String(Math.random()).slice(2, 8)}@example.com`;
