@@ -1323,10 +1323,10 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
-            /** Attachment fields: the formats the signer may add */
-            accept?: ("pdf" | "png" | "jpeg")[];
-            /** Attachment fields: the largest file the signer may add */
-            maxBytes?: number;
+            /** Attachment fields: the formats the signer may add; null on other types */
+            accept?: ("pdf" | "png" | "jpeg")[] | null;
+            /** Attachment fields: the largest file the signer may add; null on other types */
+            maxBytes?: number | null;
         })[];
             /** False only for signers with `authMethod` `none` */
             requiresOtpVerification: boolean;

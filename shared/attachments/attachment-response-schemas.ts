@@ -9,6 +9,12 @@ export const attachmentFieldEntries = {
   maxBytes: v.optional(v.pipe(positive, v.description('Attachment fields: the largest file the signer may add'))),
 };
 
+/** The same on the signing page's fields, sent on every field: null on other types (optional for older readers' sake). */
+export const signingAttachmentFieldEntries = {
+  accept: v.optional(v.pipe(v.nullable(v.array(v.picklist(ATTACHMENT_FORMATS))), v.description('Attachment fields: the formats the signer may add; null on other types'))),
+  maxBytes: v.optional(v.pipe(v.nullable(positive), v.description('Attachment fields: the largest file the signer may add; null on other types'))),
+};
+
 const attachmentEntries = {
   id: v.pipe(uuid, v.description('Name it in the sign request (`fields[].attachmentId`)')),
   fieldId: uuid,

@@ -4,7 +4,7 @@ import { LOCALES } from '#shared/i18n/locales.ts';
 import { ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
 import { OTP_CHANNELS, PAGE_ROTATIONS, count, pdfPoints, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
 import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
-import { attachmentFieldEntries, SignerAttachmentResponse } from '../attachments/attachment-response-schemas.ts';
+import { signingAttachmentFieldEntries, SignerAttachmentResponse } from '../attachments/attachment-response-schemas.ts';
 
 /** A field of the signing context: the Field geometry without ids the signer has no use for. */
 const SigningFieldResponse = v.object({
@@ -21,7 +21,7 @@ const SigningFieldResponse = v.object({
   label: FieldResponse.entries.label,
   value: FieldResponse.entries.value,
   readOnly: FieldResponse.entries.readOnly,
-  ...attachmentFieldEntries,
+  ...signingAttachmentFieldEntries,
 });
 
 /** What another signer entered, shown read-only to later signers in place. */

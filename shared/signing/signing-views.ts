@@ -1,4 +1,4 @@
-import { attachmentFieldView, signerAttachmentView } from '#shared/attachments/attachment-views.ts';
+import { signerAttachmentView } from '#shared/attachments/attachment-views.ts';
 import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
 import { documentName, originals, type DocumentPages, type Envelope, type Field, type Signer } from '#shared/kernel/model.ts';
 import { pagesOf } from '#shared/envelopes/page-geometry.ts';
@@ -46,7 +46,7 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     locale: signer.locale ?? DEFAULT_LOCALE,
     fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, accept, maxBytes }) => ({
       id, documentId: documentId ?? first?.id ?? null, type, page, x, y, w, h, required, origin, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
-      ...attachmentFieldView({ accept, maxBytes }),
+      accept: accept ? [...accept] : null, maxBytes: accept ? maxBytes ?? null : null,
     })),
     requiresOtpVerification: signer.authMethod !== 'none',
     otpVerified: signer.otpVerifiedAt !== null,
