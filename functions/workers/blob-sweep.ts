@@ -7,7 +7,7 @@ export const definition = worker({
   name: 'blob-sweep',
   trigger: { kind: 'schedule', everySeconds: 3600 },
   // Blobs staged for a commit that never came are deleted a day later.
-  access: { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/', 'uploads/'] }, timeoutSeconds: 300 },
+  access: { table: 'write', documents: { delete: ['original/', 'sealed/', 'signatures/', 'uploads/', 'attachments/'] }, timeoutSeconds: 300 },
 }, (deps) => async (): Promise<{ swept: number }> => ({ swept: await sweepAbandonedStages(deps) }));
 
 export const handler = lambda(definition);

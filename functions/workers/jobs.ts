@@ -17,11 +17,11 @@ import type { Access } from '#shared/http/access.ts';
 import type { DepsFor } from '#shared/http/deps-for.ts';
 
 // routing.advance (links, invitations), webhook.event (first attempt, then a retry workflow), retention.tag,
-// blobs.delete (a replaced draft document, a sealed file an archive renewal replaced), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
+// blobs.delete (a replaced draft document, a sealed file an archive renewal replaced, a signer's replaced or removed attachment), notice.send (void, decline, expiry and locked-link notices), bulk.rows (a bulk send's
 // envelopes: template copies, sends, invitations).
 const access = {
   table: 'write', secrets: ['LINK_SECRET', 'DATA_KEY'], mail: true, sms: true, jobs: true, starts: ['webhookRetry'],
-  documents: { read: ['templates/'], write: ['original/'], tag: ['original/', 'sealed/', 'signatures/'], delete: ['original/', 'sealed/'] }, timeoutSeconds: 120,
+  documents: { read: ['templates/'], write: ['original/'], tag: ['original/', 'sealed/', 'signatures/', 'attachments/'], delete: ['original/', 'sealed/', 'attachments/'] }, timeoutSeconds: 120,
 } as const satisfies Access;
 type Deps = DepsFor<typeof access>;
 

@@ -3,10 +3,10 @@ import { markObjectRemoved } from '#shared/retention/retention-actions.ts';
 import { worker } from '#shared/http/endpoint.ts';
 import { lambda } from '#shared/http/lambda.ts';
 
-/** S3 object-deletion events (the retention lifecycle rules): the documents are marked purged. */
+/** S3 object-deletion events (the retention lifecycle rules): the documents and signers' attachments are marked purged. */
 export const definition = worker({
   name: 'object-removed',
-  trigger: { kind: 'objectRemoved', prefixes: ['original/', 'sealed/'] },
+  trigger: { kind: 'objectRemoved', prefixes: ['original/', 'sealed/', 'attachments/'] },
   access: { table: 'write', timeoutSeconds: 60 },
 }, (deps) => async (event: S3Event): Promise<{ purged: number }> => {
   let purged = 0;

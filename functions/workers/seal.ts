@@ -6,10 +6,10 @@ import { lambda } from '#shared/http/lambda.ts';
 
 /** Workflow task 1 of seal-envelope: draw, certify, sign and store the sealed PDF. */
 export const definition = task({
-  // Sized for a 25 MB, 500-page PDF (decision 45): reads the original and the drawn signatures, stages sealed/ (a stage
+  // Sized for a 25 MB, 500-page PDF (decision 45): reads the original, the drawn signatures and the signers' attachments, stages sealed/ (a stage
   // record in the table names it until finalize's commit does).
   access: {
-    table: 'write', documents: { read: ['original/', 'signatures/'], write: ['sealed/'] }, sign: true,
+    table: 'write', documents: { read: ['original/', 'signatures/', 'attachments/'], write: ['sealed/'] }, sign: true,
     memorySize: 2048, timeoutSeconds: 300,
   },
 }, (deps) => (input: unknown) => sealStep(deps, v.parse(SealInput, input).envelopeId));

@@ -77,6 +77,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     ],
   },
   createDocumentUploadUrl: { filename: 'contract.pdf', sizeBytes: 18_500_000 },
+  createAttachmentUploadUrl: { fieldId: '0190f5f2-6c1e-7b3a-9d2c-4e5f60718293', filename: 'Proof of address.pdf', sizeBytes: 412_000 },
   addField: { signerId: SIGNER, type: 'signature', page: 1, x: 72, y: 640, w: 180, h: 40, origin: 'top-left' },
   sendEnvelope: { message: 'Please sign by Friday' },
   addSigner: { name: 'Ben Okafor', email: 'ben@example.com', phone: '+14155550100', routingOrder: 2, authMethod: 'sms_otp' },

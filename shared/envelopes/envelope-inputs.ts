@@ -4,10 +4,10 @@
  * depends on the validation library.
  */
 import type { SignerInput } from './envelope.ts';
-import type { CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
 import type { ShowIf } from './field-conditions.ts';
 import type { TextValidation } from './text-validation.ts';
 import type { EnvelopeSender } from '../console/branding.ts';
+import type { AttachmentFormat, CarbonCopy, FieldOrigin, FieldType, ReminderSettings } from '../kernel/model.ts';
 
 export type { SignerInput };
 
@@ -37,6 +37,8 @@ export interface FieldPlacement {
   readOnly?: boolean | undefined;
   showIf?: ShowIf | null | undefined;
   validation?: TextValidation | null | undefined;
+  accept?: AttachmentFormat[] | undefined;
+  maxBytes?: number | undefined;
 }
 
 /** A field in a create request: signers and documents have no ids yet, so they are named by index (or email) (decision 8). */

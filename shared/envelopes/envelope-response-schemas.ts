@@ -3,6 +3,7 @@
  * with them. The shapes follow the envelope views (shared/envelopes/envelope-views.ts).
  */
 import * as v from 'valibot';
+import { attachmentFieldEntries } from '../attachments/attachment-response-schemas.ts';
 import { LOCALES } from '#shared/i18n/locales.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '#shared/kernel/model.ts';
 import { DOCUMENT_KINDS, PURGE_STATUSES, count, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
@@ -48,6 +49,7 @@ export const FieldResponse = v.object({
   validation: v.pipe(v.nullable(v.object({
     format: v.optional(v.picklist(['email', 'number', 'date'])), minLength: v.optional(v.number()), maxLength: v.optional(v.number()), pattern: v.optional(v.string()),
   })), v.description('What a text field\'s value must look like; null: anything')),
+  ...attachmentFieldEntries,
 });
 
 const retentionUntil = v.nullable(v.pipe(v.string(), v.isoDate()));

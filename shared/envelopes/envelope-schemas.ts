@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { LOCALES } from '#shared/i18n/locales.ts';
-import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#shared/kernel/model.ts';
+import { ATTACHMENT_FORMATS, AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, MAX_ATTACHMENT_BYTES } from '#shared/kernel/model.ts';
 import type { AddFieldInput, CreateEnvelopeInput, SignerInput } from '#shared/envelopes/envelope-inputs.ts';
 import { finiteNumber, idOf, queryInt, TenantId } from '../http/common-schemas.ts';
 import { MAX_PATTERN_CHARS, TEXT_FORMATS } from '#shared/envelopes/pattern-rules.ts';
@@ -72,6 +72,15 @@ export const fieldGeometry = {
   readOnly: v.optional(v.boolean('must be true or false'), false),
   showIf: v.optional(v.nullable(ShowIfRequest), null),
   validation: v.optional(v.nullable(ValidationRequest), null),
+  accept: v.optional(v.pipe(
+    v.array(v.picklist(ATTACHMENT_FORMATS, `must be one of ${ATTACHMENT_FORMATS.join(', ')}`), 'must be an array of formats'),
+    v.minLength(1, 'must name at least one format'), v.maxLength(3, 'must name at most 3 formats'),
+    v.description('Attachment fields: the formats the signer may add, told by content; default all three'),
+  )),
+  maxBytes: v.optional(v.pipe(
+    v.number('must be a whole number of bytes'), v.integer('must be a whole number of bytes'), v.minValue(1, 'must be at least 1'),
+    v.maxValue(MAX_ATTACHMENT_BYTES, `must be at most ${String(MAX_ATTACHMENT_BYTES)} (10 MB)`), v.description('Attachment fields: the largest file the signer may add; default and at most 10 MB'),
+  )),
 };
 
 /** Coordinates, or an anchor: one of the two. */

@@ -1,3 +1,4 @@
+import { attachmentFieldView } from '../attachments/attachment-views.ts';
 import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
 import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
 import { documentName, type Document, type Envelope, type Field, type Signer } from '#shared/kernel/model.ts';
@@ -23,7 +24,7 @@ export function fieldView(field: Field) {
   const { id, documentId, signerId, type, page, x, y, w, h, required, origin } = field;
   return {
     id, documentId, signerId, type, page, x, y, w, h, required, origin, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false,
-    showIf: field.showIf ?? null, validation: field.validation ?? null,
+    showIf: field.showIf ?? null, validation: field.validation ?? null, ...attachmentFieldView(field),
   };
 }
 

@@ -6,6 +6,7 @@ import { pagesOf } from './page-geometry.ts';
 import { assertNoErrors, placementErrors } from './field-placement.ts';
 import { conditionErrors } from './field-conditions.ts';
 import { validationErrors } from './pattern-rules.ts';
+import { attachmentCountErrors, attachmentFieldErrors, attachmentSettings } from '../attachments/attachment-fields.ts';
 
 /** A field before it has an id. */
 export type FieldInput = Omit<Field, 'id'>;
@@ -19,8 +20,10 @@ export const MAX_FIELD_VALUE_CHARS = 1000;
 const PREFILLABLE: readonly FieldType[] = ['text', 'checkbox'];
 
 /** The rules on a field's label, prefill and read-only flag (decision 17), keyed by `${path}.<attribute>`. */
-export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly' | 'validation'>, path: string): FieldErrors {
+export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly' | 'validation' | 'label' | 'accept' | 'maxBytes'>, path: string): FieldErrors {
   const at = (attribute: string) => (path ? `${path}.${attribute}` : attribute);
+  const attachment = attachmentFieldErrors(field, at);
+  if (Object.keys(attachment).length > 0) return attachment;
   const value = field.value ?? null;
   const invalid = validationErrors(field.type, field.validation, path);
   if (Object.keys(invalid).length > 0) return invalid;
@@ -35,6 +38,7 @@ export function valueErrors(field: Pick<FieldInput, 'type' | 'value' | 'readOnly
 export const normalised = (field: FieldInput): FieldInput => ({
   ...field, label: field.label ?? null, value: field.value ?? null, readOnly: field.readOnly ?? false, required: field.readOnly ? false : field.required,
   showIf: field.showIf ?? null, validation: field.validation ?? null,
+  ...attachmentSettings(field),
 });
 
 /** The conditions of all the envelope's fields (a label a condition names is unique; no cycles), or a 400. */
@@ -51,7 +55,7 @@ export const fillable = (field: Pick<Field, 'readOnly'>) => !field.readOnly;
  */
 export function fieldErrors(fields: readonly FieldInput[], envelope: Pick<Envelope, 'signers' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
   const documents = originals(envelope);
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = attachmentCountErrors(fields, 'fields');
   fields.forEach((field, i) => {
     if (!envelope.signers.some((s) => s.id === field.signerId)) {
       errors[`${path(i)}.signerId`] = ['is not a signer of this envelope'];
@@ -98,6 +102,7 @@ export function addFields(envelope: Envelope, inputs: readonly FieldInput[], pag
   if (envelope.fields.length + inputs.length > MAX_FIELDS) throw new InvalidState(`An envelope has at most ${String(MAX_FIELDS)} fields`);
   const fields = inputs.map((input): Field => ({ ...normalised(input), id: ctx.nextId(), documentId: targetDocumentId(envelope, input.documentId) }));
   const single = inputs.length === 1;
+  assertNoErrors(attachmentCountErrors([...envelope.fields, ...fields], single ? 'type' : 'fields'), 'Too many attachment fields');
   assertNoErrors(single ? rebase(fieldErrors(fields, envelope, pages, () => '')) : fieldErrors(fields, envelope, pages, (i) => `fields[${String(i)}]`), 'The field is invalid');
   const existing = envelope.fields.length;
   assertConditions([...envelope.fields, ...fields], (i) => (i < existing ? `envelope.fields[${String(i)}]` : single ? '' : `fields[${String(i - existing)}]`));

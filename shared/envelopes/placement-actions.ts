@@ -56,6 +56,7 @@ export async function addEnvelopeFields(deps: CoreDeps & Pick<Carriers, 'blobs'>
     documentId: input.documentId ?? document?.id ?? null, signerId: input.signerId, type: p.type, page: p.page ?? 1, x: p.x ?? 0, y: p.y ?? 0, w: p.w, h: p.h,
     required: p.required, origin: p.origin ?? draft.fieldOrigin, label: p.label ?? null, value: p.value ?? null, readOnly: p.readOnly ?? false,
     showIf: p.showIf ?? null, validation: p.validation ?? null,
+    ...(p.accept ? { accept: p.accept } : {}), ...(p.maxBytes ? { maxBytes: p.maxBytes } : {}),
   }));
   if (placements.length === 0) return [];
   const { result } = await mutateEnvelope(deps, appId, rawId, meta, async (envelope, ctx) => {

@@ -103,7 +103,7 @@ export async function uploadDocument(deps: UploadDeps, appId: string, rawId: str
 function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, documents: readonly CheckedOriginal[]): NewEnvelopeInput['fields'] {
   const errors: FieldErrors = {};
   const fields = request.fields.flatMap((field, i) => {
-    const { signerIndex, signerEmail, documentIndex = 0, origin, type, w, h, required, label, value, readOnly, showIf, validation } = field;
+    const { signerIndex, signerEmail, documentIndex = 0, origin, type, w, h, required, label, value, readOnly, showIf, validation, accept, maxBytes } = field;
     const index = signerIndex ?? request.signers.findIndex((s) => s.email.toLowerCase() === signerEmail?.toLowerCase());
     if (index < 0 || index >= request.signers.length) {
       const key = signerIndex === undefined ? 'signerEmail' : 'signerIndex';
@@ -116,6 +116,7 @@ function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, doc
     const document = documents[documentIndex];
     return placementsOf(field, document, `fields[${String(i)}]`).map(({ page = 1, x = 0, y = 0, origin: placedOrigin }) => ({
       type, page, x, y, w, h, required, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false, showIf: showIf ?? null, validation: validation ?? null,
+      ...(accept ? { accept } : {}), ...(maxBytes ? { maxBytes } : {}),
       signerIndex: index, documentIndex, origin: placedOrigin ?? origin ?? request.fieldOrigin ?? tenant.fieldOrigin,
     }));
   });

@@ -17,7 +17,7 @@
  */
 import type { SecretName } from '#shared/adapters/aws/secret-names.ts';
 
-export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/' | 'uploads/' | 'templates/';
+export type DocumentPrefix = 'original/' | 'sealed/' | 'signatures/' | 'uploads/' | 'templates/' | 'attachments/';
 
 export interface DocumentAccess {
   read?: readonly DocumentPrefix[];

@@ -19,6 +19,8 @@ export type AuditEventName =
   | 'signer.reassigned'
   | 'signer.consented'
   | 'signer.signed'
+  | 'signer.attachment_added'
+  | 'signer.attachment_removed'
   | 'signer.declined'
   | 'envelope.declined'
   | 'field.added'

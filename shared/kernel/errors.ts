@@ -36,6 +36,8 @@ export const ERROR_REASONS = [
   'field_hidden', 'reassign_not_allowed',
   // A branding logo refused (400 validation_error): over 200 KB, or not a usable PNG or SVG.
   'logo_too_large', 'logo_invalid',
+  // A signer's attachment refused (400): not a PDF, PNG or JPEG by its content; a format the field does not accept; a damaged image.
+  'attachment_unrecognised', 'attachment_not_accepted', 'attachment_damaged',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -1,5 +1,5 @@
 /** Type prefixes accepted on input (decision 1); output is always the plain UUID. */
-export type IdKind = 'env' | 'doc' | 'sgn' | 'fld' | 'evt' | 'whk' | 'con' | 'app' | 'dlv' | 'tpl' | 'bulk';
+export type IdKind = 'env' | 'doc' | 'sgn' | 'fld' | 'evt' | 'whk' | 'con' | 'app' | 'dlv' | 'tpl' | 'bulk' | 'att';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -18,7 +18,7 @@ export type SignerStatus = (typeof SIGNER_STATUSES)[number];
 export const AUTH_METHODS = ['email_otp', 'sms_otp', 'none'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
-export const FIELD_TYPES = ['signature', 'initial', 'date', 'text', 'checkbox'] as const;
+export const FIELD_TYPES = ['signature', 'initial', 'date', 'text', 'checkbox', 'attachment'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 export const FIELD_ORIGINS = ['bottom-left', 'top-left'] as const;
 export type FieldOrigin = (typeof FIELD_ORIGINS)[number];
@@ -118,6 +118,32 @@ export interface Field {
   showIf?: ShowIf | null;
   /** Text fields: what the value must look like. */
   validation?: TextValidation | null;
+  /** Attachment fields: the file formats the signer may add (docs/attachments.md). */
+  accept?: AttachmentFormat[];
+  /** Attachment fields: the largest file the signer may add. */
+  maxBytes?: number;
+}
+
+/** What a signer may attach, told by content (shared/attachments/attachment-content.ts). */
+export const ATTACHMENT_FORMATS = ['pdf', 'png', 'jpeg'] as const;
+export type AttachmentFormat = (typeof ATTACHMENT_FORMATS)[number];
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** A file a signer added for an attachment field: one per field; embedded in the sealed PDF. */
+export interface Attachment {
+  id: string;
+  fieldId: string;
+  signerId: string;
+  /** The file name the signer's browser gave, else `attachment.<ext>`. */
+  name: string;
+  format: AttachmentFormat;
+  sizeBytes: number;
+  sha256: string;
+  blobKey: string;
+  createdAt: string;
+  retentionUntil: string | null;
+  purgeStatus: 'active' | 'purged';
+  purgedAt?: string | null;
 }
 
 export interface PageBox { x: number; y: number; width: number; height: number }
@@ -182,6 +208,8 @@ export interface Envelope {
   signers: Signer[];
   fields: Field[];
   documents: Document[];
+  /** Files signers added for attachment fields (absent on records from before them). */
+  attachments?: Attachment[];
   /** Optimistic lock: every committed change increments it. */
   version: number;
   auditHead: ChainHead;

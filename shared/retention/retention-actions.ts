@@ -3,6 +3,7 @@ import { storedKeys } from '../envelopes/page-geometry.ts';
 import { purgeDocument, recordReminders } from './purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from './retention.ts';
 import { envelopeOfKey } from '../envelopes/blob-staging.ts';
+import { envelopeOfAttachmentKey, purgeAttachment } from '../attachments/attachments.ts';
 import { transactById, type CoreDeps, type Carriers } from '../signing/signing-context.ts';
 
 export type RetentionDeps = CoreDeps;
@@ -18,24 +19,26 @@ export async function tagRetention(deps: RetentionDeps & Pick<Carriers, 'blobs'>
 }
 
 /**
- * The blobs of an envelope that carry its retention tag: signature images first, then each stored document with its
+ * The blobs of an envelope that carry its retention tag: signature images and signers' attachments first, then each stored document with its
  * text index and page geometry. Tagged in this order, they expire in it too, so a document is never gone while an image is left.
  */
 export async function retainedKeys(envelopes: Pick<RetentionDeps['envelopes'], 'submissions'>, envelope: Envelope): Promise<string[]> {
   const submissions = await envelopes.submissions(envelope.id);
   const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
+  const attached = (envelope.attachments ?? []).filter((a) => a.purgeStatus === 'active').map((a) => a.blobKey);
   // a document's PDF last: its removal is what marks the document purged
   const stored = envelope.documents.filter((d) => d.purgeStatus === 'active').flatMap((d) => [...storedKeys(d).filter((key) => key !== d.blobKey), d.blobKey]);
-  return [...images, ...stored];
+  return [...images, ...attached, ...stored];
 }
 
 /** An object was deleted (the lifecycle rule, on AWS an S3 event): its document is marked purged in the chain. */
 export async function markObjectRemoved(deps: RetentionDeps, key: string): Promise<boolean> {
-  const envelopeId = envelopeOfKey(key);
+  const envelopeId = envelopeOfKey(key) ?? envelopeOfAttachmentKey(key);
   if (!envelopeId) return false;
   const done = await transactById(deps, envelopeId, (envelope, ctx) => {
     const document = envelope.documents.find((d) => d.blobKey === key);
-    return { change: document ? purgeDocument(envelope, document.id, ctx) : null, result: null };
+    const attachment = envelope.attachments?.find((a) => a.blobKey === key);
+    return { change: document ? purgeDocument(envelope, document.id, ctx) : attachment ? purgeAttachment(envelope, attachment.id, ctx) : null, result: null };
   });
   return Boolean(done?.change);
 }

@@ -39,6 +39,7 @@ export function startRetention<E extends RetentionTarget>(envelope: E, now: Date
     ...envelope,
     deletionAt: deletionAt.toISOString(),
     documents: envelope.documents.map((d) => (d.purgeStatus === 'active' ? { ...d, retentionUntil } : d)),
+    ...(envelope.attachments ? { attachments: envelope.attachments.map((a) => (a.purgeStatus === 'active' ? { ...a, retentionUntil } : a)) } : {}),
   };
 }
 
@@ -46,6 +47,7 @@ interface RetentionTarget {
   retentionDays: number;
   deletionAt?: string | null;
   documents: { retentionUntil: string | null; purgeStatus: 'active' | 'purged' }[];
+  attachments?: { retentionUntil: string | null; purgeStatus: 'active' | 'purged' }[];
 }
 
 /** The retention class for a tenant's length; lengths outside the table round up to the next class. */

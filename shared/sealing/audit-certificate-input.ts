@@ -8,6 +8,16 @@ import { documentName, originals, type Document, type Envelope } from '../kernel
 import type { Submission } from '../signing/submission.ts';
 import type { AdoptedSignature, AuditCertificateInput, CertificateSigner } from '#shared/sealing/audit-certificate.ts';
 import type { DocumentSigner } from '#shared/ports/services.ts';
+import { submittedAttachments } from '../attachments/attachments.ts';
+
+/** Every file the signers attached, and the document whose sealed file embeds it. */
+const certificateAttachments = (envelope: Envelope, submissions: Submission[]) => {
+  const documents = originals(envelope);
+  return submittedAttachments(envelope, submissions).map(({ attachment, field, signer }) => {
+    const document = documents.find((d) => d.id === field.documentId) ?? documents[0];
+    return { name: attachment.name, sizeBytes: attachment.sizeBytes, sha256: attachment.sha256, addedBy: `${signer.name} <${signer.email}>`, document: document ? documentName(document) : 'document' };
+  });
+};
 
 export type CertificateFacts = Omit<AuditCertificateInput, 'padesLevel'>;
 
@@ -79,7 +89,7 @@ export async function certificateFacts(sources: CertificateSources): Promise<(or
     sender: { createdBy: envelope.createdBy, appId: envelope.appId, sentAt: envelope.sentAt, name: envelope.sender?.name ?? null, email: envelope.sender?.email ?? null },
     organizationName: envelope.branding?.organizationName ?? null,
     cc: (envelope.cc ?? []).map(({ name, email }) => ({ name, email })),
-    seal, signers, events,
+    seal, signers, events, attachments: certificateAttachments(envelope, submissions),
     ...(sources.signingUrl ? { verifyUrl: `${sources.signingUrl}/verify#${envelope.id}.${original.id}` } : {}),
   });
 }

@@ -47,4 +47,16 @@ export interface AuditCertificateInput {
   /** The verification page for this file (`<signing host>/verify#<envelopeId>.<documentId>`): printed, and drawn as a QR code. */
   verifyUrl?: string;
   events: { seq: number; timestamp: string; event: string; actor: string; ip: string | null; userAgent: string | null }[];
+  /** Files signers attached, each embedded in the sealed file of the document its field is on. */
+  attachments?: CertificateAttachment[];
+}
+
+export interface CertificateAttachment {
+  name: string;
+  sizeBytes: number;
+  sha256: string;
+  /** Who attached it: "Name <email>". */
+  addedBy: string;
+  /** The document whose sealed file embeds it. */
+  document: string;
 }

@@ -67,6 +67,9 @@ async function layout(input: AuditCertificateInput): Promise<Block[]> {
     record(several ? `${String(i + 1)}. ${document.name}${document.thisFile ? ' (this file)' : ''}` : document.name, [['SHA-256', document.sha256], ['Pages', String(document.pageCount)]]),
   );
   const signers = (await Promise.all(input.signers.map((signer) => signerBlocks(signer, input.events)))).flat().map((block) => Promise.resolve(block));
+  const attachments = (input.attachments ?? []).map((a) =>
+    record(a.name, [['Size', `${a.sizeBytes.toLocaleString('en-US')} bytes`], ['SHA-256', a.sha256], ['Added by', a.addedBy], ['Embedded in', `the sealed ${a.document}`]]),
+  );
   const events = input.events.map((event) =>
     record(`#${String(event.seq)}  ${utc(event.timestamp)}  ${event.event}`, [
       ['Actor', actorOf(event.actor, signerById)],
@@ -83,6 +86,7 @@ async function layout(input: AuditCertificateInput): Promise<Block[]> {
     ...(await section('Envelope', [Promise.resolve(summary)])),
     ...(await section(`Documents (${String(input.documents.length)})`, documents)),
     ...(await section(`Signers (${String(input.signers.length)})`, signers)),
+    ...(attachments.length > 0 ? await section(`Attachments (${String(attachments.length)})`, attachments) : []),
     ...(await section(`Audit trail (${String(input.events.length)} events, in order)`, events)),
     ...(await section('Integrity', [integrity])),
   ];

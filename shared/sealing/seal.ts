@@ -13,6 +13,7 @@ import { SealDrawing } from './draw/drawing.ts';
 import { addDss, collectValidationMaterial } from '../pki/dss.ts';
 import { earlierSignatureCertificates } from '../pki/earlier-signatures.ts';
 import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.ts';
+import { embedAttachments, type AttachedFile } from './attached-files.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
 import { loadPdf } from '../pdf/load.ts';
 import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
@@ -41,6 +42,8 @@ export interface SealInput {
   signingTime: Date;
   /** Absent: B-B. */
   evidence?: SealEvidence;
+  /** Signers' files, embedded before the signature (attached-files.ts). */
+  attachments?: AttachedFile[];
 }
 
 export interface SealResult {
@@ -102,6 +105,7 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
   const tracker = trackChanges(doc, original);
   const drawing = new SealDrawing(doc);
   const items = await flattenFields(doc, input.items, drawing);
+  embedAttachments(doc, input.attachments ?? []);
   const certificate = await addAuditCertificate(doc, { ...input.certificate, padesLevel: level }, drawing);
   drawing.finish();
   setModDate(doc, input.signingTime);

@@ -17,6 +17,9 @@ import { assertSealKeyMatches } from './seal-key-check.ts';
 import { transactById, type Carriers, type CoreDeps } from '../signing/signing-context.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 import { conditionText, hasConditions, shownFields } from '../signing/shown-fields.ts';
+import { submittedAttachments } from '../attachments/attachments.ts';
+import { MIME_TYPES } from '../attachments/attachment-formats.ts';
+import type { AttachedFile } from './attached-files.ts';
 
 /** Sealing cannot go on (not fully signed, voided meanwhile): retrying will not help. */
 export class EnvelopeNotReady extends Error {
@@ -89,7 +92,18 @@ async function itemValue(deps: SealStepDeps, value: FieldValue): Promise<Flatten
     case 'text': return { kind: 'text', text: value.text };
     case 'checkbox': return { kind: 'checkbox', checked: value.checked };
     case 'date': return { kind: 'date', date: value.date };
+    case 'attachment': return { kind: 'text', text: value.name }; // the file itself is embedded (shared/attachments/embed.ts)
   }
+}
+
+/** The signers' files whose fields are on `original`, as committed: embedded in its sealed file. */
+function attachedFiles(deps: SealStepDeps, envelope: Envelope, original: Document, submissions: Submission[]): Promise<AttachedFile[]> {
+  const first = originalDocument(envelope)?.id;
+  const on = submittedAttachments(envelope, submissions).filter(({ field }) => (field.documentId ?? first) === original.id);
+  return Promise.all(on.map(async ({ attachment, field, signer }) => ({
+    name: attachment.name, bytes: await committedBlob(deps, attachment.blobKey, attachment.sha256), mimeType: MIME_TYPES[attachment.format],
+    createdAt: new Date(attachment.createdAt), description: `${field.label ?? 'Attachment'}: added by ${signer.name} <${signer.email}>`,
+  })));
 }
 
 /** What the Seal task answers is the Finalize task's input. */
@@ -120,7 +134,7 @@ export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {
       items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificate(original),
-      signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence,
+      signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence, attachments: await attachedFiles(deps, envelope, original, submissions),
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];
     sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, level: result.level, uncovered });

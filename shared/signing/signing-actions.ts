@@ -15,6 +15,7 @@ import { transact, type CoreDeps, type Decision, type Transacted, type Carriers 
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 import { conditionText, hasConditions } from './shown-fields.ts';
+import { deleteJob, keepNamedAttachments } from '../attachments/attachments.ts';
 
 export interface SigningDeps extends CoreDeps {
   config: Pick<Config, 'linkSecret' | 'signingUrl'>;
@@ -189,8 +190,9 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
     return prepared.blobs;
   }, (stage) => withLink(deps, token, meta, 'sign', ({ envelope: latest, signer: latestSigner }, ctx) => {
     const submission = { envelopeId: latest.id, signerId: latestSigner.id, submittedAt: ctx.now.toISOString(), fontLabel: input.fontLabel, values };
-    const { change } = recordSignature(latest, latestSigner, submission, ctx);
-    return { change: { ...change, releases: [stage.id] }, result: null };
+    const kept = keepNamedAttachments(latest, latestSigner, values.flatMap((v) => (v.kind === 'attachment' ? [v] : [])));
+    const { change } = recordSignature(kept.envelope, latestSigner, submission, ctx);
+    return { change: { ...change, outbox: [...change.outbox, ...deleteJob(latest, kept.dropped, ctx)], releases: [stage.id] }, result: null };
   }));
   const after = signerOf(signed.envelope, signer.id);
   // The envelope completes only once sealing has run: the signer who signed last is told now that nobody is left.

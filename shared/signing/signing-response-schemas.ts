@@ -5,6 +5,7 @@ import { ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES, SIGNER_STATUSES } from '
 import { OTP_CHANNELS, PAGE_ROTATIONS, count, pdfPoints, positive, sha256Hex, timestamp, uuid } from '../http/response-primitives.ts';
 import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
 import { PageBrandingResponse } from '../console/branding-schemas.ts';
+import { signingAttachmentFieldEntries, SignerAttachmentResponse } from '../attachments/attachment-response-schemas.ts';
 
 /** A field of the signing context: the Field geometry without ids the signer has no use for. */
 const SigningFieldResponse = v.object({
@@ -23,6 +24,7 @@ const SigningFieldResponse = v.object({
   readOnly: FieldResponse.entries.readOnly,
   showIf: v.optional(FieldResponse.entries.showIf),
   validation: v.optional(FieldResponse.entries.validation),
+  ...signingAttachmentFieldEntries,
 });
 
 /** What another signer entered, shown read-only to later signers in place. */
@@ -85,6 +87,7 @@ export const SigningContextResponse = v.object({
   documents: v.pipe(v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, pages: v.array(v.unknown()) })), v.description('Every original in order, with its page geometry (`GET /v1/signing/{token}/document?documentId=`)')),
   branding: v.pipe(PageBrandingResponse, v.description('The envelope\'s branding for the page header (logo, name, colours with their contrast-checked text colours); null: none')),
   completedFields: v.pipe(v.array(CompletedFieldResponse), v.description('What signers who signed before entered, to be shown read-only in place')),
+  attachments: v.pipe(v.array(SignerAttachmentResponse), v.description("The files this signer added for their attachment fields, not yet signed")),
 });
 
 export const OtpRequestedResponse = v.object({

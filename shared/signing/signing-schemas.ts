@@ -17,6 +17,7 @@ export const SignRequest = v.object({
       v.picklist(['drawn', 'uploaded'], 'must be drawn or uploaded'),
       v.description('How the signer made `signatureImageBase64`: drawn on a pad, or an uploaded picture; the audit certificate states it'),
     ))),
+    attachmentId: v.optional(v.nullable(v.pipe(idOf('att', 'attachment'), v.description('Attachment fields: the id `.../attachments/upload-url/{uploadId}/complete` answered')))),
   }), 'must be an array of field values'), v.maxLength(1000, 'has too many entries')),
   fontLabel: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(64, 'must be at most 64 characters'))), null),
 });

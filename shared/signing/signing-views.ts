@@ -1,3 +1,4 @@
+import { signerAttachmentView } from '#shared/attachments/attachment-views.ts';
 import { DEFAULT_LOCALE } from '#shared/i18n/locales.ts';
 import { documentName, originals, type DocumentPages, type Envelope, type Field, type Signer } from '#shared/kernel/model.ts';
 import { pagesOf } from '#shared/envelopes/page-geometry.ts';
@@ -25,7 +26,7 @@ export interface CompletedFieldView {
 
 /** Another signer's value as later signers see it: text for text, dates and ticks, the PNG for a drawn signature. */
 export function completedFieldView({ field, signer, value, png }: CompletedValue): CompletedFieldView {
-  const textValue = value.kind === 'text' || value.kind === 'typed' ? value.text : value.kind === 'date' ? value.date : value.kind === 'checkbox' ? String(value.checked) : null;
+  const textValue = value.kind === 'text' || value.kind === 'typed' ? value.text : value.kind === 'date' ? value.date : value.kind === 'checkbox' ? String(value.checked) : value.kind === 'attachment' ? value.name : null;
   return {
     id: field.id, documentId: field.documentId, type: field.type, page: field.page, x: field.x, y: field.y, w: field.w, h: field.h, origin: field.origin,
     label: field.label ?? null, signerId: signer.id, signerName: signer.name, textValue,
@@ -66,9 +67,9 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     signerName: signer.name,
     signerEmail: signer.email,
     locale: signer.locale ?? DEFAULT_LOCALE,
-    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf, validation }) => ({
+    fields: envelope.fields.filter((f) => f.signerId === signer.id).map(({ id, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf, validation, accept, maxBytes }) => ({
       id, documentId: documentId ?? first?.id ?? null, type, page, x, y, w, h, required, origin, label: label ?? null, value: value ?? null, readOnly: readOnly ?? false,
-      showIf: showIf ?? null, validation: validation ?? null,
+      showIf: showIf ?? null, validation: validation ?? null, accept: accept ? [...accept] : null, maxBytes: accept ? maxBytes ?? null : null,
     })),
     conditionValues: conditionValues(envelope, signer, completedFields),
     allowReassign: envelope.allowReassign ?? false,
@@ -87,5 +88,6 @@ export function signingContextView(envelope: Envelope, signer: Signer, disclosur
     documents: documents.map((d) => ({ id: d.id, name: documentName(d), pageCount: d.pageCount, pages: [...pagesOf(pages, d)] })),
     branding: pageBrandingView(envelope),
     completedFields: [...completedFields],
+    attachments: (envelope.attachments ?? []).filter((a) => a.signerId === signer.id).map(signerAttachmentView),
   };
 }

@@ -1,8 +1,9 @@
 import { PNG } from 'pngjs';
 import { ValidationError, type FieldErrors } from '../kernel/errors.ts';
-import type { Envelope, Field, Signer } from '../kernel/model.ts';
 import { describeProblem, textProblem } from '../envelopes/text-validation.ts';
 import { hasConditions, shownFields } from './shown-fields.ts';
+import type { Attachment, Envelope, Field, Signer } from '../kernel/model.ts';
+import { attachmentValue, type AttachmentValue } from '../attachments/attachment-values.ts';
 
 export const MAX_IMAGE_BYTES = 1024 * 1024;
 export const MAX_TEXT_CHARS = 1000;
@@ -15,7 +16,8 @@ export type FieldValue =
   | { fieldId: string; type: 'signature' | 'initial'; kind: 'typed'; text: string; fontLabel: string }
   | { fieldId: string; type: 'text'; kind: 'text'; text: string }
   | { fieldId: string; type: 'checkbox'; kind: 'checkbox'; checked: boolean }
-  | { fieldId: string; type: 'date'; kind: 'date'; date: string };
+  | { fieldId: string; type: 'date'; kind: 'date'; date: string }
+  | AttachmentValue;
 
 /** Everything one signer submitted, kept as its own item beside the envelope. */
 export interface Submission {
@@ -31,6 +33,8 @@ export interface SubmittedField {
   signatureImageBase64?: string | null;
   textValue?: string | null;
   signatureSource?: ImageSource | null;
+  /** An attachment field: the attachment the signer added for it. */
+  attachmentId?: string | null;
 }
 
 /** How a signature image was made, as the signing client says; absent when it did not say. */
@@ -88,10 +92,10 @@ function checkSignature(field: Field, input: SubmittedField, fontLabel: string |
   return { fieldId: field.id, type, kind: 'typed', text, fontLabel };
 }
 
-const isBlank = (input: SubmittedField) => !input.signatureImageBase64 && (input.textValue ?? '').trim() === '';
+const isBlank = (input: SubmittedField) => !input.signatureImageBase64 && !input.attachmentId && (input.textValue ?? '').trim() === '';
 
 /** One field's value; null when an optional field is left blank (omitted, like a field not submitted). */
-function checkValue(field: Field, input: SubmittedField, fontLabel: string | null, signingDate: string): CheckedValue | string | null {
+function checkValue(field: Field, input: SubmittedField, fontLabel: string | null, signingDate: string, attachments: readonly Attachment[]): CheckedValue | string | null {
   if (field.type !== 'date' && isBlank(input)) return field.required ? 'is required' : null;
   switch (field.type) {
     case 'signature':
@@ -110,6 +114,8 @@ function checkValue(field: Field, input: SubmittedField, fontLabel: string | nul
     case 'checkbox':
       if (input.textValue !== 'true' && input.textValue !== 'false') return 'must be "true" or "false"';
       return { fieldId: field.id, type: 'checkbox', kind: 'checkbox', checked: input.textValue === 'true' };
+    case 'attachment':
+      return attachmentValue(field, input.attachmentId ?? null, attachments);
   }
 }
 
@@ -171,7 +177,7 @@ export function checkSubmission(
       hiddenSent.push(field.id);
     } else {
       seen.add(field.id);
-      const value = checkValue(field, input, fontLabel, signingDate);
+      const value = checkValue(field, input, fontLabel, signingDate, envelope.attachments ?? []);
       if (typeof value === 'string') errors[at] = [value];
       else if (value) values.push(value);
     }

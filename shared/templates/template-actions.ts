@@ -1,3 +1,4 @@
+import { attachmentSettings } from '../attachments/attachment-fields.ts';
 import type { TemplateListQuery, TemplateRepository, TenantRepository } from '#shared/ports/repositories.ts';
 import { ConcurrentModification, Conflict, NotFound, ValidationError } from '../kernel/errors.ts';
 import { parseId } from '../kernel/ids.ts';
@@ -64,6 +65,7 @@ function placedFields(fields: readonly (FieldPlacement & { role: string })[], do
       id: ids(), role: field.role, documentId: target.document.id, type: p.type, page: p.page ?? 1, x: p.x ?? 0, y: p.y ?? 0, w: p.w, h: p.h,
       required: p.readOnly ? false : p.required, origin: p.origin ?? fieldOrigin, label: p.label ?? null, value: p.value ?? null, readOnly: p.readOnly ?? false,
       showIf: p.showIf ?? null, validation: p.validation ?? null,
+      ...attachmentSettings(p),
     }));
   });
 }

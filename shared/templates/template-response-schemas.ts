@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { attachmentFieldEntries } from '../attachments/attachment-response-schemas.ts';
 import { AUTH_METHODS, ENVELOPE_STATUSES, FIELD_ORIGINS, FIELD_TYPES } from '#shared/kernel/model.ts';
 import { FieldResponse } from '../envelopes/envelope-response-schemas.ts';
 
@@ -21,6 +22,7 @@ export const TemplateResponse = v.object({
     id: uuid, role: v.string(), documentId: v.nullable(uuid), type: v.picklist(FIELD_TYPES), page: positive, x: v.number(), y: v.number(),
     w: v.number(), h: v.number(), required: v.boolean(), origin: v.picklist(FIELD_ORIGINS), label: v.nullable(v.string()), value: v.nullable(v.string()), readOnly: v.boolean(),
     showIf: FieldResponse.entries.showIf, validation: FieldResponse.entries.validation,
+    ...attachmentFieldEntries,
   })),
   allowReassign: v.pipe(v.boolean(), v.description('Envelopes made from it let a signer hand their place to someone else')),
   documents: v.array(v.object({ id: uuid, name: v.string(), pageCount: positive, sha256: v.string() })),

@@ -3,8 +3,11 @@ import type { Template, TemplateField } from '#shared/templates/templates.ts';
 
 /** Templates as the API answers them (decision 34). */
 export function templateFieldView(f: TemplateField) {
-  const { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly } = f;
-  return { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf: f.showIf ?? null, validation: f.validation ?? null };
+  const { id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, accept, maxBytes } = f;
+  return {
+    id, role, documentId, type, page, x, y, w, h, required, origin, label, value, readOnly, showIf: f.showIf ?? null, validation: f.validation ?? null,
+    ...(accept ? { accept, maxBytes } : {}),
+  };
 }
 
 export function templateView(t: Template) {

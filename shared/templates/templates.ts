@@ -1,7 +1,8 @@
 import { createEnvelope as newEnvelope, type Ctx, type EnvelopeChange, type NewEnvelopeInput } from '../envelopes/envelope.ts';
 import { ValidationError, type FieldErrors } from '../kernel/errors.ts';
 import { assertConditions, MAX_FIELDS, valueErrors } from '../envelopes/fields.ts';
-import type { AuthMethod, Document, DocumentPages, Field, FieldOrigin, FieldType } from '../kernel/model.ts';
+import type { AttachmentFormat, AuthMethod, Document, DocumentPages, Field, FieldOrigin, FieldType } from '../kernel/model.ts';
+import { attachmentCountErrors } from '../attachments/attachment-fields.ts';
 import { pagesOf } from '../envelopes/page-geometry.ts';
 import { assertNoErrors, placementErrors } from '../envelopes/field-placement.ts';
 
@@ -33,6 +34,9 @@ export interface TemplateField {
   readOnly: boolean;
   showIf?: Field['showIf'];
   validation?: Field['validation'];
+  /** Attachment fields: formats and size (docs/attachments.md). */
+  accept?: AttachmentFormat[];
+  maxBytes?: number;
 }
 
 export interface Template {
@@ -62,7 +66,7 @@ export const templateDocumentKey = (templateId: string, documentId: string) => `
 
 /** Problems with template fields: their role, document, value rules (decision 17) and placement on `pages`; `path(i)` names field i. */
 export function templateFieldErrors(fields: readonly TemplateField[], template: Pick<Template, 'roles' | 'documents'>, pages: DocumentPages, path: (i: number) => string): FieldErrors {
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = attachmentCountErrors(fields, 'fields');
   fields.forEach((field, i) => {
     if (!template.roles.some((r) => r.role === field.role)) {
       errors[`${path(i)}.role`] = ['is not a role of this template'];

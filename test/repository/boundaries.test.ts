@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const FEATURES = ['kernel', 'envelopes', 'authoring', 'signing', 'notices', 'templates', 'webhooks', 'retention', 'console', 'sealing', 'pki', 'pdf', 'verify', 'background'];
+const FEATURES = ['kernel', 'envelopes', 'authoring', 'signing', 'notices', 'templates', 'webhooks', 'retention', 'console', 'sealing', 'pki', 'pdf', 'verify', 'background', 'attachments'];
 /** Feature files whose job is the edge: request and response schemas, views, and the modules that talk to the network. */
 const EDGE = /-(schemas|views)\.ts$|\/(embedded-page|webhook-delivery|webhook-target)\.ts$/;
 const FORBIDDEN: [RegExp, string][] = [

@@ -10,11 +10,11 @@ import { captured, testSigner, type Sent } from './outside.ts';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-/** Every key stored for an envelope under the prefixes a document, a signature or a sealed copy is kept in. */
+/** Every key stored for an envelope under the prefixes a document, a signature, a signer's attachment or a sealed copy is kept in. */
 async function storedKeys(bucket: string, envelopeId: string): Promise<string[]> {
   const client = new S3Client(localS3ClientConfig(inject('s3Endpoint')));
   const keys: string[] = [];
-  for (const prefix of ['original', 'sealed', 'signatures']) {
+  for (const prefix of ['original', 'sealed', 'signatures', 'attachments']) {
     let token: string | undefined;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/${envelopeId}/`, ContinuationToken: token }));

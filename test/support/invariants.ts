@@ -110,6 +110,7 @@ export async function expectInvariants(deps: TestDeps, envelopeId: string): Prom
     if (d.pagesKey) named.set(d.pagesKey, null);
   }
   for (const s of submissions) for (const v of s.values) if (v.kind === 'image') named.set(v.blobKey, v.sha256);
+  for (const a of envelope.attachments ?? []) if (a.purgeStatus === 'active') named.set(a.blobKey, a.sha256);
   expect(await deps.storedKeys(envelopeId)).toEqual([...named.keys()].sort());
   for (const [key, sha256] of named) {
     const bytes = await deps.blobs.get(key);

@@ -40,7 +40,7 @@ export function idempotencyKeys(): (json: unknown) => string {
 
 const noAnswer = () => new ApiError({ status: 0, code: 'network', message: 'No answer from the service' });
 
-export async function api<T>(method: 'GET' | 'POST', path: string, json?: unknown, idempotencyKey?: string): Promise<T> {
+export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown, idempotencyKey?: string): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

@@ -46,7 +46,7 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   session_scope: { to: 'screen', problem: 'invalid' },
   // A console user's refusals: never answered on signing links
   user_unknown: { to: 'screen', problem: 'invalid' }, role_forbidden: { to: 'screen', problem: 'invalid' },
-  // An uploaded PDF refused: never answered on signing links
+  // An uploaded PDF refused (on signing links: a signer's attachment, shown beside its field)
   empty: { to: 'inline' }, not_pdf: { to: 'inline' }, encrypted: { to: 'inline' }, truncated: { to: 'inline' },
   damaged: { to: 'inline' }, no_pages: { to: 'inline' }, locked: { to: 'inline' }, page_limit: { to: 'inline' },
   total_page_limit: { to: 'inline' }, decoded_size_limit: { to: 'inline' }, object_limit: { to: 'inline' },
@@ -55,6 +55,7 @@ const SIGNING: Record<ErrorReason, SigningRoute> = {
   field_hidden: { to: 'inline' }, reassign_not_allowed: { to: 'inline' },
   // A branding logo refused: a console answer, never a signing link's
   logo_too_large: { to: 'inline' }, logo_invalid: { to: 'inline' },
+  attachment_unrecognised: { to: 'inline' }, attachment_not_accepted: { to: 'inline' }, attachment_damaged: { to: 'inline' },
 };
 
 const known = <T>(table: Record<ErrorReason, T>, reason: string | null): T | undefined =>

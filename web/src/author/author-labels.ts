@@ -11,6 +11,7 @@ export function typeName(type: FieldType): string {
     case 'date': return t('author.type.date');
     case 'text': return t('author.type.text');
     case 'checkbox': return t('author.type.checkbox');
+    case 'attachment': return t('author.type.attachment');
   }
 }
 

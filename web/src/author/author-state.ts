@@ -1,5 +1,6 @@
 /** What the editor shows besides the fields: documents, recipients, the armed field type, zoom, the current page. */
 import type { FieldOrigin, FieldType } from '#shared/kernel/model.ts';
+import { t } from '../i18n/i18n.ts';
 import { clampBox, DEFAULT_SIZE, fromBox, overlaps, toBox, type Box, type Size } from './author-geometry.ts';
 import type { PdfPages } from './author-pdf-pages.ts';
 import { temporaryId, type EditorField, type Store } from './author-store.ts';
@@ -64,7 +65,9 @@ export class Editor {
     const box = clampBox({ left: centre.left - w / 2, top: centre.top - h / 2, w, h }, size);
     const field: EditorField = {
       id: temporaryId(), documentId, recipient: this.active, type, page, origin: this.origin,
-      ...fromBox(box, size, this.origin), required: type !== 'checkbox', label: null, value: null, readOnly: false,
+      ...fromBox(box, size, this.origin), required: type !== 'checkbox',
+      // An attachment field needs a label (the signer is asked for the file by it): its type's name until the sender renames it
+      label: type === 'attachment' ? t('author.type.attachment') : null, value: null, readOnly: false,
     };
     this.store.add(field);
     return field;

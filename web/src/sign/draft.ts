@@ -34,6 +34,7 @@ export function fits(type: FieldType, value: unknown): value is Value {
     case 'checkbox':
       return v.kind === 'checkbox' && typeof v.checked === 'boolean';
     case 'date':
+    case 'attachment': // the service keeps the signer's files: the signing context lists them
       return false;
   }
 }

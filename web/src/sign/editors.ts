@@ -22,7 +22,7 @@ export interface MarkEditorOptions {
  * or tap reach the page before focus is back on the field, and the field's focus() would then pull focus away from
  * wherever that input went.
  */
-function openEditor<T>(
+export function openEditor<T>(
   labelledBy: string, form: HTMLElement, wire: (finish: (value: T | null) => void, dialog: HTMLDialogElement) => void,
 ): Promise<T | null> {
   return new Promise((resolve) => {

@@ -9,4 +9,7 @@ export type Strokes = [number, number][][];
 /** A signature or initials: drawn (the PNG sent, the strokes kept to edit it again) or typed in the chosen font. */
 export type MarkValue = { kind: 'drawn'; png: string; strokes: Strokes } | { kind: 'typed'; text: string };
 
-export type Value = MarkValue | { kind: 'text'; text: string } | { kind: 'checkbox'; checked: boolean };
+/** A file the signer attached: the service holds it; the sign request names its id. */
+export interface AttachmentValue { kind: 'attachment'; id: string; name: string; sizeBytes: number }
+
+export type Value = MarkValue | { kind: 'text'; text: string } | { kind: 'checkbox'; checked: boolean } | AttachmentValue;

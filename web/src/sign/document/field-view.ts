@@ -81,7 +81,8 @@ function describe(field: SigningField, number: number, total: number, value: Val
   const label = labelOf(field);
   if (field.type === 'checkbox' || field.type === 'date') return label ? `${label}: ${t('field.describe.plain', where)}` : t('field.describe.plain', where);
   if (!value) return t('field.describe.empty', { ...where, placeholder: placeholder(field) });
-  const what = value.kind === 'drawn' ? t('field.value.drawn') : value.kind === 'typed' || value.kind === 'text' ? t('field.value.text', { text: value.text }) : '';
+  const what = value.kind === 'drawn' ? t('field.value.drawn') : value.kind === 'typed' || value.kind === 'text' ? t('field.value.text', { text: value.text })
+    : value.kind === 'attachment' ? t('field.value.attachment', { name: value.name }) : '';
   return label ? t('field.describe.filledLabelled', { ...where, label, what }) : t('field.describe.filled', { ...where, what });
 }
 
@@ -108,6 +109,9 @@ function renderPreview(view: FieldView, field: SigningField, value: Value | unde
     void drawTypedSignature(canvas, value.text, font, field.w, field.h);
   } else if (value?.kind === 'text') {
     preview.append(h('span', { class: 'text-value', style: { fontSize: pt(textSizePt(field.h)), padding: pt(pad) } }, value.text));
+  } else if (value?.kind === 'attachment') {
+    // As sealing draws it: the file's name in the box (the file itself is embedded in the sealed PDF)
+    preview.append(h('span', { class: 'text-value attach-value', style: { fontSize: pt(textSizePt(field.h)), padding: pt(pad) } }, value.name));
   }
   view.box.classList.toggle('has-value', value !== undefined);
 }

@@ -4,6 +4,7 @@ import type { SigningField } from '../../api-types.ts';
 import { t } from '../../i18n/i18n.ts';
 import type { Value } from '../values.ts';
 import { editMark, editText, initialsOf } from '../editors.ts';
+import { editAttachment } from '../attachment-editor.ts';
 import { contextOf, documentOf, type DocumentState, type Store } from '../state.ts';
 import { isDone, labelOf, nextMissing } from './model.ts';
 import { textProblem, type TextProblem } from '#shared/envelopes/text-validation.ts';
@@ -67,6 +68,11 @@ export async function editField(store: Store, field: SigningField, focusBack: ()
     focusBack();
     if (text === null) return;
     store.update((s) => { setValues(documentOf(s), { [field.id]: text === '' ? undefined : { kind: 'text', text } }); });
+  } else if (field.type === 'attachment') {
+    const file = await editAttachment(store.state.token, field, current?.kind === 'attachment' ? current : undefined);
+    focusBack();
+    if (file === undefined) return;
+    store.update((s) => { setValues(documentOf(s), { [field.id]: file ?? undefined }); });
   } else return;
   const after = documentOf(store.state);
   const next = nextMissing(after);

@@ -128,8 +128,10 @@ export function isFlagged(doc: DocumentState, field: SigningField): boolean {
  * Unchecked boxes start as "false", so the service records them as seen and left empty; prefilled text and boxes
  * start from their prefill (decision 17), which the signer may change.
  */
-export function initialValues(fields: readonly SigningField[]): Record<string, Value> {
+export function initialValues(fields: readonly SigningField[], attachments: readonly { id: string; fieldId: string; name: string; sizeBytes: number }[] = []): Record<string, Value> {
   const values: Record<string, Value> = {};
+  // Files already attached (another visit, a reload) are the service's: the context lists them
+  for (const a of attachments) if (fields.some((f) => f.id === a.fieldId)) values[a.fieldId] = { kind: 'attachment', id: a.id, name: a.name, sizeBytes: a.sizeBytes };
   for (const f of fields) {
     const prefill = f.value ?? null;
     if (f.type === 'checkbox') values[f.id] = { kind: 'checkbox', checked: prefill === 'true' };
@@ -148,6 +150,7 @@ export function submission(doc: DocumentState): { body: SignBody; fieldIds: stri
     if (!v || field.type === 'date' || field.readOnly || !isShown(doc, field)) continue;
     if (v.kind === 'drawn') fields.push({ fieldId: field.id, signatureImageBase64: v.png, signatureSource: 'drawn' });
     else if (v.kind === 'checkbox') fields.push({ fieldId: field.id, textValue: v.checked ? 'true' : 'false' });
+    else if (v.kind === 'attachment') fields.push({ fieldId: field.id, attachmentId: v.id });
     else fields.push({ fieldId: field.id, textValue: v.text });
     typed ||= v.kind === 'typed';
   }

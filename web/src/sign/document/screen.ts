@@ -27,7 +27,7 @@ function initialState(page: Page): DocumentState {
   // Conditions are evaluated live on the page as the service evaluates them on Finish (shared/envelopes/field-conditions.ts)
   const conditional = context.fields.some((f) => f.showIf);
   const doc: DocumentState = {
-    fields, values: initialValues(fields), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
+    fields, values: initialValues(fields, context.attachments), font: SIGNATURE_FONTS[0], adopted: {}, cursor: -1, started: false, finishAttempts: 0, submit: { status: 'idle' },
     ...(conditional ? { conditions: { readOnly: context.fields.filter((f) => f.readOnly), others: context.conditionValues } } : {}),
     ...(documents.length > 1 ? { documentNames: Object.fromEntries(documents.map((d) => [d.id, d.name ?? ''])) } : {}),
   };
