@@ -21,6 +21,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/author/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The editor (HTML) */
+        get: operations["authoringPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/authoring/{token}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The editor opens its URL (once) */
+        post: operations["openAuthoring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/authoring/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew an authoring session while it is used */
+        post: operations["renewAuthoringSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes": {
         parameters: {
             query?: never;
@@ -53,7 +104,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the subject or message of a draft */
+        patch: operations["updateEnvelope"];
         trace?: never;
     };
     "/v1/envelopes/{id}/attachments": {
@@ -101,6 +153,23 @@ export interface paths {
         get: operations["verifyAudit"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/authoring-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A URL of the editor for a draft (embedded authoring) */
+        post: operations["createEnvelopeAuthoringUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -193,6 +262,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/envelopes/{id}/fields/{fieldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Move, resize or change a field of a draft */
+        put: operations["replaceField"];
+        post?: never;
+        /** Remove a field from a draft */
+        delete: operations["deleteField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/envelopes/{id}/remind": {
         parameters: {
             query?: never;
@@ -238,6 +325,41 @@ export interface paths {
         put?: never;
         /** Add a signer to a draft envelope */
         post: operations["addSigner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/signers/{signerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a signer of a draft */
+        put: operations["replaceSigner"];
+        post?: never;
+        /** Remove a signer from a draft, with their fields */
+        delete: operations["deleteSigner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/envelopes/{id}/signers/{signerId}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand a signer's place to someone else */
+        post: operations["reassignSigner"];
         delete?: never;
         options?: never;
         head?: never;
@@ -345,6 +467,24 @@ export interface paths {
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
+        /** Change a template's name, subject, message or roles */
+        patch: operations["updateTemplate"];
+        trace?: never;
+    };
+    "/v1/templates/{id}/authoring-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A URL of the editor for a template (embedded authoring) */
+        post: operations["createTemplateAuthoringUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -372,7 +512,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Download a template's PDF */
+        get: operations["getTemplateDocument"];
         put?: never;
         /** Add a document to a template, as raw PDF bytes */
         post: operations["uploadTemplateDocument"];
@@ -394,6 +535,24 @@ export interface paths {
         /** Place a field on a template, bound to a role */
         post: operations["addTemplateField"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/fields/{fieldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Move, resize or change a field of a template */
+        put: operations["replaceTemplateField"];
+        post?: never;
+        /** Remove a field from a template */
+        delete: operations["deleteTemplateField"];
         options?: never;
         head?: never;
         patch?: never;
@@ -637,6 +796,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/signing/{token}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Someone else should sign */
+        post: operations["reassignFromSigning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/signing/{token}/sign": {
         parameters: {
             query?: never;
@@ -774,6 +950,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/auth-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs in (the OpenID provider and the console's client) */
+        get: operations["getAuthConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's branding (organisation, logo, colour, email sender name) */
+        get: operations["getBranding"];
+        /** Set the application's branding */
+        put: operations["putBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's API clients */
+        get: operations["listApiClients"];
+        put?: never;
+        /** Create API client credentials */
+        post: operations["createApiClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke API client credentials */
+        delete: operations["revokeApiClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/contacts": {
         parameters: {
             query?: never;
@@ -804,6 +1050,23 @@ export interface paths {
         post?: never;
         /** Remove a contact */
         delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user, their role and application */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -845,6 +1108,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/tenants/{tenantId}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's branding override */
+        get: operations["getTenantBranding"];
+        /** Set a tenant's branding override */
+        put: operations["putTenantBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/console/usage": {
         parameters: {
             query?: never;
@@ -854,6 +1135,59 @@ export interface paths {
         };
         /** The application's usage in the current billing period */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The application's console users */
+        get: operations["listUsers"];
+        put?: never;
+        /** Invite a user to the console */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a user's role */
+        put: operations["updateUser"];
+        post?: never;
+        /** Remove a user */
+        delete: operations["removeUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/branding/{logoId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A branding logo (PNG or SVG) */
+        get: operations["getBrandingLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1102,6 +1436,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "signer.reassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** signer.reassigned: Someone else took a signer's place (`data.signerId`: the same slot, with the new name and email); the old links no longer work. */
+        post: operations["webhook_signer_reassigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1133,8 +1484,15 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** Who asks the signers: given at create, else the signed-in user who created it; null: not named */
+            sender: {
+            name: string;
+            email: string | null;
+        } | null;
             signers: components["schemas"]["Signer"][];
             fields: components["schemas"]["Field"][];
+            /** Whether a signer may hand their place to someone else from the signing page */
+            allowReassign: boolean;
             documents: components["schemas"]["Document"][];
             /** The template the envelope was made from */
             templateId?: string;
@@ -1196,6 +1554,19 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Shown only while this condition on another field holds; null: always shown */
+            showIf: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            /** What a text field's value must look like; null: anything */
+            validation: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            pattern?: string;
+        } | null;
             /** Attachment fields: the formats the signer may add */
             accept?: ("pdf" | "png" | "jpeg")[];
             /** Attachment fields: the largest file the signer may add */
@@ -1237,7 +1608,7 @@ export interface components {
             /** Dotted audit event name */
             event: string;
             timestamp: string;
-            /** `signer:<signerId>` or `system` */
+            /** `signer:<signerId>`, `user:<email>` (a console user) or `system` */
             actor: string;
             ip: string | null;
             userAgent: string | null;
@@ -1323,11 +1694,30 @@ export interface components {
             value: string | null;
             /** Shown to the signer with its value; never changed by them */
             readOnly: boolean;
+            /** Shown only while this condition on another field holds; null: always shown */
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            /** What a text field's value must look like; null: anything */
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            pattern?: string;
+        } | null;
             /** Attachment fields: the formats the signer may add; null on other types */
             accept?: ("pdf" | "png" | "jpeg")[] | null;
             /** Attachment fields: the largest file the signer may add; null on other types */
             maxBytes?: number | null;
         })[];
+            /** The values of other signers' fields that this signer's `showIf` conditions name, by label (what they entered, else the prefill) */
+            conditionValues: {
+            [key: string]: string;
+        };
+            /** Whether the signer may hand their place to someone else (`POST /v1/signing/{token}/reassign`) */
+            allowReassign: boolean;
             /** False only for signers with `authMethod` `none` */
             requiresOtpVerification: boolean;
             otpVerified: boolean;
@@ -1378,6 +1768,18 @@ export interface components {
             pageCount: number;
             pages: unknown[];
         })[];
+            /** The envelope's branding for the page header (logo, name, colours with their contrast-checked text colours); null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
             /** What signers who signed before entered, to be shown read-only in place */
             completedFields: ({
             id: string;
@@ -1479,12 +1881,24 @@ export interface components {
             /** SHA-256, lowercase hex */
             sha256: string;
         })[];
+            /** The envelope's branding for the page header; null: none */
+            branding: {
+            organizationName: string;
+            primaryColor: string;
+            textColor: string;
+            accentColor: string;
+            /** Same-origin path of the logo */
+            logoUrl: string | null;
+            supportEmail: string | null;
+            /** Who asked: the envelope's sender */
+            senderName: string | null;
+        } | null;
         };
         /** A webhook subscription. Deliveries are POSTs signed with `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>`. */
         Webhook: {
             id: string;
             url: string;
-            events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+            events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned")[];
             active: boolean;
             createdAt: string;
             /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
@@ -1560,7 +1974,7 @@ export interface components {
             webhookId: string;
             /** The event id: the same on every delivery of this event */
             eventId: string;
-            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
             envelopeId: string;
             status: "pending" | "delivered" | "failed";
             /** Attempts made so far (at most 5 on the automatic schedule) */
@@ -1584,12 +1998,12 @@ export interface components {
             secret?: string | null;
             retrySchedule?: "A" | "B";
         };
-        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `attachment_unrecognised`, `attachment_not_accepted`, `attachment_damaged`. */
+        /** The one error body, which is both published shapes: `error`/`message`/`details` and the problem-style `type`/`title`/`status`/`errors`, plus `requestId` (quote it when reporting a problem) and `reason`. Codes: `validation_error` (400): the request is malformed or a value is out of range; `errors` says which field and why; `invalid_state` (400): the envelope's state does not allow it (send twice, change a sent envelope, void a terminal one); `unauthorized` (401): no, an expired or an invalid credential (bearer token, link token); `forbidden` (403): the credential is valid but not allowed here; `quota_exceeded` (403): the plan's monthly envelope limit is used up; `not_found` (404): no such resource for this application (another application's envelope is 404 too); `method_not_allowed` (405): the path exists but not with this method (`Allow` lists the methods); `conflict` (409): the current state conflicts (the sealed PDF before completion, a concurrent change: retry); `idempotency_key_reused` (409): the Idempotency-Key was used for a different request; `request_in_progress` (409): the first request with this Idempotency-Key is still running; retry shortly; `gone` (410): no longer available (a used link, a purged PDF); `payload_too_large` (413): the body or file is too large (25 MB per PDF); `unsupported_media_type` (415): this endpoint does not take the request's Content-Type; `rate_limited` (429): over the request budget; wait `Retry-After` seconds; `internal_error` (500): an unexpected failure; quote `requestId`. Reasons: `link_invalid`, `link_expired`, `link_replaced`, `link_not_yet_valid`, `envelope_voided`, `envelope_expired`, `envelope_declined`, `envelope_completed`, `envelope_sealing`, `already_signed`, `already_declined`, `otp_required`, `consent_required`, `consent_given`, `code_incorrect`, `code_expired`, `code_burnt`, `otp_locked`, `document_purged`, `token_invalid`, `token_expired`, `link_opened`, `session_expired`, `session_scope`, `user_unknown`, `role_forbidden`, `empty`, `not_pdf`, `encrypted`, `truncated`, `damaged`, `no_pages`, `locked`, `page_limit`, `total_page_limit`, `decoded_size_limit`, `object_limit`, `time_limit`, `active_content`, `field_hidden`, `reassign_not_allowed`, `logo_too_large`, `logo_invalid`, `attachment_unrecognised`, `attachment_not_accepted`, `attachment_damaged`. */
         Error: {
             /** Machine code */
             error: string;
             /** Why, where one code has several causes (the signing page picks its screen by it); null otherwise. Never parse `message`. */
-            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "attachment_unrecognised" | "attachment_not_accepted" | "attachment_damaged" | null;
+            reason: "link_invalid" | "link_expired" | "link_replaced" | "link_not_yet_valid" | "envelope_voided" | "envelope_expired" | "envelope_declined" | "envelope_completed" | "envelope_sealing" | "already_signed" | "already_declined" | "otp_required" | "consent_required" | "consent_given" | "code_incorrect" | "code_expired" | "code_burnt" | "otp_locked" | "document_purged" | "token_invalid" | "token_expired" | "link_opened" | "session_expired" | "session_scope" | "user_unknown" | "role_forbidden" | "empty" | "not_pdf" | "encrypted" | "truncated" | "damaged" | "no_pages" | "locked" | "page_limit" | "total_page_limit" | "decoded_size_limit" | "object_limit" | "time_limit" | "active_content" | "field_hidden" | "reassign_not_allowed" | "logo_too_large" | "logo_invalid" | "attachment_unrecognised" | "attachment_not_accepted" | "attachment_damaged" | null;
             message: string;
             /** Same map as `errors`, or null when it is empty */
             details: {
@@ -1645,6 +2059,13 @@ export interface components {
             name: string;
             email: string;
         })[];
+            /** The signing page offers "someone else should sign": a signer may hand their place to another person */
+            allowReassign?: boolean;
+            /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+            sender?: {
+            name: string;
+            email?: string | null;
+        };
         };
         /** A signer to add: `authMethod` says how they prove who they are before signing (`email_otp` by default, `sms_otp`, or `none`). `phone` is required when `authMethod` is `sms_otp`. */
         CreateSignerRequest: {
@@ -1679,6 +2100,18 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+            pattern?: string;
+        } | null;
             /** Attachment fields: the formats the signer may add, told by content; default all three */
             accept?: ("pdf" | "png" | "jpeg")[];
             /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
@@ -1710,6 +2143,18 @@ export interface components {
             label?: string | null;
             value?: string | null;
             readOnly?: boolean;
+            showIf?: {
+            label: string;
+            equals?: string | null;
+            notEmpty?: boolean;
+        } | null;
+            validation?: {
+            format?: "email" | "number" | "date";
+            minLength?: number;
+            maxLength?: number;
+            /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+            pattern?: string;
+        } | null;
             /** Attachment fields: the formats the signer may add, told by content; default all three */
             accept?: ("pdf" | "png" | "jpeg")[];
             /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
@@ -1749,7 +2194,7 @@ export interface components {
             /** Event id; the same on every redelivery */
             id: string;
             /** Event name */
-            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+            event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
             /** When the change happened */
             createdAt: string;
             envelopeId: string;
@@ -1969,11 +2414,133 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    authoringPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. It is the credential of this call, which takes no bearer header; valid 10 minutes until opened, and opened once. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The page */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openAuthoring: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque authoring ticket: the last path segment of the `url` that `POST /v1/envelopes/{id}/authoring-url` or `POST /v1/templates/{id}/authoring-url` answered. It is the credential of this call, which takes no bearer header; valid 10 minutes until opened, and opened once. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The authoring session */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The authoring session: send it as `Authorization: Bearer <session>` to the routes that take one */
+                        session: string;
+                        /** 60 minutes from now, or 8 hours after the opening if that comes first; renew with `POST /v1/authoring/session` */
+                        sessionExpiresAt: string;
+                        kind: "envelope" | "template";
+                        /** The envelope or template the session may touch */
+                        id: string;
+                        mode: "fields" | "full";
+                        /** The language the URL asked for, or null */
+                        locale: string | null;
+                        /** Where the page goes when it is not framed */
+                        returnUrl: string | null;
+                        /** The origins the page may post its events to */
+                        embedOrigins: string[];
+                    };
+                };
+            };
+            /** The URL is not valid or expired unopened (`link_expired`), was already opened (`link_opened`), or its envelope is no longer a draft or its template was deleted (`link_invalid`) */
+            401: components["responses"]["Unauthorized"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    renewAuthoringSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The renewed session */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The authoring session: send it as `Authorization: Bearer <session>` to the routes that take one */
+                        session: string;
+                        /** 60 minutes from now, or 8 hours after the opening if that comes first; renew with `POST /v1/authoring/session` */
+                        sessionExpiresAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listEnvelopes: {
         parameters: {
             query: {
                 tenantId: string;
                 status?: "draft" | "sent" | "in_progress" | "completed" | "declined" | "voided" | "expired";
+                q?: string;
                 page?: number;
                 pageSize?: number;
             };
@@ -2056,6 +2623,11 @@ export interface operations {
                     everyDays?: number | null;
                 } | null;
                     send?: boolean;
+                    /** Who asks the signers: named in every email and on the signing page; their email is the reply-to unless the branding sets one */
+                    sender?: {
+                    name: string;
+                    email?: string | null;
+                };
                 };
             };
         };
@@ -2119,6 +2691,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEnvelope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    subject?: string | null;
+                    /** Shown in the invitation email; a message given at send replaces it */
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The envelope */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** Validation error, neither subject nor message given, or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2258,6 +2877,63 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEnvelopeAuthoringUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    returnUrl?: string | null;
+                    /** `fields`: place, move and change fields only; `full`: also subject, message, signers (a template: its roles), documents, and sending */
+                    mode?: "fields" | "full";
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar" | null;
+                };
+            };
+        };
+        responses: {
+            /** The URL and when it stops working unopened */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The editor: `/author/{token}` on the signing host. Open it in an iframe on one of the application's `embedOrigins` (or a browser tab); once */
+                        url: string;
+                        /** 10 minutes after issue, unless opened before; opening the URL spends it */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** Validation error (a `returnUrl` that is not an HTTPS URL), or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2563,6 +3239,119 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    replaceField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
+                    w: number;
+                    h: number;
+                    required?: boolean;
+                    label?: string | null;
+                    value?: string | null;
+                    readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
+                    /** Attachment fields: the formats the signer may add, told by content; default all three */
+                    accept?: ("pdf" | "png" | "jpeg")[];
+                    /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+                    maxBytes?: number;
+                    page: number;
+                    x: number;
+                    y: number;
+                    /** Absent: the field's own origin */
+                    origin?: "bottom-left" | "top-left";
+                    signerId: string;
+                    documentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The field as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Field"];
+                };
+            };
+            /** Validation error, a placement outside the page, a signer or document the envelope lacks, or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such field on it */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** The envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such field on it */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     remindSigners: {
         parameters: {
             query?: never;
@@ -2702,6 +3491,144 @@ export interface operations {
             /** No such envelope for this application */
             404: components["responses"]["NotFound"];
             /** Another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceSigner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSignerRequest"];
+            };
+        };
+        responses: {
+            /** The signer as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signer"];
+                };
+            };
+            /** Validation error, an email another signer has, or the envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such signer on it */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSigner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** The envelope is not in draft */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such signer on it */
+            404: components["responses"]["NotFound"];
+            /** Another request changed the envelope at the same time; retry */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reassignSigner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Signer id: a UUID, or the prefixed form `sgn_<uuid>`; answers always use the plain UUID */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    email: string;
+                    phone?: string | null;
+                    authMethod?: "email_otp" | "sms_otp" | "none";
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The signer with the new identity */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signer"];
+                };
+            };
+            /** Validation error (another signer has that email), or the envelope is not `sent` or `in_progress` */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such envelope for this application, or no such signer on it */
+            404: components["responses"]["NotFound"];
+            /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2946,11 +3873,26 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                         /** Attachment fields: the formats the signer may add */
                         accept?: ("pdf" | "png" | "jpeg")[];
                         /** Attachment fields: the largest file the signer may add */
                         maxBytes?: number;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -3021,6 +3963,18 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
                     /** Attachment fields: the formats the signer may add, told by content; default all three */
                     accept?: ("pdf" | "png" | "jpeg")[];
                     /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
@@ -3028,6 +3982,8 @@ export interface operations {
                     role: string;
                     documentIndex?: number;
                 })[];
+                    /** Envelopes made from it let a signer hand their place to someone else */
+                    allowReassign?: boolean;
                 };
             };
         };
@@ -3071,11 +4027,26 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                         /** Attachment fields: the formats the signer may add */
                         accept?: ("pdf" | "png" | "jpeg")[];
                         /** Attachment fields: the largest file the signer may add */
                         maxBytes?: number;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -3104,7 +4075,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3149,11 +4120,26 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                         /** Attachment fields: the formats the signer may add */
                         accept?: ("pdf" | "png" | "jpeg")[];
                         /** Attachment fields: the largest file the signer may add */
                         maxBytes?: number;
                     })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
                         documents: ({
                         id: string;
                         name: string;
@@ -3177,7 +4163,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3203,6 +4189,171 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    subject?: string | null;
+                    message?: string | null;
+                    /** Replaces every role; the fields of a role left out are removed with it */
+                    roles?: ({
+                    role: string;
+                    routingOrder?: number;
+                    authMethod?: "email_otp" | "sms_otp" | "none";
+                })[];
+                };
+            };
+        };
+        responses: {
+            /** The template */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tenantId: string;
+                        name: string;
+                        subject: string | null;
+                        message: string | null;
+                        expiresInDays: number | null;
+                        fieldOrigin: "bottom-left" | "top-left";
+                        roles: ({
+                        role: string;
+                        routingOrder: number;
+                        authMethod: "email_otp" | "sms_otp" | "none";
+                    })[];
+                        fields: ({
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
+                    })[];
+                        /** Envelopes made from it let a signer hand their place to someone else */
+                        allowReassign: boolean;
+                        documents: ({
+                        id: string;
+                        name: string;
+                        pageCount: number;
+                        sha256: string;
+                    })[];
+                        createdAt: string;
+                    };
+                };
+            };
+            /** Validation error, nothing to change, or two roles of one name */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            /** The template is being changed by another request */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplateAuthoringUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    returnUrl?: string | null;
+                    /** `fields`: place, move and change fields only; `full`: also subject, message, signers (a template: its roles), documents, and sending */
+                    mode?: "fields" | "full";
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar" | null;
+                };
+            };
+        };
+        responses: {
+            /** The URL and when it stops working unopened */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The editor: `/author/{token}` on the signing host. Open it in an iframe on one of the application's `embedOrigins` (or a browser tab); once */
+                        url: string;
+                        /** 10 minutes after issue, unless opened before; opening the URL spends it */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** Validation error (a `returnUrl` that is not an HTTPS URL) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application */
+            404: components["responses"]["NotFound"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     bulkSend: {
         parameters: {
             query?: never;
@@ -3211,7 +4362,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3260,6 +4411,58 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTemplateDocument: {
+        parameters: {
+            query?: {
+                documentId?: string;
+            };
+            header?: never;
+            path: {
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The PDF */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Content-Disposition"?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** The PDF is larger than DIRECT_DOWNLOAD_MAX_BYTES (at most and by default 4669440 bytes, about 4.45 MB: the largest body a response carries on AWS once base64-encoded): `Location` is a presigned S3 URL, valid 5 minutes, whose answer carries the same Content-Disposition */
+            302: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    Location?: string;
+                    "X-Document-Sha256"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template or document, or no document uploaded yet */
+            404: components["responses"]["NotFound"];
+            /** The document is no longer stored */
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     uploadTemplateDocument: {
         parameters: {
             query?: {
@@ -3270,7 +4473,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3324,7 +4527,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** Envelope id: a UUID, or the prefixed form `env_<uuid>`; answers always use the plain UUID */
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
                 id: string;
             };
             cookie?: never;
@@ -3351,6 +4554,18 @@ export interface operations {
                     label?: string | null;
                     value?: string | null;
                     readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
                     /** Attachment fields: the formats the signer may add, told by content; default all three */
                     accept?: ("pdf" | "png" | "jpeg")[];
                     /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
@@ -3388,6 +4603,19 @@ export interface operations {
                         label: string | null;
                         value: string | null;
                         readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
                         /** Attachment fields: the formats the signer may add */
                         accept?: ("pdf" | "png" | "jpeg")[];
                         /** Attachment fields: the largest file the signer may add */
@@ -3406,6 +4634,149 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceTemplateField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
+                    w: number;
+                    h: number;
+                    required?: boolean;
+                    label?: string | null;
+                    value?: string | null;
+                    readOnly?: boolean;
+                    showIf?: {
+                    label: string;
+                    equals?: string | null;
+                    notEmpty?: boolean;
+                } | null;
+                    validation?: {
+                    format?: "email" | "number" | "date";
+                    minLength?: number;
+                    maxLength?: number;
+                    /** RE2 syntax, matched against the whole value in linear time; backreferences and lookaround are refused */
+                    pattern?: string;
+                } | null;
+                    /** Attachment fields: the formats the signer may add, told by content; default all three */
+                    accept?: ("pdf" | "png" | "jpeg")[];
+                    /** Attachment fields: the largest file the signer may add; default and at most 10 MB */
+                    maxBytes?: number;
+                    page: number;
+                    x: number;
+                    y: number;
+                    /** Absent: the field's own origin */
+                    origin?: "bottom-left" | "top-left";
+                    role: string;
+                    documentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The field as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        role: string;
+                        documentId: string | null;
+                        type: "signature" | "initial" | "date" | "text" | "checkbox" | "attachment";
+                        page: number;
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                        required: boolean;
+                        origin: "bottom-left" | "top-left";
+                        label: string | null;
+                        value: string | null;
+                        readOnly: boolean;
+                        /** Shown only while this condition on another field holds; null: always shown */
+                        showIf: {
+                        label: string;
+                        equals?: string | null;
+                        notEmpty?: boolean;
+                    } | null;
+                        /** What a text field's value must look like; null: anything */
+                        validation: {
+                        format?: "email" | "number" | "date";
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    } | null;
+                        /** Attachment fields: the formats the signer may add */
+                        accept?: ("pdf" | "png" | "jpeg")[];
+                        /** Attachment fields: the largest file the signer may add */
+                        maxBytes?: number;
+                    };
+                };
+            };
+            /** Validation error, a role or document the template lacks, or a placement outside the page */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application, or no such field on it */
+            404: components["responses"]["NotFound"];
+            /** The template is being changed by another request */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplateField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** Template id: a UUID, or the prefixed form `tpl_<uuid>`; answers always use the plain UUID */
+                id: string;
+                /** Field id: a UUID, or the prefixed form `fld_<uuid>`; answers always use the plain UUID */
+                fieldId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such template for this application, or no such field on it */
+            404: components["responses"]["NotFound"];
+            /** The template is being changed by another request */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4049,6 +5420,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    reassignFromSigning: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** The opaque link token: the last path segment of the signer's `signingUrl` (`{SIGNING_URL}/sign/{token}`). It is the credential of this call, which takes no bearer header. It is valid until the envelope's deadline (at most 30 days) and stops working when a newer link is issued (resend) or once the signer has signed or declined (a link is single-use). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    email: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The place is handed over */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The person named is invited; this link no longer works */
+                        reassigned: true;
+                    };
+                };
+            };
+            /** Validation error (another signer of the envelope has that email) */
+            400: components["responses"]["BadRequest"];
+            /** The link is invalid, expired or replaced by a newer one, or the envelope is voided, declined or expired; or the link is locked after too many one-time codes (reason `otp_locked`: 50 wrong codes or 20 codes sent over its life; the sender's resend unlocks it); or the one-time code is not verified yet */
+            401: components["responses"]["Unauthorized"];
+            /** The envelope does not allow a signer to hand their place over (`reassign_not_allowed`) */
+            403: components["responses"]["Forbidden"];
+            /** The signer already signed or declined; or: another request changed the envelope at the same time; retry; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sign: {
         parameters: {
             query?: never;
@@ -4097,7 +5522,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                type?: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
                 envelopeId?: string;
                 since?: string;
                 until?: string;
@@ -4124,7 +5549,7 @@ export interface operations {
                         data: ({
                         /** The event id: the same in every delivery of this event */
                         id: string;
-                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed";
+                        event: "envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned";
                         createdAt: string;
                         envelopeId: string;
                         completedAt: string | null;
@@ -4435,7 +5860,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed")[];
+                        events: ("envelope.created" | "envelope.sent" | "envelope.completed" | "envelope.declined" | "envelope.voided" | "envelope.expired" | "signer.viewed" | "signer.signed" | "signer.declined" | "signer.otp_failed" | "signer.reassigned")[];
                         active: boolean;
                         createdAt: string;
                         /** B (default): 1 min, 10 min, 1 h, 6 h between attempts; A: 30 s, 2 min, 10 min, 1 h; five attempts in all, then the delivery is `failed` */
@@ -4458,6 +5883,306 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAuthConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The sign-in settings */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The OpenID provider: its discovery document is `<issuer>/.well-known/openid-configuration` */
+                        issuer: string;
+                        /** The console's public client: authorization code with PKCE (S256), no secret */
+                        clientId: string;
+                        scopes: string[];
+                        /** Appended to the signing host origin: the redirect_uri the provider sends the code to */
+                        redirectPath: string;
+                        /** Cognito's hosted logout (`?client_id=&logout_uri=`); null: the discovery document's `end_session_endpoint` */
+                        logoutUrl: string | null;
+                    };
+                };
+            };
+            /** No OpenID provider is configured for this deployment */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The branding */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The branding now in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The clients */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        clientId: string;
+                        name: string;
+                        createdAt: string;
+                        /** The application's own client: its secret also signs webhooks, so it is rotated, never revoked */
+                        primary: boolean;
+                    })[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** Created, with its secret */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        /** Shown once, stored only hashed; null when an Idempotency-Key repeat answers */
+                        clientSecret: string | null;
+                        name: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** No name */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** The Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** An API client id, as `GET /v1/console/clients` lists it */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Revoked */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such client in this application */
+            404: components["responses"]["NotFound"];
+            /** The application's own client */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4563,6 +6288,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** No such contact for this application */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The caller */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Null for a client-credentials token */
+                        email: string | null;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        appId: string;
+                        applicationName: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4710,6 +6471,157 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putTenantBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** The customer identifier within the application (the `tenantId` of its envelopes) */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Who asks the signer: "Jane Doe at <organizationName> asked you to sign ..." */
+                    organizationName?: string;
+                    /** The header and button colour; its text colour is picked for 4.5:1 contrast, and as link text on white it is darkened until it reaches 4.5:1 */
+                    primaryColor?: string;
+                    /** Emails come from "<emailFromName> via <service>"; the address stays the service's verified sender */
+                    emailFromName?: string;
+                    replyTo?: string | null;
+                    supportEmail?: string | null;
+                    /** `data:image/png;base64,...` or `data:image/svg+xml;base64,...` (at most 200 KB; an SVG is sanitised); null removes it; absent keeps it */
+                    logo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** The override and the branding in force */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string | null;
+                        primaryColor: string | null;
+                        emailFromName: string | null;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                        updatedAt: string | null;
+                        /** What envelopes created now get (null: no branding) */
+                        effective: {
+                        organizationName: string;
+                        primaryColor: string;
+                        /** Text on primaryColor: white or black, whichever contrasts more (at least 4.5:1) */
+                        textColor: string;
+                        /** primaryColor as text on white: itself, or darkened until it reaches 4.5:1 */
+                        accentColor: string;
+                        emailFromName: string;
+                        replyTo: string | null;
+                        supportEmail: string | null;
+                        logo: {
+                        /** Public and cacheable, on the signing host */
+                        url: string;
+                        contentType: "image/png" | "image/svg+xml";
+                        width: number | null;
+                        height: number | null;
+                        sizeBytes: number;
+                    } | null;
+                    } | null;
+                    };
+                };
+            };
+            /** A value outside the allowed set; a logo over 200 KB (`logo_too_large`) or not a usable PNG or SVG (`logo_invalid`) */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -4734,6 +6646,216 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The users */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    })[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** Makes the request safe to retry: within 24 hours a request with the same key and the same method, path and body gets the stored answer (header `Idempotent-Replayed: true`) and creates nothing again. Keys are scoped to the application (bearer calls) or the link token (signer calls). 1 to 255 visible ASCII characters; a fresh UUID per logical request is a good choice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    name?: string | null;
+                    /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                    role: "admin" | "sender";
+                };
+            };
+        };
+        responses: {
+            /** Invited */
+            201: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    };
+                };
+            };
+            /** Not an email address, or no such role */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** An account with this email exists already; or: the Idempotency-Key was used for a different request (`idempotency_key_reused`), or the first request with it is still running (`request_in_progress`, retry shortly) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                    role: "admin" | "sender";
+                };
+            };
+        };
+        responses: {
+            /** The user with the new role */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** The user's `sub` at the OpenID provider */
+                        userId: string;
+                        email: string;
+                        name: string | null;
+                        /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
+                        role: "admin" | "sender";
+                        createdAt: string;
+                    };
+                };
+            };
+            /** No such role */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such user in this application */
+            404: components["responses"]["NotFound"];
+            /** Your own role */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    removeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A console user's `userId` (their `sub` at the OpenID provider), as `GET /v1/console/users` lists it */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** Removed */
+            204: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** No such user in this application */
+            404: components["responses"]["NotFound"];
+            /** Yourself */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** A branding logo's id: the SHA-256 of the stored file, 64 lowercase hex digits (the `logo.url` the branding routes answer ends with it) */
+                logoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The logo */
+            200: {
+                headers: {
+                    "X-Request-Id"?: string;
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** No such logo */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5154,6 +7276,35 @@ export interface operations {
         };
     };
     webhook_signer_otp_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the webhook's `secret` (else the application's client secret). Compare it in constant time and reject a mismatch. */
+                "X-Service-Signature": string;
+                /** When this attempt was signed, in unix seconds: the `t=` of `X-Service-Signature-V2`. */
+                "X-Service-Timestamp": string;
+                /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed like `X-Service-Signature`. Accept the delivery when one `v1=` matches in constant time and `t` is within your tolerance (300 s is usual) of your clock: an old delivery replayed is refused. After `POST /v1/webhooks/{id}/rotate-secret` both secrets sign until the old one expires, so the header carries two `v1=` values; `X-Service-Signature` is signed with the newest secret only. */
+                "X-Service-Signature-V2": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** Received; any 2xx status ends the retries */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_signer_reassigned: {
         parameters: {
             query?: never;
             header: {
