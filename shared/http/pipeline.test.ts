@@ -33,7 +33,7 @@ function depsWith(over: Partial<PipelineDeps> = {}) {
 }
 
 function declared<K extends AuthKind>(auth: K, over: Partial<RouteDeclaration<K>> = {}): RouteDeclaration<K> {
-  return { method: 'POST', path: '/v1/x', auth, operationId: 'x', summary: 'x', tag: 'Meta', success: { status: 200, description: '' }, errors: {}, access: {}, ...over };
+  return { method: 'POST', path: '/v1/x', auth, operationId: 'x', summary: 'x', tag: 'Meta', success: { status: 200, description: '' }, errors: {}, access: { table: 'read' }, ...over };
 }
 
 /** `impl` as a route of no auth (`none`: identified for the budget, never refused) in the pipeline. */
@@ -88,6 +88,17 @@ describe('rate limits around a route', () => {
     expect(fromAddress.statusCode).toBe(429);
     expect(fromAddress.headers['retry-after']).toBe('30');
     expect((await handler(event('POST', '/oauth/token', { ip: '198.51.100.8' }), context)).statusCode).toBe(201);
+  });
+
+  it('counts an open route that may not read the table against the address, whatever token comes along, reading nothing', async () => {
+    const { deps, applications } = depsWith();
+    const lookups = vi.spyOn(deps.team, 'userBySubject');
+    const handler = pipeline(declared('none', { access: {} }), deps, counter());
+    const result = await handler(event('GET', '/v1/x', { headers: await bearer('app-1') }), context);
+    expect(result.statusCode).toBe(201);
+    expect(result.headers['x-ratelimit-limit']).toBe('4');
+    expect(applications.get).not.toHaveBeenCalled();
+    expect(lookups).not.toHaveBeenCalled();
   });
 
   it('fails open when the counter store is unavailable', async () => {

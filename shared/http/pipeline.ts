@@ -101,10 +101,15 @@ function exchange(exchanges: Exchanges, originSecret: string | null): Middleware
   };
 }
 
-function identify(exchanges: Exchanges, deps: PipelineDeps): Middleware {
+function identify(exchanges: Exchanges, deps: PipelineDeps, declaration: RouteDeclaration): Middleware {
+  // Telling who calls reads the table (a user's membership, an application's plan): an open route that may not read it
+  // counts every request against the address, whatever token comes along
+  const anonymousOnly = declaration.auth === 'none' && declaration.access.table === undefined;
   return {
     before: async (request) => {
-      const caller = await callerOf({ jwtSecret: deps.config.jwtSecret, signIn: deps.config.signIn, users: deps.team }, deps.clock.now(), request.event);
+      const caller: Caller = anonymousOnly
+        ? { kind: 'anonymous', ip: request.event.requestContext.http.sourceIp || 'unknown', bearer: 'missing' }
+        : await callerOf({ jwtSecret: deps.config.jwtSecret, signIn: deps.config.signIn, users: deps.team }, deps.clock.now(), request.event);
       exchangeOf(exchanges, request.event).caller = caller;
       if (caller.kind === 'app') annotateLog({ appId: caller.appId });
     },
@@ -230,7 +235,7 @@ export function pipeline<K extends AuthKind, P, Q, B>(
   const shared = { ...deps, applications };
   const chain = middy<APIGatewayProxyEventV2, HttpResult>()
     .use(exchange(exchanges, deps.config.originVerifySecret))
-    .use(identify(exchanges, shared))
+    .use(identify(exchanges, shared, declaration as RouteDeclaration))
     .use(rateLimit(exchanges, shared));
   if (declaration.auth === 'bearer') chain.use(authorize(exchanges, shared, declaration as RouteDeclaration));
   const handled = chain

@@ -48,9 +48,11 @@ export function requestsOf(call: AwsCall, resources: ServiceResources): Request[
       { action: 'kms:Decrypt', resource: resources.encryptionKeyArn, context: viaService('secretsmanager') },
     ];
     case 'ses': {
-      // The sender's identity, and (in the SES sandbox) a recipient's.
-      const context = { 'ses:FromAddress': call.from ?? '' };
-      return [`identity/${call.from ?? ''}`, 'identity/recipient@example.org'].map((identity) => ({ action: `ses:${call.action}`, resource: arn('ses', identity), context }));
+      // The sender's identity, and (in the SES sandbox) a recipient's. SES keys ses:FromAddress and the identity on the
+      // address alone: a display name ("Acme via …" <addr>) is its own key, ses:FromDisplayName.
+      const from = /<([^<>]+)>\s*$/.exec(call.from ?? '')?.[1] ?? call.from ?? '';
+      const context = { 'ses:FromAddress': from };
+      return [`identity/${from}`, 'identity/recipient@example.org'].map((identity) => ({ action: `ses:${call.action}`, resource: arn('ses', identity), context }));
     }
     case 'sns': return [{ action: `sns:${call.action}`, resource: call.phoneNumber ? '*' : call.arn ?? '', context: {} }];
     case 'ssm': return [{ action: `ssm:${call.action}`, resource: arn('ssm', `parameter/${(call.arn ?? '').replace(/^\//, '')}`), context: {} }];
