@@ -129,12 +129,12 @@ describe('CDK app: least privilege', () => {
     }
   });
 
-  it('the seal task signs with the seal key only, reads original/ and signatures/, writes sealed/ (and its stage record in the table), deletes nothing', () => {
+  it('the seal task signs with the seal key only, reads original/, signatures/ and attachments/, writes sealed/ (and its stage record in the table), deletes nothing', () => {
     const f = fn('seal-envelope: Seal');
     expect(allows(f, 'kms:Sign').flatMap((s) => resourcesOf(f, s))).toEqual(['{{sealKeyArn}}']);
     expect(allows(f, 'kms:GetPublicKey').flatMap((s) => resourcesOf(f, s))).toEqual(['{{sealKeyArn}}']);
     const objects = (action: string) => allows(f, action).flatMap((s) => resourcesOf(f, s));
-    expect(objects('s3:GetObject').sort()).toEqual(['{{bucketArn}}/original/*', '{{bucketArn}}/signatures/*']);
+    expect(objects('s3:GetObject').sort()).toEqual(['{{bucketArn}}/attachments/*', '{{bucketArn}}/original/*', '{{bucketArn}}/signatures/*']);
     expect(objects('s3:PutObject')).toEqual(['{{bucketArn}}/sealed/*']);
     expect(actionsOf(f.statements)).not.toContain('s3:DeleteObject');
     expect(resolvedEnv(f)).toMatchObject({ SEAL_KEY_ID: '{{sealKeyArn}}', SEAL_CERTIFICATE_CHAIN_PEM: '{{sealCertificatePem}}' });
