@@ -8,10 +8,15 @@ import { startEmbedded } from './embed.ts';
 import { t } from './i18n/i18n.ts';
 import { startPage } from './i18n/language.ts';
 import { startSigning } from './sign/flow.ts';
+import { prefetchSigning } from './sign/prefetch.ts';
 import { startVerify } from './verify-page.ts';
 
 // The editor's chunk is fetched at once on its path, while the page's language is settled
 const editorChunk = window.location.pathname.startsWith('/author/') ? import('./author/author-start.ts') : null;
+
+// A signing link's context and document are requested at once, while the page's language is settled
+const signing = /^\/sign\/([^/]+)\/?$/.exec(window.location.pathname);
+if (signing?.[1]) prefetchSigning(decodeURIComponent(signing[1]));
 
 function route(): void {
   const parts = window.location.pathname.split('/').filter(Boolean);

@@ -36,7 +36,7 @@ export function consentStep(page: Page): void {
     }
     errorBox.replaceChildren();
     busy(go, t('consent.saving'));
-    void api('POST', signingPath(page.store.state.token, '/consent')).then(() => { page.advance(); }, (error: unknown) => {
+    void api('POST', signingPath(page.store.state.token, '/consent')).then(() => { page.consented(); }, (error: unknown) => {
       busy(go, null);
       const e = asApiError(error);
       // consent_given (another tab was quicker) goes on to the document like a success

@@ -3,7 +3,7 @@
  * the document with this signer's fields; a done screen; a screen for every kind of unusable link. This module
  * is the only one that knows the order; each step gets the `Page` and the store.
  */
-import { api, asApiError, type ApiError, signingPath } from '../api.ts';
+import { asApiError, type ApiError } from '../api.ts';
 import type { SigningContext } from '../api-types.ts';
 import { loadingScreen } from '../dom.ts';
 import { applyBranding } from '../branding.ts';
@@ -15,6 +15,7 @@ import { declineDialog } from './decline.ts';
 import { reassignDialog } from './reassign.ts';
 import { clearDraft, ownerOfToken } from './draft.ts';
 import { otpStep } from './otp.ts';
+import { prefetchDocument, prefetchSigning, takeContext } from './prefetch.ts';
 import { doneScreen, problemScreen } from './outcome.ts';
 import { createStore, type Page, type Screen } from './state.ts';
 
@@ -25,6 +26,8 @@ export interface SigningEvents {
 }
 
 export function startSigning(token: string, events: SigningEvents | null = null): void {
+  // Usually started already by main.ts; an embedded visit learns its token only now
+  prefetchSigning(token);
   const store = createStore(token);
 
   const show = (screen: Screen) => {
@@ -53,7 +56,7 @@ export function startSigning(token: string, events: SigningEvents | null = null)
   const advance = async (): Promise<void> => {
     let context: SigningContext;
     try {
-      context = await api<SigningContext>('GET', signingPath(token));
+      context = await takeContext(token);
     } catch (error) {
       const e = asApiError(error);
       problem(openingProblem(e), e);
@@ -64,8 +67,11 @@ export function startSigning(token: string, events: SigningEvents | null = null)
     // The page speaks the signer's language (unless they picked another in the switch)
     await adoptLocale(context.locale);
     if (context.requiresOtpVerification && !context.otpVerified) show({ kind: 'otp' });
-    else if (!context.consentGiven) show({ kind: 'consent' });
-    else show({ kind: 'document' });
+    else {
+      // Past the code, the document can be read: it comes while the signer reads the consent
+      if (context.requiresOtpVerification) prefetchDocument(token);
+      show({ kind: context.consentGiven ? 'document' : 'consent' });
+    }
   };
 
   const showDocumentStep = () => {
@@ -77,6 +83,11 @@ export function startSigning(token: string, events: SigningEvents | null = null)
   const page: Page = {
     store,
     advance: () => { void advance(); },
+    consented() {
+      // Nothing else changed with the consent: the document shows without reading the context again
+      store.update((s) => { if (s.context) s.context = { ...s.context, consentGiven: true }; });
+      show({ kind: 'document' });
+    },
     handled(error) {
       const route = signingRoute(error);
       if (route.to === 'inline') return false;

@@ -116,6 +116,8 @@ export interface Page {
   readonly store: Store;
   /** Reads the context again and shows the step it calls for. */
   advance(): void;
+  /** The consent was given: the document step, with the context already read. */
+  consented(): void;
   /** Shows the screen an error calls for (or goes back through the steps); false when it belongs where the signer acted. */
   handled(error: ApiError): boolean;
   /** The signer signed, declined or handed their place to someone else: the done screen. */

@@ -3,12 +3,13 @@
  * navigation from one required field to the next; Finish submits. This module puts the parts together: the
  * state (model.ts), the pages (pages.ts), the fields (field-view.ts, fill.ts), the bar and Finish.
  */
-import { signingPath } from '../../api.ts';
+import { fetchBytes, signingPath } from '../../api.ts';
 import type { PageGeometry } from '../../api-types.ts';
 import { h, prefersReducedMotion, showScreen } from '../../dom.ts';
 import { rich, t } from '../../i18n/i18n.ts';
 import { loadDraft, saveDraft, fits } from '../draft.ts';
 import { SIGNATURE_FONTS } from '../fonts.ts';
+import { takeDocument } from '../prefetch.ts';
 import { contextOf, documentOf, type DocumentState, type Page, type SigningState } from '../state.ts';
 import { createActionBar } from './action-bar.ts';
 import { createFieldView, renderFields, type FieldView } from './field-view.ts';
@@ -158,5 +159,13 @@ export function showDocument(page: Page): void {
   store.watch((s) => { renderFields(documentOf(s), views); });
   store.watch((s) => { bar.render(documentOf(s)); });
   store.watch(draftKeeper(page));
-  for (const x of sections) x.pages.load(x.url, (error) => page.handled(error));
+  // The first document's bytes were fetched with the context (prefetch.ts); a retry asks again
+  sections.forEach((x, i) => {
+    let first = i === 0;
+    x.pages.load(() => {
+      const bytes = first ? takeDocument(store.state.token, x.url) : fetchBytes(x.url);
+      first = false;
+      return bytes;
+    }, (error) => page.handled(error));
+  });
 }

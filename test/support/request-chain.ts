@@ -1,0 +1,46 @@
+/**
+ * How many cold functions a page waits for one after another: the API requests a page made, each with the function
+ * that answers it and when it started and ended, reduced to the longest chain of first calls (a function's first
+ * call in a visit is the cold one) in which each starts after the one before it ended. Warm calls pass a chain on
+ * without adding to it. Used by the signing page's browser test and its bench figure (bench/signer-page.ts).
+ */
+import type { Page, Request } from 'playwright-core';
+
+export interface TimedCall { fn: string; start: number; end: number }
+
+/** The longest chain of cold (first) calls among `calls`, each starting after the previous ended, up to `until`. */
+export function coldChain(calls: readonly TimedCall[], until = Infinity): TimedCall[] {
+  const seen = new Set<string>();
+  const sorted = [...calls].filter((c) => c.start <= until).sort((a, b) => a.start - b.start);
+  const chains: TimedCall[][] = [];
+  for (const call of sorted) {
+    const cold = !seen.has(call.fn);
+    seen.add(call.fn);
+    const before = chains.filter((_, i) => (sorted[i]?.end ?? Infinity) <= call.start);
+    const longest = before.reduce<TimedCall[]>((best, chain) => (chain.length > best.length ? chain : best), []);
+    chains.push(cold ? [...longest, call] : longest);
+  }
+  return chains.reduce<TimedCall[]>((best, chain) => (chain.length > best.length ? chain : best), []);
+}
+
+/** `GET /v1/signing/{token}/document` -> `GET document`: the function a signing request goes to. */
+export function signingFunction(request: Request): string | null {
+  const path = new URL(request.url()).pathname;
+  const match = /^\/v1\/signing\/[^/]+(\/.*)?$/.exec(path);
+  if (!match) return null;
+  const rest = (match[1] ?? '').replace(/\/[0-9A-Za-z_-]{20,}(?=\/|$)/g, '/{id}');
+  return `${request.method()} ${rest === '' ? 'context' : rest.slice(1)}`;
+}
+
+/** Records every signing API call the page makes from now on, its times in epoch ms. */
+export function recordSigningCalls(page: Page): TimedCall[] {
+  const calls: TimedCall[] = [];
+  page.on('requestfinished', (request) => {
+    const fn = signingFunction(request);
+    if (!fn) return;
+    const timing = request.timing();
+    // startTime is epoch ms; responseEnd is relative to it
+    calls.push({ fn, start: timing.startTime, end: timing.startTime + Math.max(timing.responseEnd, 0) });
+  });
+  return calls;
+}
