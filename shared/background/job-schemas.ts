@@ -13,11 +13,12 @@ export const EventItem = v.object({
 });
 export type EventItem = v.InferOutput<typeof EventItem>;
 
-export const NOTICE_KINDS = ['voided', 'declined', 'expired', 'otp_locked'] as const;
+export const NOTICE_KINDS = ['voided', 'declined', 'expired', 'otp_locked', 'reassigned'] as const;
 
 /**
- * Who is told that the envelope ended early (void, decline, expiry): invited signers and carbon copies; or that a
- * signer's link was locked after too many wrong one-time codes: the sender. Shrinks as each is sent.
+ * Who is told that the envelope ended early (void, decline, expiry): invited signers and carbon copies; that a
+ * signer's link was locked after too many wrong one-time codes: the sender; that their place was handed to someone
+ * else (reassignment): the person who no longer signs. Shrinks as each is sent.
  */
 export const NoticeItem = v.object({
   kind: v.literal('notify'), template: v.literal('notice'), id: v.string(), envelopeId: v.string(), createdAt: v.string(),
@@ -28,6 +29,8 @@ export const NoticeItem = v.object({
   declinedBy: v.nullable(v.string()),
   /** The signer whose link was locked (`otp_locked`). */
   lockedSigner: v.optional(v.nullable(Person)),
+  /** The recipients' language when they are no longer on the envelope (`reassigned`: the person whose place was handed over). */
+  locale: v.optional(v.nullable(v.string())),
   recipients: v.array(Person),
 });
 export type NoticeItem = v.InferOutput<typeof NoticeItem>;

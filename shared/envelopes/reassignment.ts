@@ -9,6 +9,7 @@ import { Conflict, InvalidState, NotFound, ValidationError } from '../kernel/err
 import type { AuthMethod, Envelope, Signer } from '../kernel/model.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { EventOutboxItem } from '../notices/outbox.ts';
+import { replacedNoticeItems } from '../notices/notice-items.ts';
 
 export interface ReassignInput {
   name: string;
@@ -69,5 +70,7 @@ export function reassignSigner(
     detail: { signerId: signer.id, email: replaced.email, routingOrder: signer.routingOrder, reassigned: true },
   }] : [];
   const event: EventOutboxItem = { kind: 'event', id: ctx.nextId(), envelopeId: envelope.id, event: 'signer.reassigned', createdAt: ctx.now.toISOString(), signerId: signer.id };
-  return { change: changeOf(envelope, after, [draft, ...invited], [event], ctx), signer: replaced, invite };
+  // The person who no longer signs hears of it, as others hear of a void (their link stopped working just now)
+  const told = replacedNoticeItems(envelope, signer, reason, ctx);
+  return { change: changeOf(envelope, after, [draft, ...invited], [event, ...told], ctx), signer: replaced, invite };
 }

@@ -80,6 +80,12 @@ export function otpLockedNoticeEmail(envelope: Envelope, recipientName: string, 
   return notice(locale, 'notice.otpLocked.subject', 'notice.otpLocked.lead', values, null, 'notice.otpLocked.action');
 }
 
+/** To the person whose place was handed to someone else: they need not sign any more (with the reason, if given). */
+export function reassignedNoticeEmail(envelope: Envelope, recipientName: string, reason: string | null, locale: Locale): RenderedEmail {
+  const values = { name: recipientName, title: titleOf(envelope, locale) };
+  return notice(locale, 'notice.reassigned.subject', 'notice.reassigned.lead', values, reason ? { key: 'notice.reassigned.reason', value: reason } : null);
+}
+
 /** The completion email to a carbon-copy recipient: the same copies and link, saying why they receive it. */
 export function ccCompletionEmail(
   envelope: Envelope, recipientName: string, downloadLink: string, documents: readonly { name: string; sha256: string }[], attached: boolean, retentionUntil: string | null, locale: Locale,

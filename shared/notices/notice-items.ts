@@ -4,7 +4,7 @@
  * change that ended it, so they go out exactly when it stands. The sender hears of a signer's locked link likewise.
  */
 import type { Ctx } from '../kernel/change.ts';
-import type { Envelope } from '../kernel/model.ts';
+import type { Envelope, Signer } from '../kernel/model.ts';
 import type { NoticeKind, NoticeOutboxItem } from './outbox.ts';
 
 /** Who hears of it: invited signers (not the one who declined) and carbon copies, once per address. */
@@ -51,5 +51,17 @@ export function senderNoticeItems(envelope: Envelope, notice: 'otp_locked', sign
   return [{
     kind: 'notify', template: 'notice', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(),
     notice, reason: null, declinedBy: null, lockedSigner: { name: signer.name, email: signer.email }, recipients: [sender],
+  }];
+}
+
+/**
+ * To the person whose place was handed to someone else: they no longer need to sign, in their own language. None
+ * when they were never invited (a later group's slot, or an embedded signer the application shows the page to).
+ */
+export function replacedNoticeItems(envelope: Envelope, replaced: Signer, reason: string | null, ctx: Ctx): NoticeOutboxItem[] {
+  if (!envelope.sentAt || replaced.status === 'pending' || replaced.embedded) return [];
+  return [{
+    kind: 'notify', template: 'notice', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(),
+    notice: 'reassigned', reason, declinedBy: null, locale: replaced.locale ?? null, recipients: [{ name: replaced.name, email: replaced.email }],
   }];
 }

@@ -1,8 +1,9 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../kernel/tokens.ts';
 import type { Config } from '../config.ts';
+import { localeOf } from '../i18n/locales.ts';
 import { brandEmail } from './email-branding.ts';
 import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from './email-messages.ts';
-import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
+import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, reassignedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../kernel/model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from './outbox.ts';
 import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
@@ -113,12 +114,14 @@ async function sendReminder(deps: OutboxDeps & Pick<Carriers, 'mailer'>, envelop
 /** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
 export function sendNotices(deps: Pick<Carriers, 'mailer'> & { config: Pick<Config, 'signingUrl'> }, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
-    // A signer reads it in their language; a carbon copy in the envelope's.
-    const locale = recipientLocale(envelope, envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase()));
+    // A signer reads it in their language; a carbon copy in the envelope's; a person no longer on it in the one the item kept
+    const signer = envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase());
+    const locale = recipientLocale(envelope, item.locale && !signer ? { locale: localeOf(item.locale) } : signer);
     const rendered = item.notice === 'voided' ? voidedNoticeEmail(envelope, name, item.reason, locale)
       : item.notice === 'declined' ? declinedNoticeEmail(envelope, name, item.declinedBy ?? 'A signer', item.reason, locale)
         : item.notice === 'otp_locked' ? otpLockedNoticeEmail(envelope, name, item.lockedSigner ?? { name: 'A signer', email: '' }, locale)
-          : expiredNoticeEmail(envelope, name, locale);
+          : item.notice === 'reassigned' ? reassignedNoticeEmail(envelope, name, item.reason, locale)
+            : expiredNoticeEmail(envelope, name, locale);
     await deps.mailer.send({ to: email, ...brandEmail(envelope, locale, rendered, deps.config.signingUrl) });
   });
 }

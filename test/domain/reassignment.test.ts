@@ -22,7 +22,11 @@ describe('reassigning a signer (pure)', () => {
     expect(change.after.fields).toEqual(envelope.fields);
     expect(change.audit.map((e) => [e.event, e.actor])).toEqual([['signer.reassigned', 'system'], ['signer.invited', 'system']]);
     expect(change.audit[0]?.detail).toEqual({ signerId: before.id, from: { name: before.name, email: before.email }, to: { name: 'Carla Nunes', email: 'carla@example.com' }, by: 'sender', reason: 'on leave' });
-    expect(change.outbox).toMatchObject([{ kind: 'event', event: 'signer.reassigned', signerId: before.id }]);
+    // The person who no longer signs is told so, in their language, through the outbox
+    expect(change.outbox).toMatchObject([
+      { kind: 'event', event: 'signer.reassigned', signerId: before.id },
+      { kind: 'notify', template: 'notice', notice: 'reassigned', reason: 'on leave', locale: before.locale, recipients: [{ name: before.name, email: before.email }] },
+    ]);
   });
 
   it('a later group stays pending: no invitation now; by the signer, the actor is the signer', () => {
@@ -31,6 +35,8 @@ describe('reassigning a signer (pure)', () => {
     const { change, signer, invite } = reassignSigner(envelope, later.id, carla, 'signer', testCtx(at(10)));
     expect([signer.status, invite]).toEqual(['pending', false]);
     expect(change.audit.map((e) => [e.event, e.actor])).toEqual([['signer.reassigned', `signer:${later.id}`]]);
+    // Never invited, so never told
+    expect(change.outbox.filter((item) => item.kind === 'notify')).toEqual([]);
   });
 
   it('an SMS slot without a new phone becomes an email code', () => {
