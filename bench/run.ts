@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
     if (wanted('pending')) rows.push(...(await pendingFigure(size)));
     if (wanted('intake')) { step('8 intake'); rows.push(...(await intakeFigure(size, scratch))); }
+    if (!only || only.includes('signer')) { step('10 signer'); rows.push(...(await (await import('./signer-page.ts')).signerFigure(size))); }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
