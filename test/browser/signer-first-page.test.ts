@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coldChain, recordSigningCalls, signingFunction } from '#test/support/request-chain.ts';
+import { latestCode } from '#test/support/signing.ts';
 import { axe, contractPdf, launch, sendEnvelope, summary, unique, useBrowser, type Launched } from './support.ts';
 
 const SHOTS = '/tmp/signer';
@@ -79,6 +80,33 @@ describe('the signing page on a first visit', { timeout: 120_000 }, () => {
     expect(await page.locator('.sheet.is-rendered').count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}/first-page-desktop.png` });
     expect(summary(await axe(page))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a first visit with a one-time code', { timeout: 120_000 }, () => {
+  it('asks for the document once the code is verified, while the signer reads the consent', async () => {
+    const email = unique('code');
+    const { links } = await sendEnvelope(bearer, {
+      tenantId: 'browser', subject: 'With a code', signers: [{ name: 'Ana Maria Silva', email, authMethod: 'email_otp' }], fields: FIELDS,
+    }, await contractPdf({ pages: 1 }));
+    const calls = recordSigningCalls(page);
+    await page.goto(links[0] ?? '');
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    const code = page.getByLabel('6-digit code');
+    await code.waitFor();
+    let sent = '';
+    await expect.poll(async () => { sent = await latestCode(email).catch(() => ''); return sent; }).not.toBe('');
+    await code.fill(sent);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Agree to sign electronically' }).waitFor();
+    // Before the code the document was refused (401) and is not counted; after it, it comes before the consent is given
+    await expect.poll(() => calls.filter((c) => c.fn === 'GET document').length).toBe(2);
+    const atConsent = calls.length;
+    await page.getByRole('checkbox', { name: /I agree to use electronic records/ }).check();
+    await page.getByRole('button', { name: 'Continue to the document' }).click();
+    await firstPageDrawn(page);
+    expect(calls.slice(atConsent).map((c) => c.fn)).toEqual(['POST consent']);
     expect(errors).toEqual([]);
   });
 });
