@@ -28,6 +28,8 @@ export interface SigningEvents {
 export function startSigning(token: string, events: SigningEvents | null = null): void {
   // Usually started already by main.ts; an embedded visit learns its token only now
   prefetchSigning(token);
+  // The document step's code comes while the context is on its way (pdf.js still waits for the document itself)
+  void documentStep().catch(() => null);
   const store = createStore(token);
 
   const show = (screen: Screen) => {
