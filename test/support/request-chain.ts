@@ -32,15 +32,22 @@ export function signingFunction(request: Request): string | null {
   return `${request.method()} ${rest === '' ? 'context' : rest.slice(1)}`;
 }
 
-/** Records every signing API call the page makes from now on, its times in epoch ms. */
+/**
+ * Records every signing API call the page makes from now on, in epoch ms: from when the page asked (a request held
+ * on its way, as the bench holds a cold function's first, counts from the asking) to when its answer was read.
+ */
 export function recordSigningCalls(page: Page): TimedCall[] {
   const calls: TimedCall[] = [];
-  page.on('requestfinished', (request) => {
+  const asked = new Map<Request, number>();
+  page.on('request', (request) => { if (signingFunction(request)) asked.set(request, Date.now()); });
+  const ended = (request: Request) => {
     const fn = signingFunction(request);
-    if (!fn) return;
-    const timing = request.timing();
-    // startTime is epoch ms; responseEnd is relative to it
-    calls.push({ fn, start: timing.startTime, end: timing.startTime + Math.max(timing.responseEnd, 0) });
-  });
+    const start = asked.get(request);
+    if (!fn || start === undefined) return;
+    asked.delete(request);
+    calls.push({ fn, start, end: Date.now() });
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
   return calls;
 }
