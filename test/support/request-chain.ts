@@ -17,10 +17,16 @@ export function coldChain(calls: readonly TimedCall[], until = Infinity): TimedC
     const cold = !seen.has(call.fn);
     seen.add(call.fn);
     const before = chains.filter((_, i) => (sorted[i]?.end ?? Infinity) <= call.start);
-    const longest = before.reduce<TimedCall[]>((best, chain) => (chain.length > best.length ? chain : best), []);
+    const longest = before.reduce<TimedCall[]>(longer, []);
     chains.push(cold ? [...longest, call] : longest);
   }
-  return chains.reduce<TimedCall[]>((best, chain) => (chain.length > best.length ? chain : best), []);
+  return chains.reduce<TimedCall[]>(longer, []);
+}
+
+/** The longer chain; of two as long, the one whose last call ended later (the one the page waited for). */
+function longer(best: TimedCall[], chain: TimedCall[]): TimedCall[] {
+  if (chain.length !== best.length) return chain.length > best.length ? chain : best;
+  return (chain.at(-1)?.end ?? 0) > (best.at(-1)?.end ?? 0) ? chain : best;
 }
 
 /** `GET /v1/signing/{token}/document` -> `GET document`: the function a signing request goes to. */
