@@ -233,6 +233,7 @@ async function levelOf(context: Context, signature: PdfSignature, signingCertifi
 }
 
 function revision(context: Context, end: number): Promise<PDFDocument> {
+  if (end === context.bytes.length) return Promise.resolve(context.final); // the whole file: parsed already
   let loaded = context.revisions.get(end);
   if (!loaded) context.revisions.set(end, (loaded = loadRevision(context.bytes.subarray(0, end))));
   return loaded;
