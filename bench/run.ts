@@ -16,12 +16,13 @@ import { fixedCostFigure } from './fixed-cost.ts';
 import { intakeFigure } from './intake.ts';
 import { runSize, type Row } from './lib.ts';
 import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
-import { pendingFigure } from './pending.ts';
 import { sealFigure } from './seal.ts';
+import { sealLevelsFigure } from './seal-levels.ts';
 import { sealKeysFigure } from './seal-keys.ts';
 import { startBenchStack } from './stack.ts';
+import { verifyFigure } from './verify.ts';
 
-type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake' | 'editor';
+type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'levels' | 'verify' | 'bulk' | 'intake' | 'editor';
 
 function machine(): string {
   const cpu = cpus();
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
     if (wanted('bundles')) { step('4 bundles'); rows.push(...(await bundleFigure(size))); }
     if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle), ...fixedCostFigure()); }
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
-    if (wanted('pending')) rows.push(...(await pendingFigure(size)));
+    if (wanted('levels')) { step('1c seal levels'); rows.push(...(await sealLevelsFigure(size, scratch))); }
+    if (wanted('verify')) { step('10 verify'); rows.push(...(await verifyFigure(size, scratch))); }
     if (wanted('intake')) { step('8 intake'); rows.push(...(await intakeFigure(size, scratch))); }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

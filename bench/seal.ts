@@ -24,7 +24,7 @@ const SIZES: Size[] = [
 ];
 
 /** 500 pages, each one incompressible 132 x 132 RGB image: about 25 MB (as test/bench/seal-bench.ts). */
-async function imagePdf(): Promise<Uint8Array> {
+export async function imagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (let i = 0; i < 500; i++) addImagePage(doc, 132);
   return doc.save({ useObjectStreams: false });
