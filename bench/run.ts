@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { apiFigure, type ApiResult } from './api.ts';
 import { bundleFigure } from './bundles.ts';
-import { bulkSendFigure } from './bulk-send.ts';
+import { bulkSendFigure, pacedBulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
 import { editorFigure } from './editor.ts';
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
         await stack.stop();
       }
     }
+    if (wanted('bulk')) { step('7 bulk send, mail paced'); rows.push(...(await pacedBulkSendFigure(size))); }
     if (wanted('bundles')) { step('4 bundles'); rows.push(...(await bundleFigure(size))); }
     if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle), ...fixedCostFigure()); }
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
