@@ -34,6 +34,14 @@ export async function digest(algorithmOid: string, data: Uint8Array): Promise<Ui
   return name ? new Uint8Array(await crypto.subtle.digest(name, inPlace(data))) : null;
 }
 
+/** What a signature or timestamp is checked against: the bytes, or (a PDF's covered range) their SHA-256 already known and the bytes joined only if another digest is asked. */
+export type Checked = Uint8Array | { sha256: Uint8Array; bytes: () => Uint8Array };
+
+const SHA256_OID = '2.16.840.1.101.3.4.2.1';
+const bytesOf = (data: Checked): Uint8Array => (data instanceof Uint8Array ? data : data.bytes());
+const digestOf = (oid: string, data: Checked): Promise<Uint8Array | null> =>
+  !(data instanceof Uint8Array) && oid === SHA256_OID ? Promise.resolve(data.sha256) : digest(oid, bytesOf(data));
+
 const equal = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 export interface ParsedCms {
@@ -83,17 +91,17 @@ export interface CmsCheck {
  * Checks a detached (`data`) or encapsulated (data undefined) CMS signature. For a timestamp token pkijs also checks
  * the imprint, against `stamped`.
  */
-export async function checkCms(cms: ParsedCms, data?: Uint8Array, stamped?: Uint8Array): Promise<CmsCheck> {
+export async function checkCms(cms: ParsedCms, data?: Checked, stamped?: Checked): Promise<CmsCheck> {
   const { signerInfo, signedData } = cms;
   const digestOid = signerInfo.digestAlgorithm.algorithmId;
   const content = data ?? encapsulatedContent(signedData);
   const expected = attribute(signerInfo, OIDS.messageDigest) as asn1js.OctetString | undefined;
-  const actual = content ? await digest(digestOid, content) : null;
+  const actual = content ? await digestOf(digestOid, content) : null;
   const digestMatches = !!expected && !!actual && equal(new Uint8Array(expected.valueBlock.valueHexView), actual);
   let signatureValid = false;
   if (digestMatches && cms.signer) {
     try {
-      signatureValid = await signatureVerifies(cms, stamped ?? content ?? new Uint8Array());
+      signatureValid = await signatureVerifies(cms, () => bytesOf(stamped ?? content ?? new Uint8Array()));
     } catch {
       signatureValid = false;
     }
@@ -113,11 +121,11 @@ export async function checkCms(cms: ParsedCms, data?: Uint8Array, stamped?: Uint
  * pkijs's SignedData.verify alone: the message digest is already checked above and a token's imprint by the caller,
  * and pkijs would hash the data (a whole PDF) once more for each. Without, pkijs's verify over the data.
  */
-async function signatureVerifies(cms: ParsedCms, data: Uint8Array): Promise<boolean> {
+async function signatureVerifies(cms: ParsedCms, data: () => Uint8Array): Promise<boolean> {
   const { signerInfo, signedData, signer } = cms;
   if (!signer) return false;
   const attrs = signerInfo.signedAttrs;
-  if (!attrs) return (await signedData.verify({ signer: 0, data: copyOf(data), checkChain: false, extendedMode: true })).signatureVerified === true;
+  if (!attrs) return (await signedData.verify({ signer: 0, data: copyOf(data()), checkChain: false, extendedMode: true })).signatureVerified === true;
   if (!attrs.attributes.some((a) => a.type === OIDS.contentType)) return false; // pkijs requires it
   const engine = pkijs.getCrypto(true);
   const hash: { name: string } | object = engine.getAlgorithmByOID<{ name: string }>(signerInfo.digestAlgorithm.algorithmId);
@@ -152,7 +160,7 @@ export interface TimestampCheck {
 }
 
 /** A timestamp token's TSTInfo, checked against `stamped` (the bytes whose digest it must carry). */
-export async function checkTimestamp(token: Uint8Array, stamped: Uint8Array): Promise<TimestampCheck | null> {
+export async function checkTimestamp(token: Uint8Array, stamped: Checked): Promise<TimestampCheck | null> {
   const cms = parseCms(token);
   if (cms?.signedData.encapContentInfo.eContentType !== OIDS.tstInfo) return null;
   const content = encapsulatedContent(cms.signedData);
@@ -163,7 +171,7 @@ export async function checkTimestamp(token: Uint8Array, stamped: Uint8Array): Pr
   } catch {
     return null;
   }
-  const imprint = await digest(info.messageImprint.hashAlgorithm.algorithmId, stamped);
+  const imprint = await digestOf(info.messageImprint.hashAlgorithm.algorithmId, stamped);
   const imprintMatches = !!imprint && equal(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), imprint);
   const check = await checkCms(cms, undefined, stamped);
   return {

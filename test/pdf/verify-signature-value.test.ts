@@ -3,6 +3,7 @@
  * so the PDF is hashed once per range): a changed signature value must still fail, a sound one pass, and a
  * revision's unchanged streams must compare equal whether or not they share the file's bytes.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { signPdf } from '#shared/sealing/pades.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { verifyPdf, type VerifyOptions } from '#shared/verify/verify-document.ts';
+import { sha256RangesOnce } from '#shared/verify/node-digests.ts';
 import { changesBetween, loadRevision, parsePdf, sameBytes } from '#shared/verify/verify-pdf.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
@@ -66,5 +68,24 @@ describe('revisions', () => {
     expect(sameBytes(file.subarray(0, 3), file.subarray(4, 7))).toBe(true);
     expect(sameBytes(file.subarray(0, 4), file.subarray(4, 8))).toBe(false);
     expect(sameBytes(file.subarray(0, 4), file.subarray(4, 7))).toBe(false);
+  });
+});
+
+describe("Node's range hashing", () => {
+  it('gives each range the SHA-256 its pieces have, shared prefix or not', async () => {
+    const bytes = new Uint8Array(Array.from({ length: 5000 }, (_, i) => (i * 7) % 251));
+    const ranges: [number, number][][] = [[[0, 5000]], [[0, 1200], [1300, 2000]], [[0, 3000], [3100, 5000]], [[10, 20]], [[0, 0], [4000, 4100]]];
+    const expected = ranges.map((pieces) => new Uint8Array(createHash('sha256').update(Buffer.concat(pieces.map(([s, e]) => bytes.subarray(s, e)))).digest()));
+    expect(await sha256RangesOnce(bytes, ranges)).toEqual(expected);
+  });
+
+  it('reports what WebCrypto reports, for a sound file and for a changed byte', async () => {
+    const changed = Uint8Array.from(signed);
+    changed[100] = (changed[100] ?? 0) ^ 1;
+    for (const file of [signed, changed]) {
+      const [web, node] = await Promise.all([verifyPdf(file, options), verifyPdf(file, { ...options, sha256Ranges: sha256RangesOnce })]);
+      expect({ ...node, verifiedAt: '' }).toEqual({ ...web, verifiedAt: '' });
+    }
+    expect((await verifyPdf(changed, { ...options, sha256Ranges: sha256RangesOnce })).signatures[0]?.subIndication).toBe('HASH_FAILURE');
   });
 });
