@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { signPdf } from '#shared/sealing/pades.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
-import { verifyPdf, type VerifyOptions } from '#shared/verify/verify-document.ts';
+import { knowingFileDigest, verifyPdf, type VerifyOptions } from '#shared/verify/verify-document.ts';
 import { sha256RangesOnce } from '#shared/verify/node-digests.ts';
 import { changesBetween, loadRevision, parsePdf, sameBytes } from '#shared/verify/verify-pdf.ts';
 import { makePdf } from '#test/support/pdfs.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const signer = await KeyFileSigner.open(join(mkdtempSync(join(tmpdir(), 'verify-value-')), 'key'));
   signed = await signPdf(await makePdf({ pages: 2 }), signer, { signingTime: new Date(), name: 'Test' });
   const chain = await signer.certificateChain();
-  options = { anchors: { service: [], configured: await Promise.all(chain.map(async (der) => hex(await sha256(der)))) }, anchorCertificates: chain };
+  options = { anchors: { service: [], configured: await Promise.all(chain.map(async (der) => hex(await sha256(der)))) }, anchorCertificates: chain, now: new Date() };
 });
 
 /** `pdf` with one hex digit of the signature value (inside /Contents) changed. */
@@ -87,5 +87,16 @@ describe("Node's range hashing", () => {
       expect({ ...node, verifiedAt: '' }).toEqual({ ...web, verifiedAt: '' });
     }
     expect((await verifyPdf(changed, { ...options, sha256Ranges: sha256RangesOnce })).signatures[0]?.subIndication).toBe('HASH_FAILURE');
+  });
+});
+
+describe('a file digest the caller already has (the /verify page)', () => {
+  it('is taken for the whole file, and every range is still hashed', async () => {
+    const digest = new Uint8Array(createHash('sha256').update(signed).digest());
+    const known = await verifyPdf(signed, { ...options, sha256Ranges: knowingFileDigest(digest) });
+    expect({ ...known, verifiedAt: '' }).toEqual({ ...(await verifyPdf(signed, options)), verifiedAt: '' });
+    const told = await verifyPdf(signed, { ...options, sha256Ranges: knowingFileDigest(new Uint8Array(32)) });
+    expect(told.sha256).toBe('0'.repeat(64));
+    expect(told.signatures[0]).toMatchObject({ indication: 'TOTAL_PASSED', intact: true });
   });
 });
