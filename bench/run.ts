@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { apiFigure, type ApiResult } from './api.ts';
 import { bundleFigure } from './bundles.ts';
-import { bulkSendFigure } from './bulk-send.ts';
+import { bulkSendFigure, pacedBulkSendFigure } from './bulk-send.ts';
 import { capacityFigure } from './capacity.ts';
 import { costFigure } from './cost.ts';
 import { editorFigure } from './editor.ts';
@@ -16,12 +16,13 @@ import { fixedCostFigure } from './fixed-cost.ts';
 import { intakeFigure } from './intake.ts';
 import { runSize, type Row } from './lib.ts';
 import { lifecycleFigure, type LifecycleResult } from './lifecycle.ts';
-import { pendingFigure } from './pending.ts';
 import { sealFigure } from './seal.ts';
+import { sealLevelsFigure } from './seal-levels.ts';
 import { sealKeysFigure } from './seal-keys.ts';
 import { startBenchStack } from './stack.ts';
+import { verifyFigure } from './verify.ts';
 
-type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'pending' | 'bulk' | 'intake' | 'editor';
+type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'levels' | 'verify' | 'bulk' | 'intake' | 'editor' | 'signer';
 
 function machine(): string {
   const cpu = cpus();
@@ -68,12 +69,14 @@ async function main(): Promise<void> {
         await stack.stop();
       }
     }
+    if (wanted('bulk')) { step('7 bulk send, mail paced'); rows.push(...(await pacedBulkSendFigure(size))); }
     if (wanted('bundles')) { step('4 bundles'); rows.push(...(await bundleFigure(size))); }
     if (lifecycle && wanted('cost')) { step('5 cost'); rows.push(...costFigure(lifecycle), ...fixedCostFigure()); }
     if (lifecycle && wanted('capacity')) { step('6 capacity'); rows.push(...capacityFigure(lifecycle, api)); }
-    if (wanted('pending')) rows.push(...(await pendingFigure(size)));
+    if (wanted('levels')) { step('1c seal levels'); rows.push(...(await sealLevelsFigure(size, scratch))); }
+    if (wanted('verify')) { step('11 verify'); rows.push(...(await verifyFigure(size, scratch))); }
     if (wanted('intake')) { step('8 intake'); rows.push(...(await intakeFigure(size, scratch))); }
-    if (!only || only.includes('signer')) { step('10 signer'); rows.push(...(await (await import('./signer-page.ts')).signerFigure(size))); }
+    if (wanted('signer')) { step('10 signer'); rows.push(...(await (await import('./signer-page.ts')).signerFigure(size))); }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

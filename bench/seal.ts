@@ -12,18 +12,19 @@ import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { addImagePage, makePdf } from '#test/support/pdfs.ts';
 import { fmt, median, runChild, type Row, type RunSize } from './lib.ts';
 import type { SealJob, SealTarget, SealTimes } from './seal-child.ts';
+import { verdict } from './targets.ts';
 
-interface Size { name: string; pages: number; build: () => Promise<Uint8Array> }
+interface Size { name: string; pages: number; build: () => Promise<Uint8Array>; target?: { ratio: number; rssMb?: number } }
 
 const SIZES: Size[] = [
   { name: '1 page', pages: 1, build: () => makePdf({ pages: 1 }) },
-  { name: '10 pages', pages: 10, build: () => makePdf({ pages: 10 }) },
+  { name: '10 pages', pages: 10, build: () => makePdf({ pages: 10 }), target: { ratio: 0.25 } },
   { name: '100 pages', pages: 100, build: () => makePdf({ pages: 100 }) },
-  { name: '25 MB / 500 pages', pages: 500, build: imagePdf },
+  { name: '25 MB / 500 pages', pages: 500, build: imagePdf, target: { ratio: 0.1, rssMb: 200 } },
 ];
 
 /** 500 pages, each one incompressible 132 x 132 RGB image: about 25 MB (as test/bench/seal-bench.ts). */
-async function imagePdf(): Promise<Uint8Array> {
+export async function imagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   for (let i = 0; i < 500; i++) addImagePage(doc, 132);
   return doc.save({ useObjectStreams: false });
@@ -60,7 +61,7 @@ export async function sealFigure(size: RunSize, scratch: string): Promise<Row[]>
   const script = new URL('./seal-child.ts', import.meta.url);
   const warmFile = join(dir, 'warm.pdf');
   writeFileSync(warmFile, await makePdf({ pages: 1 }));
-  const targets: (SealTarget & { name: string; bytes: number })[] = [];
+  const targets: (SealTarget & { name: string; bytes: number; target?: Size['target'] })[] = [];
   for (const fixture of SIZES) {
     const bytes = await fixture.build();
     const file = join(dir, `${String(fixture.pages)}.pdf`);
@@ -70,7 +71,7 @@ export async function sealFigure(size: RunSize, scratch: string): Promise<Row[]>
     // The 25 MB file: fewer runs keep the figure within its time (each run of the peer takes seconds).
     const large = fixture.pages === 500;
     targets.push({
-      name: fixture.name, bytes: bytes.length, file, pages: fixture.pages, outDir,
+      name: fixture.name, bytes: bytes.length, file, pages: fixture.pages, outDir, target: fixture.target,
       runs: large ? size.largeSealRuns : size.runs, warmup: large && size.quick ? 0 : 1,
     });
   }
@@ -85,13 +86,16 @@ export async function sealFigure(size: RunSize, scratch: string): Promise<Row[]>
       runChild<{ peakRss: number }>(script, [JSON.stringify({ ...job, mode: 'rss', variant, targets: [target] })])));
     const rss = { ours: ours?.peakRss ?? NaN, peer: peer?.peakRss ?? NaN };
     const ratios = t.ours.map((x, k) => x / (t.peer[k] ?? NaN));
+    const goal = target.target;
+    const timeTarget = goal ? `; ${verdict(median(ratios), { max: goal.ratio, label: `<= ${fmt.ratio(goal.ratio)} @signpdf` })}` : '';
+    const rssTarget = goal?.rssMb ? `; ${verdict(rss.ours / 2 ** 20, { max: goal.rssMb - 1e-9, label: `< ${String(goal.rssMb)} MB` })}` : '';
     rows.push({
       figure: '1 Seal',
       what: `full seal, ${target.name} (${fmt.size(target.bytes)}): median of ${String(target.runs)}${target.warmup ? '' : ' (warmed on 1 page only)'}`,
       ours: fmt.ms(median(t.ours)),
       other: `@signpdf ${fmt.ms(median(t.peer))}`,
       ratio: fmt.ratio(median(ratios)),
-      note: `SHA-256 floor ${fmt.ms(median(t.hash))}`,
+      note: `SHA-256 floor ${fmt.ms(median(t.hash))}${timeTarget}`,
     });
     rows.push({
       figure: '1 Seal',
@@ -99,7 +103,7 @@ export async function sealFigure(size: RunSize, scratch: string): Promise<Row[]>
       ours: fmt.mb(rss.ours),
       other: `@signpdf ${fmt.mb(rss.peer)}`,
       ratio: fmt.ratio(rss.ours / rss.peer),
-      note: `pdfsig: ours ${pdfsigVerdict(join(target.outDir, 'ours.pdf'))}; @signpdf ${pdfsigVerdict(join(target.outDir, 'peer.pdf'))}`,
+      note: `pdfsig: ours ${pdfsigVerdict(join(target.outDir, 'ours.pdf'))}; @signpdf ${pdfsigVerdict(join(target.outDir, 'peer.pdf'))}${rssTarget}`,
     });
     console.error(`  seal ${target.name}: ours ${fmt.ms(median(t.ours))}, @signpdf ${fmt.ms(median(t.peer))}, floor ${fmt.ms(median(t.hash))}`);
   }

@@ -25,11 +25,12 @@ export interface BenchStack {
 
 const UNLIMITED = { limit: 1_000_000_000, windowSeconds: 60 };
 
-export async function startBenchStack(): Promise<BenchStack> {
+/** `sesSendRate`: mail paced to that many emails per second, as on AWS (the paced bulk-send variant). */
+export async function startBenchStack(options: { sesSendRate?: number } = {}): Promise<BenchStack> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   installHooks();
   const local = await withScheduleTag(() => startLocalStack({
-    port: 0, signingPort: 0, rateLimits: { plans: { standard: UNLIMITED }, perToken: UNLIMITED, perIp: UNLIMITED },
+    port: 0, signingPort: 0, ...options, rateLimits: { plans: { standard: UNLIMITED }, perToken: UNLIMITED, perIp: UNLIMITED },
   }));
   const floor = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   const snapshotRaw = new DynamoDBClient({ endpoint: local.endpoints.dynamodb, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });

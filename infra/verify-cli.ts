@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
 import { verifyPdf } from '#shared/verify/verify-document.ts';
+import { sha256RangesOnce } from '#shared/verify/node-digests.ts';
 import { exitCodeOf, pemCertificates, type ServiceRecord, type VerificationReport } from '#shared/verify/verify-report.ts';
 
 const USAGE = 'usage: npm run verify -- file.pdf [--json] [--trust root.pem]... [--service https://sign.example.com] [--at 2030-01-01T00:00:00Z]';
@@ -72,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   const configured = (await Promise.all(trusted.map(fingerprints))).flat();
   const service = parsed.values.service ? await fromService(parsed.values.service, bytes) : { record: null, roots: [], certificates: [] };
   const anchorCertificates = [...trusted.flatMap(pemCertificates), ...service.certificates];
-  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, anchorCertificates, service: service.record, now: at });
+  const report = await verifyPdf(bytes, { anchors: { service: service.roots, configured }, anchorCertificates, service: service.record, now: at, sha256Ranges: sha256RangesOnce });
   console.log(parsed.values.json ? JSON.stringify(report, null, 2) : describeReport(report));
   return exitCodeOf(report.indication);
 }

@@ -72,6 +72,7 @@ export interface LocalStackOptions {
   senderCopyEmail?: string;
   /** Overrides of the request budgets (`RATE_LIMITS`, see shared/config.ts); tests add a plan with a small limit. */
   rateLimits?: Record<string, unknown>;
+  /** Emails per second to pace mail to, as on AWS to SES's rate (default: none). */ sesSendRate?: number;
   /** Who holds the seal key: the local key file behind the in-process KMS (default), or a CSC v2 provider (SIGNER=csc). */
   signer?: 'kms' | 'csc';
   /** With `signer: 'csc'`: a real provider (its secrets from the environment); absent: the local CSC provider, credential `rsa` or `ec`. */
@@ -263,7 +264,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       environment: {
         LOCAL_MODE: '1', TSA_URL: engines.pki.tsaUrl, DOCUMENTS_ORIGIN: new URL(engines.s3.endpoint).origin,
         ...(options.webhookTimeoutMs ? { WEBHOOK_TIMEOUT_MS: String(options.webhookTimeoutMs) } : {}),
-        ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}),
+        ...(options.senderCopyEmail ? { SENDER_COPY_EMAIL: options.senderCopyEmail } : {}), ...(options.sesSendRate ? { LOCAL_SES_SEND_RATE: String(options.sesSendRate) } : {}),
       },
       answers: inProcessAnswers({
         secretsManager: { values: secretValues(resources, secrets, csc.secrets) },

@@ -72,6 +72,7 @@ const EnvSchema = v.object({
   OIDC_LOGOUT_URL: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('OIDC_LOGOUT_URL must be a URL'))]), ''),
   /** The Cognito user pool users are invited into (AdminCreateUser). */
   USER_POOL_ID: v.optional(v.string(), ''),
+  LOCAL_SES_SEND_RATE: v.optional(v.pipe(v.string(), v.regex(/^(\d+)?$/, 'LOCAL_SES_SEND_RATE must be a whole number of emails per second'), v.transform((x) => (x ? Number(x) : null))), ''),
   JOBS_MAX_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d*$/, 'JOBS_MAX_CONCURRENCY must be a positive integer'), v.transform(Number)), '10'),
 });
 
@@ -158,6 +159,8 @@ export interface Config {
   documentsOrigin: string;
   /** How many jobs containers may send email at once (the SQS event source's maximum concurrency). */
   jobsMaxConcurrency: number;
+  /** Local only: pace mail to this SES rate as on AWS (the emulator has none); null: mail goes out at once. */
+  localSesSendRate: number | null;
   /** The console's OpenID provider, whose access tokens the API accepts beside its own; null: none configured. */
   signIn: SignInConfig | null;
   /** Who holds the seal key: the KMS key (SEAL_KEY_ID), or a credential at a trust service provider (CSC API v2). */
@@ -221,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     directDownloadMaxBytes: e.DIRECT_DOWNLOAD_MAX_BYTES,
     documentsOrigin: e.DOCUMENTS_ORIGIN,
     jobsMaxConcurrency: e.JOBS_MAX_CONCURRENCY,
+    localSesSendRate: e.LOCAL_MODE === '1' ? e.LOCAL_SES_SEND_RATE : null,
     signer: signerOf(e),
     signIn: e.OIDC_ISSUER && e.OIDC_CLIENT_ID ? {
       issuer: e.OIDC_ISSUER.replace(/\/+$/, ''), clientId: e.OIDC_CLIENT_ID,

@@ -267,8 +267,9 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     }, { put: true, get: true, delete: true, retain: true, read: true, presignPost: true, presignGet: true }),
     mailer: lazyPort(async () => {
       const { SesMailer, sesClient } = await import('#shared/adapters/aws/ses-mailer.ts');
-      // Paced to the account's SES rate on AWS; the local emulator has none.
-      const pacing = config.local ? undefined : { concurrency: config.jobsMaxConcurrency, clock, logger };
+      // Paced to the account's SES rate on AWS; the local emulator has none, unless given one (one process sends for all).
+      const pacing = !config.local ? { concurrency: config.jobsMaxConcurrency, clock, logger }
+        : config.localSesSendRate ? { concurrency: 1, sendsPerSecond: config.localSesSendRate, clock, logger } : undefined;
       return new SesMailer(clientOf(aws, 'ses', sesClient), config.mailFrom, pacing);
     }, { send: true }),
     sms: lazyPort(async () => {

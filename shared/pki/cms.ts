@@ -75,15 +75,30 @@ export async function buildSignedData(signer: DocumentSigner, what: SignedDataCo
     signatureAlgorithm: signerSignatureAlgorithm(signer.algorithm),
     signature: new asn1js.OctetString({ valueHex: signature }),
   });
-  const signedData = new pkijs.SignedData({
-    version: what.content ? 3 : 1,
-    digestAlgorithms: [sha256Algorithm()],
-    encapContentInfo: encapsulated(what.contentType, what.content),
-    certificates: chain.map(certificateOf),
-    signerInfos: [signerInfo],
-  });
-  const contentInfo = new pkijs.ContentInfo({ contentType: CMS_OID.signedData, content: signedData.toSchema(true) });
-  return der(contentInfo.toSchema());
+  // Assembled from DER parts: the certificates go in as they are (pkijs would parse and re-encode each, every seal).
+  const signedData = tlv(0x30,
+    der(new asn1js.Integer({ value: what.content ? 3 : 1 })),
+    DIGEST_ALGORITHMS,
+    der(encapsulated(what.contentType, what.content).toSchema()),
+    tlv(0xa0, ...chain),
+    tlv(0x31, der(signerInfo.toSchema())));
+  return tlv(0x30, SIGNED_DATA_OID, tlv(0xa0, signedData));
+}
+
+const SIGNED_DATA_OID = der(new asn1js.ObjectIdentifier({ value: CMS_OID.signedData }));
+const DIGEST_ALGORITHMS = der(new asn1js.Set({ value: [new pkijs.AlgorithmIdentifier({ algorithmId: CMS_OID.sha256 }).toSchema()] }));
+
+/** One DER element: `tag`, the definite length of `parts` together, then the parts. */
+export function tlv(tag: number, ...parts: Uint8Array[]): Uint8Array {
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  const lengthBytes: number[] = [];
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) lengthBytes.unshift(rest % 256);
+  const header = length < 0x80 ? [tag, length] : [tag, 0x80 | lengthBytes.length, ...lengthBytes];
+  const out = new Uint8Array(header.length + length);
+  out.set(header);
+  let at = header.length;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
 }
 
 /**
@@ -123,7 +138,16 @@ export function signedAttributesToSign(attributes: pkijs.Attribute[]): Uint8Arra
  * SigningCertificateV2 (RFC 5035) with one ESSCertIDv2: the certificate's SHA-256 (the default hash, so
  * hashAlgorithm is omitted as DER requires) and its issuer and serial number.
  */
+/** The attribute's value per certificate DER: the same for every seal by one key. */
+const signingCertificates = new WeakMap<Uint8Array, asn1js.Sequence>();
+
 function signingCertificateV2(certDer: Uint8Array, cert: pkijs.Certificate): asn1js.Sequence {
+  let value = signingCertificates.get(certDer);
+  if (!value) signingCertificates.set(certDer, (value = essCertificate(certDer, cert)));
+  return value;
+}
+
+function essCertificate(certDer: Uint8Array, cert: pkijs.Certificate): asn1js.Sequence {
   const issuerSerial = new asn1js.Sequence({
     value: [
       new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }).toSchema(),

@@ -48,8 +48,11 @@ export interface PathResult {
 export const hex = (bytes: ArrayBuffer | Uint8Array): string => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 export async function sha256(bytes: Uint8Array | ArrayBuffer): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes instanceof Uint8Array ? copyOf(bytes) : bytes));
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes instanceof Uint8Array ? inPlace(bytes) : bytes));
 }
+
+/** The same bytes as a view WebCrypto takes: hashed where they lie, not copied (a PDF may be 25 MB). */
+export const inPlace = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 
 /** A standalone ArrayBuffer with the bytes (WebCrypto and pkijs want ArrayBuffers, not views). */
 export const copyOf = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer;

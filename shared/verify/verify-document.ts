@@ -11,7 +11,7 @@ import type * as pkijs from 'pkijs';
 import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt, type PathResult, type TrustAnchors } from './verify-chain.ts';
 import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
-import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type TimestampCheck } from './verify-timestamp.ts';
+import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type Checked, type TimestampCheck } from './verify-timestamp.ts';
 
 export interface VerifyOptions {
   anchors?: TrustAnchors;
@@ -21,7 +21,42 @@ export interface VerifyOptions {
   now?: Date;
   /** What the service says about this file's hash, when asked. */
   service?: ServiceRecord | null;
+  /**
+   * SHA-256 of ranges of `bytes`, each a list of [start, end) pieces: the whole file and each signature's /ByteRange.
+   * Default WebCrypto, one range at a time; Node passes one that hashes the prefix they share once (node-digests.ts).
+   */
+  sha256Ranges?: (bytes: Uint8Array, ranges: Range[]) => Promise<Uint8Array[]>;
 }
+
+export type Range = [number, number][];
+
+/** WebCrypto hashes no stream: a range of two pieces is joined first. */
+async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> {
+  const digests: Uint8Array[] = [];
+  for (const pieces of ranges) {
+    const [only] = pieces;
+    digests.push(await sha256(pieces.length === 1 && only ? bytes.subarray(only[0], only[1]) : join(bytes, pieces)));
+  }
+  return digests;
+}
+
+/** WebCrypto's hashing, but the whole file's digest taken as known (the /verify page hashed it for the service lookup). */
+export function knowingFileDigest(fileDigest: Uint8Array): NonNullable<VerifyOptions['sha256Ranges']> {
+  return async (bytes, ranges) => {
+    const whole = (pieces: Range) => pieces.length === 1 && pieces[0]?.[0] === 0 && pieces[0][1] === bytes.length;
+    const others = await webCryptoRanges(bytes, ranges.filter((pieces) => !whole(pieces)));
+    return ranges.map((pieces) => (whole(pieces) ? fileDigest : others.shift() ?? new Uint8Array()));
+  };
+}
+
+function join(bytes: Uint8Array, pieces: Range): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((sum, [start, end]) => sum + end - start, 0));
+  let at = 0;
+  for (const [start, end] of pieces) { out.set(bytes.subarray(start, end), at); at += end - start; }
+  return out;
+}
+
+const piecesOf = ([a, b, c, d]: PdfSignature['byteRange']): Range => [[a, a + b], [c, c + d]];
 
 interface Context {
   bytes: Uint8Array;
@@ -30,6 +65,8 @@ interface Context {
   anchors: TrustAnchors;
   now: Date;
   revisions: Map<number, Promise<PDFDocument>>;
+  /** Each well-formed signature's covered bytes, with their SHA-256. */
+  covered: Map<PdfSignature, Checked>;
   /** Certificates the file carries anywhere (CMS, timestamp tokens, DSS): where paths are built from. */
   pool: pkijs.Certificate[];
   crls: Uint8Array[];
@@ -37,19 +74,28 @@ interface Context {
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}): Promise<VerificationReport> {
   const now = options.now ?? new Date();
-  const base = { sha256: hex(await sha256(bytes)), size: bytes.length, verifiedAt: now.toISOString(), service: options.service ?? null };
-  const failed = (error: string): VerificationReport => ({ ...base, indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', signatures: [], error });
+  const hashRanges = options.sha256Ranges ?? webCryptoRanges;
+  const whole: Range = [[0, bytes.length]];
+  const baseOf = (digest: Uint8Array | undefined) => ({ sha256: hex(digest ?? new Uint8Array()), size: bytes.length, verifiedAt: now.toISOString(), service: options.service ?? null });
+  const failed = async (error: string): Promise<VerificationReport> =>
+    ({ ...baseOf((await hashRanges(bytes, [whole]))[0]), indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', signatures: [], error });
   if (!looksLikePdf(bytes)) return failed('This file is not a PDF.');
-  let final: PDFDocument;
-  let parsed: ParsedPdf;
+  let loaded: { final: PDFDocument; parsed: ParsedPdf } | string;
   try {
-    final = await loadRevision(bytes);
-    parsed = parsePdf(bytes, final);
+    const final = await loadRevision(bytes);
+    loaded = { final, parsed: parsePdf(bytes, final) };
   } catch (error) {
-    return failed(`This PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    loaded = `This PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
+  if (typeof loaded === 'string') return failed(loaded);
+  const { final, parsed } = loaded;
+  // The file and every signature's range in one call: they share nearly all their bytes.
+  const ranged = parsed.signatures.filter((s) => !s.rangeProblem);
+  const [fileDigest, ...rangeDigests] = await hashRanges(bytes, [whole, ...ranged.map((s) => piecesOf(s.byteRange))]);
+  const base = baseOf(fileDigest);
+  const covered = new Map(ranged.map((s, i): [PdfSignature, Checked] => [s, { sha256: rangeDigests[i] ?? new Uint8Array(), bytes: () => coveredBytes(bytes, s.byteRange) }]));
   const context: Context = {
-    bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(),
+    bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(), covered,
     pool: parseCertificates([...(parsed.dss?.certs ?? []), ...(options.anchorCertificates ?? [])]), crls: [...(parsed.dss?.crls ?? [])],
   };
   for (const signature of parsed.signatures) {
@@ -152,7 +198,7 @@ function signerTimes(context: Context, report: SignatureReport, path: PathResult
 async function verifyDocumentTimestamp(context: Context, signature: PdfSignature): Promise<SignatureReport> {
   const report = blank(signature, context.bytes, context.now);
   if (signature.rangeProblem) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', `The signed range is malformed: ${signature.rangeProblem}.`);
-  const check = await checkTimestamp(signature.contents, coveredBytes(context.bytes, signature.byteRange));
+  const check = await checkTimestamp(signature.contents, context.covered.get(signature) ?? coveredBytes(context.bytes, signature.byteRange));
   if (!check) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', 'The document timestamp is not a readable RFC 3161 token.');
   describeTimestamp(report, check);
   report.intact = check.imprintMatches;
@@ -187,7 +233,7 @@ async function verifySignature(context: Context, signature: PdfSignature, docume
   if (signature.rangeProblem) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', `The signed range is malformed: ${signature.rangeProblem}.`);
   const cms = parseCms(signature.contents);
   if (!cms) return verdict(report, 'TOTAL_FAILED', 'FORMAT_FAILURE', 'The signature value is not a readable CMS signature.');
-  const check = await checkCms(cms, coveredBytes(context.bytes, signature.byteRange));
+  const check = await checkCms(cms, context.covered.get(signature) ?? coveredBytes(context.bytes, signature.byteRange));
   report.intact = check.digestMatches;
   report.digestAlgorithm = check.digestAlgorithm;
   report.signatureAlgorithm = check.signatureAlgorithm;
@@ -233,6 +279,7 @@ async function levelOf(context: Context, signature: PdfSignature, signingCertifi
 }
 
 function revision(context: Context, end: number): Promise<PDFDocument> {
+  if (end === context.bytes.length) return Promise.resolve(context.final); // the whole file: parsed already
   let loaded = context.revisions.get(end);
   if (!loaded) context.revisions.set(end, (loaded = loadRevision(context.bytes.subarray(0, end))));
   return loaded;

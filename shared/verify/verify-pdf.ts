@@ -8,7 +8,7 @@
  * was changed since. Only the DSS (with its VRI entries) and document timestamps may be added after a signature;
  * anything else is listed as a modification.
  */
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFParser, PDFRawStream, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 
 export type ModificationKind = 'dss' | 'document-timestamp' | 'signature' | 'form' | 'page' | 'annotation' | 'content' | 'metadata' | 'other';
 
@@ -63,8 +63,16 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, 1024)).includes('%PDF-');
 }
 
+/**
+ * PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }), but with
+ * stream data as views of `bytes` (two revisions of one file then share an unchanged stream's bytes, and 25 MB of
+ * images are not copied per revision) and without pausing every 100 objects.
+ */
 export async function loadRevision(bytes: Uint8Array): Promise<PDFDocument> {
-  return PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  const parser = PDFParser.forBytesWithOptions(bytes, Infinity, false);
+  (parser as unknown as { bytes: { slice(start: number, end: number): Uint8Array } }).bytes.slice = (start, end) => bytes.subarray(start, end);
+  const context = await parser.parseDocument();
+  return new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
 }
 
 const name = (dict: PDFDict, key: string): string | null => {
@@ -172,11 +180,19 @@ export function coveredBytes(bytes: Uint8Array, [a, b, c, d]: [number, number, n
 export const sameObject = (before: PDFObject | undefined, after: PDFObject): boolean => {
   if (before === undefined) return false;
   if (after instanceof PDFRawStream && before instanceof PDFRawStream) {
-    if (after.dict.toString() !== before.dict.toString() || after.contents.length !== before.contents.length) return false;
-    return after.contents.every((byte, i) => byte === before.contents[i]);
+    if (after.dict.toString() !== before.dict.toString()) return false;
+    return sameBytes(before.contents, after.contents);
   }
   return before.toString() === after.toString();
 };
+
+/** Equal contents: the same bytes of the file (an object no update rewrote) without reading them, else compared. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Every object reachable from `root` (refs followed), as refs. */
 function reachable(context: PDFContext, root: PDFObject | undefined): Set<string> {

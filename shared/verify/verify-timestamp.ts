@@ -5,10 +5,11 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { copyOf, distinguishedName } from './verify-chain.ts';
+import { copyOf, distinguishedName, inPlace } from './verify-chain.ts';
 
 export const OIDS = {
   signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
@@ -30,8 +31,16 @@ export const signatureName = (oid: string): string => SIGNATURES[oid] ?? oid;
 
 export async function digest(algorithmOid: string, data: Uint8Array): Promise<Uint8Array | null> {
   const name = digestName(algorithmOid);
-  return name ? new Uint8Array(await crypto.subtle.digest(name, copyOf(data))) : null;
+  return name ? new Uint8Array(await crypto.subtle.digest(name, inPlace(data))) : null;
 }
+
+/** What a signature or timestamp is checked against: the bytes, or (a PDF's covered range) their SHA-256 already known and the bytes joined only if another digest is asked. */
+export type Checked = Uint8Array | { sha256: Uint8Array; bytes: () => Uint8Array };
+
+const SHA256_OID = '2.16.840.1.101.3.4.2.1';
+const bytesOf = (data: Checked): Uint8Array => (data instanceof Uint8Array ? data : data.bytes());
+const digestOf = (oid: string, data: Checked): Promise<Uint8Array | null> =>
+  !(data instanceof Uint8Array) && oid === SHA256_OID ? Promise.resolve(data.sha256) : digest(oid, bytesOf(data));
 
 const equal = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
@@ -82,18 +91,17 @@ export interface CmsCheck {
  * Checks a detached (`data`) or encapsulated (data undefined) CMS signature. For a timestamp token pkijs also checks
  * the imprint, against `stamped`.
  */
-export async function checkCms(cms: ParsedCms, data?: Uint8Array, stamped?: Uint8Array): Promise<CmsCheck> {
+export async function checkCms(cms: ParsedCms, data?: Checked, stamped?: Checked): Promise<CmsCheck> {
   const { signerInfo, signedData } = cms;
   const digestOid = signerInfo.digestAlgorithm.algorithmId;
   const content = data ?? encapsulatedContent(signedData);
   const expected = attribute(signerInfo, OIDS.messageDigest) as asn1js.OctetString | undefined;
-  const actual = content ? await digest(digestOid, content) : null;
+  const actual = content ? await digestOf(digestOid, content) : null;
   const digestMatches = !!expected && !!actual && equal(new Uint8Array(expected.valueBlock.valueHexView), actual);
   let signatureValid = false;
   if (digestMatches && cms.signer) {
     try {
-      const result = await signedData.verify({ signer: 0, data: copyOf(stamped ?? content ?? new Uint8Array()), checkChain: false, extendedMode: true });
-      signatureValid = result.signatureVerified === true;
+      signatureValid = await signatureVerifies(cms, () => bytesOf(stamped ?? content ?? new Uint8Array()));
     } catch {
       signatureValid = false;
     }
@@ -106,6 +114,35 @@ export async function checkCms(cms: ParsedCms, data?: Uint8Array, stamped?: Uint
     hasSigningCertificateAttribute: !!attribute(signerInfo, OIDS.signingCertificateV2) || !!attribute(signerInfo, OIDS.signingCertificate),
     signingTime: time ? time.toDate() : null,
   };
+}
+
+/**
+ * The signer's signature. With signed attributes (every CAdES signature and timestamp token), the last step of
+ * pkijs's SignedData.verify alone: the message digest is already checked above and a token's imprint by the caller,
+ * and pkijs would hash the data (a whole PDF) once more for each. Without, pkijs's verify over the data.
+ */
+async function signatureVerifies(cms: ParsedCms, data: () => Uint8Array): Promise<boolean> {
+  const { signerInfo, signedData, signer } = cms;
+  if (!signer) return false;
+  const attrs = signerInfo.signedAttrs;
+  if (!attrs) return (await signedData.verify({ signer: 0, data: copyOf(data()), checkChain: false, extendedMode: true })).signatureVerified === true;
+  if (!attrs.attributes.some((a) => a.type === OIDS.contentType)) return false; // pkijs requires it
+  const engine = pkijs.getCrypto(true);
+  const hash: { name: string } | object = engine.getAlgorithmByOID<{ name: string }>(signerInfo.digestAlgorithm.algorithmId);
+  if (!('name' in hash)) return false;
+  // pkijs keeps the attributes as parsed, their tag already turned into SET: exactly what was signed
+  const signed = attrs.encodedValue.byteLength > 0 ? attrs.encodedValue : signedAttributesAsSet(attrs);
+  return signerInfo.signatureAlgorithm.algorithmId === RSA_ENCRYPTION
+    ? engine.verifyWithPublicKey(signed, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hash.name)
+    : engine.verifyWithPublicKey(signed, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm);
+}
+
+const RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
+
+function signedAttributesAsSet(attrs: pkijs.SignedAndUnsignedAttributes): ArrayBuffer {
+  const encoded = attrs.toSchema().toBER(false);
+  new Uint8Array(encoded)[0] = 0x31;
+  return encoded;
 }
 
 function encapsulatedContent(signedData: pkijs.SignedData): Uint8Array | null {
@@ -123,7 +160,7 @@ export interface TimestampCheck {
 }
 
 /** A timestamp token's TSTInfo, checked against `stamped` (the bytes whose digest it must carry). */
-export async function checkTimestamp(token: Uint8Array, stamped: Uint8Array): Promise<TimestampCheck | null> {
+export async function checkTimestamp(token: Uint8Array, stamped: Checked): Promise<TimestampCheck | null> {
   const cms = parseCms(token);
   if (cms?.signedData.encapContentInfo.eContentType !== OIDS.tstInfo) return null;
   const content = encapsulatedContent(cms.signedData);
@@ -134,7 +171,7 @@ export async function checkTimestamp(token: Uint8Array, stamped: Uint8Array): Pr
   } catch {
     return null;
   }
-  const imprint = await digest(info.messageImprint.hashAlgorithm.algorithmId, stamped);
+  const imprint = await digestOf(info.messageImprint.hashAlgorithm.algorithmId, stamped);
   const imprintMatches = !!imprint && equal(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), imprint);
   const check = await checkCms(cms, undefined, stamped);
   return {

@@ -45,6 +45,21 @@ describe('SesMailer pacing', () => {
     expect(sentAt).toEqual([0, 0, 500, 1000, 1500, 2000]);
   });
 
+  it('paces to a rate given beforehand (the local stack) without asking the account', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], now: 0 });
+    const logger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const mailer = new SesMailer(new SESv2Client({ region: 'us-east-1' }), 'no-reply@example.com', {
+      concurrency: 1, sendsPerSecond: 4, logger, clock: { now: () => new Date() }, random: () => 1,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    const sentAt: number[] = [];
+    sesMock.on(SendEmailCommand).callsFake(() => { sentAt.push(Date.now()); return { MessageId: 'm' }; });
+    await settled(Promise.all(Array.from({ length: 6 }, () => mailer.send(message))));
+    expect(sesMock.commandCalls(GetAccountCommand)).toHaveLength(0);
+    // a burst of one second's worth, then one every 250 ms
+    expect(sentAt).toEqual([0, 0, 0, 0, 250, 500]);
+  });
+
   it('paces at the fallback rate, said once, when the account cannot be read (as with the local emulator)', async () => {
     sesMock.on(GetAccountCommand).rejects(new BadRequestException({ message: 'Account not found', $metadata }));
     sesMock.on(SendEmailCommand).resolves({ MessageId: 'm' });

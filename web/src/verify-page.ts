@@ -56,16 +56,18 @@ function recordForIds(expected: { envelopeId: string; documentId: string }): Pro
 async function check(file: File): Promise<void> {
   loadingScreen(t('verify.title'), t('verify.checking'));
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const sha256 = hexOf(await crypto.subtle.digest('SHA-256', bytes));
-  const { verifyPdf } = await import('../../shared/verify/verify-document.ts');
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  const sha256 = hexOf(digest);
+  const { knowingFileDigest, verifyPdf } = await import('../../shared/verify/verify-document.ts');
+  const sha256Ranges = knowingFileDigest(new Uint8Array(digest)); // the file is hashed once here, not again per check
   const expected = ids();
   const [service, serviceRoots] = await Promise.all([expected ? recordForIds(expected) : record(`/v1/verify/${sha256}`), publishedRoots()]);
   const matches = !!service && (service.sha256 === undefined || service.sha256 === sha256);
   // The root the service publishes anchors any file; a file the service says it sealed also chains to the root it was
   // sealed under, which may predate the chain it seals with now.
-  const first = await verifyPdf(bytes, { anchors: { service: serviceRoots, configured: [] }, service: matches ? service : null });
+  const first = await verifyPdf(bytes, { anchors: { service: serviceRoots, configured: [] }, service: matches ? service : null, sha256Ranges });
   const sealedUnder = matches ? first.signatures.flatMap((s) => (s.rootSha256 && !serviceRoots.includes(s.rootSha256) ? [s.rootSha256] : [])) : [];
-  const report = sealedUnder.length > 0 ? await verifyPdf(bytes, { anchors: { service: [...serviceRoots, ...sealedUnder], configured: [] }, service }) : first;
+  const report = sealedUnder.length > 0 ? await verifyPdf(bytes, { anchors: { service: [...serviceRoots, ...sealedUnder], configured: [] }, service, sha256Ranges }) : first;
   renderReport(report, { fileName: file.name, expected: expected ? service : null, mismatch: !!expected && !!service && !matches, again: () => { start(); } });
 }
 

@@ -11,6 +11,8 @@ export const FALLBACK_SEND_RATE = 14;
 export interface SesPacing {
   /** How many containers may send at once (the jobs consumer's maximum concurrency): each takes its share of the rate. */
   concurrency: number;
+  /** The account's rate when known beforehand (the local stack's stand-in for SES's limit); absent: read with GetAccount. */
+  sendsPerSecond?: number;
   /** The longest one send waits for its turn or backs off from throttling; then it fails and its job comes back later. */
   maxWaitMs?: number;
   clock: Clock;
@@ -126,6 +128,7 @@ export class SesMailer implements Mailer {
   /** The account's rate (SES GetAccount), read once per container and shared out between the containers that send. */
   private async bucketFor(pacing: SesPacing): Promise<TokenBucket> {
     let rate = FALLBACK_SEND_RATE;
+    if (pacing.sendsPerSecond) return new TokenBucket(pacing.sendsPerSecond / Math.max(1, pacing.concurrency), () => pacing.clock.now().getTime());
     try {
       const account = await this.ses.send(new GetAccountCommand({}));
       const max = account.SendQuota?.MaxSendRate;

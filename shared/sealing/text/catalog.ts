@@ -85,8 +85,11 @@ export function fontFile(path: string): FontFile {
 
 /** Fails before anything is drawn when a deployment lacks a font file (no file is read). */
 export function assertFontFilesPresent(): void {
+  if (fontFilesFound) return; // checked once per process: a deployment's files do not go away while it runs
   for (const path of FONT_FILES) requireFromHere.resolve(path);
+  fontFilesFound = true;
 }
+let fontFilesFound = false;
 
 const styleFile = (style: TextStyle, pair: { regular: string; bold: string }): string => (style === 'bold' ? pair.bold : pair.regular);
 
