@@ -20,6 +20,7 @@ import { sealFigure } from './seal.ts';
 import { sealLevelsFigure } from './seal-levels.ts';
 import { sealKeysFigure } from './seal-keys.ts';
 import { startBenchStack } from './stack.ts';
+import { signerFigure } from './signer-page.ts';
 import { verifyFigure } from './verify.ts';
 
 type Figure = 'seal' | 'seal-keys' | 'api' | 'lifecycle' | 'bundles' | 'cost' | 'capacity' | 'levels' | 'verify' | 'bulk' | 'intake' | 'editor' | 'signer';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     if (wanted('levels')) { step('1c seal levels'); rows.push(...(await sealLevelsFigure(size, scratch))); }
     if (wanted('verify')) { step('11 verify'); rows.push(...(await verifyFigure(size, scratch))); }
     if (wanted('intake')) { step('8 intake'); rows.push(...(await intakeFigure(size, scratch))); }
-    if (wanted('signer')) { step('10 signer'); rows.push(...(await (await import('./signer-page.ts')).signerFigure(size))); }
+    if (wanted('signer')) { step('10 signer'); rows.push(...(await signerFigure(size))); }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
