@@ -51,10 +51,13 @@ export interface TemplateDetails {
   name?: string | undefined;
   subject?: string | null | undefined;
   message?: string | null | undefined;
-  roles?: TemplateRole[] | undefined;
+  roles?: RoleChange[] | undefined;
 }
 
-function roleErrors(roles: readonly TemplateRole[]): FieldErrors {
+/** A role as PATCH gives it: `renamedFrom` names the role it was, whose fields it keeps. */
+export type RoleChange = TemplateRole & { renamedFrom?: string | undefined };
+
+function roleErrors(roles: readonly RoleChange[], before: readonly TemplateRole[]): FieldErrors {
   const errors: FieldErrors = {};
   if (roles.length === 0) errors.roles = ['at least one role is required'];
   if (roles.length > MAX_ROLES) errors.roles = [`at most ${String(MAX_ROLES)} roles`];
@@ -63,23 +66,45 @@ function roleErrors(roles: readonly TemplateRole[]): FieldErrors {
     if (seen.has(r.role)) errors[`roles[${String(i)}].role`] = ['another role of this template has the same name'];
     seen.add(r.role);
   });
+  const renamed = new Set<string>();
+  roles.forEach((r, i) => {
+    if (r.renamedFrom === undefined) return;
+    if (!before.some((b) => b.role === r.renamedFrom)) errors[`roles[${String(i)}].renamedFrom`] = ['is not a role of this template'];
+    else if (renamed.has(r.renamedFrom)) errors[`roles[${String(i)}].renamedFrom`] = ['another role is renamed from the same role'];
+    renamed.add(r.renamedFrom);
+  });
   return errors;
 }
 
-/** PATCH /v1/templates/{id}: what the request gives replaces what the template has; `roles` replaces them all. */
+/**
+ * The template's roles replaced: a renamed role's fields follow it to its new name; a role neither kept by name
+ * nor renamed takes its fields with it (pure).
+ */
+export function withRoles(template: Pick<Template, 'roles' | 'fields'>, changes: readonly RoleChange[]): Pick<Template, 'roles' | 'fields'> {
+  assertNoErrors(roleErrors(changes, template.roles), 'The roles are invalid');
+  // A role's fields go to the entry renamed from it, else to the entry of its own name (unless that one was renamed from another)
+  const next = new Map<string, string>();
+  for (const r of changes) if (r.renamedFrom !== undefined) next.set(r.renamedFrom, r.role);
+  for (const r of changes) if (r.renamedFrom === undefined && !next.has(r.role)) next.set(r.role, r.role);
+  const fields = template.fields.flatMap((f) => {
+    const role = next.get(f.role);
+    return role === undefined ? [] : [{ ...f, role }];
+  });
+  return { roles: changes.map(({ role, routingOrder, authMethod }) => ({ role, routingOrder, authMethod })), fields };
+}
+
+/** PATCH /v1/templates/{id}: what the request gives replaces what the template has; `roles` replaces them all (withRoles). */
 export async function updateTemplate(deps: Pick<TemplateDeps, 'templates'>, appId: string, rawId: string, input: TemplateDetails): Promise<Template> {
   if (Object.values(input).every((value) => value === undefined)) throw ValidationError.at('body', 'give name, subject, message or roles');
   const template = await readTemplate(deps, appId, rawId);
-  const roles = input.roles ?? template.roles;
-  assertNoErrors(roleErrors(roles), 'The roles are invalid');
-  const kept = new Set(roles.map((r) => r.role));
+  const { roles, fields } = input.roles ? withRoles(template, input.roles) : template;
   return saveNext(deps, template, {
     ...template,
     name: input.name ?? template.name,
     subject: input.subject === undefined ? template.subject : input.subject,
     message: input.message === undefined ? template.message : input.message,
     roles,
-    fields: template.fields.filter((f) => kept.has(f.role)),
+    fields,
   });
 }
 
