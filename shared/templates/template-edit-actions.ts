@@ -9,6 +9,8 @@ import { parseId } from '../kernel/ids.ts';
 import type { Document, FieldOrigin } from '../kernel/model.ts';
 import type { FieldPlacement } from '../envelopes/envelope-inputs.ts';
 import { assertNoErrors } from '../envelopes/field-placement.ts';
+import { assertConditions } from '../envelopes/fields.ts';
+import { attachmentSettings } from '../attachments/attachment-fields.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 import { documentBytes, DOWNLOAD_URL_SECONDS, type Delivery } from '../envelopes/document-actions.ts';
 import { MAX_ROLES, templateFieldErrors, type Template, type TemplateField, type TemplateRole } from './templates.ts';
@@ -33,18 +35,25 @@ export async function replaceTemplateField(deps: TemplateDeps, appId: string, ra
   const field: TemplateField = {
     id: before.id, role: input.role, documentId, type: input.type, page: input.page, x: input.x, y: input.y, w: input.w, h: input.h,
     required: input.readOnly ? false : input.required, origin: input.origin ?? before.origin, label: input.label ?? null, value: input.value ?? null, readOnly: input.readOnly ?? false,
+    showIf: input.showIf ?? null, validation: input.validation ?? null, ...attachmentSettings(input),
   };
   const pages = await readPages(deps, template.documents.filter((d) => d.id === documentId));
   const errors = templateFieldErrors([field], template, pages, () => '');
   assertNoErrors(Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.replace(/^\./, ''), v])), 'The field is invalid');
-  await saveNext(deps, template, { ...template, fields: template.fields.map((f) => (f.id === field.id ? field : f)) });
+  const fields = template.fields.map((f) => (f.id === field.id ? field : f));
+  // The field's own condition, and the conditions that name its label, hold as at create
+  assertConditions(fields, (i) => (fields[i]?.id === field.id ? '' : `template.fields[${String(i)}]`));
+  await saveNext(deps, template, { ...template, fields });
   return field;
 }
 
 export async function removeTemplateField(deps: Pick<TemplateDeps, 'templates'>, appId: string, rawId: string, rawFieldId: string): Promise<void> {
   const template = await readTemplate(deps, appId, rawId);
   const field = fieldOf(template, rawFieldId);
-  await saveNext(deps, template, { ...template, fields: template.fields.filter((f) => f.id !== field.id) });
+  const fields = template.fields.filter((f) => f.id !== field.id);
+  // A field whose label a condition names stays until that condition goes
+  assertConditions(fields, (i) => `template.fields[${String(template.fields.findIndex((f) => f.id === fields[i]?.id))}]`);
+  await saveNext(deps, template, { ...template, fields });
 }
 
 export interface TemplateDetails {

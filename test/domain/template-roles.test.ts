@@ -1,12 +1,14 @@
 /**
- * Changing a template's roles through PATCH (memory ports): a role renamed keeps its fields, a role left out takes its
- * fields with it, and a rename that names no role is refused.
+ * Changing a template through PATCH and PUT (memory ports): a role renamed keeps its fields, a role left out takes
+ * its fields with it, a rename that names no role is refused; a field replaced keeps the condition, validation and
+ * attachment settings it is given, checked as at create.
  */
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/kernel/errors.ts';
-import { updateTemplate } from '#shared/templates/template-edit-actions.ts';
+import { pagesBlob } from '#shared/envelopes/page-actions.ts';
+import { replaceTemplateField, updateTemplate } from '#shared/templates/template-edit-actions.ts';
 import type { Template, TemplateField } from '#shared/templates/templates.ts';
-import { letterDocument } from '#test/support/domain.ts';
+import { letterDocument, letterPages } from '#test/support/domain.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 
 const document = letterDocument(1);
@@ -24,6 +26,8 @@ async function stored() {
     fields: [field('Client', 'Company'), field('Witness', 'Reference'), field('Client', 'Title')],
   };
   await deps.templates.create(template);
+  const stagedPages = pagesBlob(document.pagesKey ?? '', letterPages(document).get(document.id) ?? []);
+  await deps.blobs.put(stagedPages.key, stagedPages.bytes, stagedPages.contentType);
   return { deps, template };
 }
 
@@ -66,5 +70,22 @@ describe('renaming a template role', () => {
       { role: 'Buyer', routingOrder: 1, authMethod: 'none', renamedFrom: 'Client' }, { role: 'Seller', routingOrder: 2, authMethod: 'none', renamedFrom: 'Client' },
     ])).toHaveProperty(['roles[1].renamedFrom']);
     expect((await deps.templates.get('app', template.id))?.fields).toHaveLength(3);
+  });
+});
+
+describe('replacing a template field', () => {
+  it('keeps its condition, validation and attachment settings, and refuses a condition naming no field', async () => {
+    const { deps, template } = await stored();
+    const [company, reference] = template.fields;
+    if (!company || !reference) throw new Error('no fields');
+    const replaced = await replaceTemplateField(deps, 'app', template.id, reference.id, {
+      ...reference, documentId: null, showIf: { label: 'Company', notEmpty: true }, validation: { format: 'email' },
+    });
+    expect(replaced).toMatchObject({ showIf: { label: 'Company', notEmpty: true }, validation: { format: 'email' } });
+    expect((await deps.templates.get('app', template.id))?.fields[1]).toMatchObject({ showIf: { label: 'Company', notEmpty: true }, validation: { format: 'email' } });
+    const attachment = await replaceTemplateField(deps, 'app', template.id, company.id, { ...company, type: 'attachment', documentId: null, accept: ['png'], maxBytes: 5000 });
+    expect(attachment).toMatchObject({ accept: ['png'], maxBytes: 5000 });
+    const error = await replaceTemplateField(deps, 'app', template.id, company.id, { ...company, documentId: null, showIf: { label: 'Nobody' } }).catch((e: unknown) => e);
+    expect((error as ValidationError).errors).toHaveProperty(['showIf.label']);
   });
 });
