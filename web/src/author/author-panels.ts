@@ -129,7 +129,8 @@ export function PageList({ editor }: { editor: Editor }): JSX.Element {
   return h('nav', { class: 'apanel apagelist', 'aria-label': t('author.pages') },
     h('h2', { class: 'apanel-title' }, t('author.pages')),
     editor.documents.map((doc) => h('ol', { key: doc.id, class: 'athumbs', 'aria-label': doc.name },
-      Array.from({ length: doc.pages?.count ?? 0 }, (_, i) => h(Thumb, { key: i, editor, documentId: doc.id, index: i })))));
+      // The list is drawn once the first page is: a long document's page pictures never delay it
+      Array.from({ length: doc.pages && editor.listReady ? doc.pages.count : 0 }, (_, i) => h(Thumb, { key: i, editor, documentId: doc.id, index: i })))));
 }
 
 function Thumb({ editor, documentId, index }: { editor: Editor; documentId: string; index: number }) {

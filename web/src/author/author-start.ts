@@ -39,6 +39,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
     mounted.draw();
     return;
   }
+  performance.mark('author:start');
   loadingScreen(t('author.title'), t('author.opening'));
   warmWorker(); // pdf.js and its worker load while the ticket is opened and the draft read
   let opened: Opened & Session;
@@ -102,12 +103,17 @@ function mount(api: AuthorApi, opened: Opened, first: Resource, firstPdf: Promis
         doc.pages = pages;
         pages.onSizes(() => { editor.changed(); });
         if (doc === editor.documents[0]) {
-          void pages.firstDrawn.then(() => { performance.mark('author:first-page'); });
+          void pages.firstDrawn.then(() => {
+            performance.mark('author:first-page');
+            editor.listReady = true;
+            editor.changed();
+          });
           requestAnimationFrame(() => { performance.mark('author:interactive'); });
         }
         editor.changed();
       }, () => {
         doc.failed = true;
+        editor.listReady = true;
         editor.changed();
         postEvent(opened, 'error');
       });

@@ -28,6 +28,8 @@ export class Editor {
   /** The field (by key) or page to give the focus to once drawn. */
   focusRequest: string | null = null;
   focusPage: { documentId: string; page: number } | null = null;
+  /** The page list is drawn (after the first page). */
+  listReady = false;
   /** The corner Alt + arrow keys move. */
   corner: Corner = 'se';
   /** What the live region says (the corner chosen). */
