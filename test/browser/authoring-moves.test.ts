@@ -31,13 +31,17 @@ async function mouseDrag(x: number, y: number, dx: number, dy: number): Promise<
   await settleFrames(page);
 }
 
+/** A draft of `pages` letter pages with one field, open in the editor at `zoom`: its id, and CSS pixels per point. */
+async function opened(pages: number, field: Record<string, unknown>, zoom: string) {
+  const draft = await draftWithEditor(bearer, { pages, fields: [{ signerIndex: 0, page: 1, ...field }] });
+  await openEditor(page, draft.url);
+  await zoomTo(page, zoom);
+  return { draft, scale: await pixelsPerPoint(page, 612), field: await only(draft.id) };
+}
+
 describe('dragging a field to another page', () => {
   it('the API\'s field gets the new page and the coordinates where it was dropped', async () => {
-    const draft = await draftWithEditor(bearer, { pages: 2, fields: [{ signerIndex: 0, type: 'signature', page: 1, x: 100, y: 100, w: 160, h: 40 }] });
-    await openEditor(page, draft.url);
-    await zoomTo(page, '0.5');
-    const scale = await pixelsPerPoint(page, 612);
-    const field = await only(draft.id);
+    const { draft, scale, field } = await opened(2, { type: 'signature', x: 100, y: 100, w: 160, h: 40 }, '0.5');
     const box = await page.locator(`[data-field-id="${field.id}"]`).boundingBox();
     const second = await sheet(page, 2).boundingBox();
     if (!box || !second) throw new Error('no boxes');
@@ -64,11 +68,7 @@ describe('dragging a field to another page', () => {
 
 describe('resizing by each corner', () => {
   it('each handle moves its corner and keeps the opposite one; the page\'s edge stops it', async () => {
-    const draft = await draftWithEditor(bearer, { pages: 1, fields: [{ signerIndex: 0, type: 'text', page: 1, x: 200, y: 400, w: 150, h: 40 }] });
-    await openEditor(page, draft.url);
-    await zoomTo(page, '1');
-    const scale = await pixelsPerPoint(page, 612);
-    const { id } = await only(draft.id);
+    const { draft, scale, field: { id } } = await opened(1, { type: 'text', x: 200, y: 400, w: 150, h: 40 }, '1');
     const el = page.locator(`[data-field-id="${id}"]`);
     await el.scrollIntoViewIfNeeded();
     await el.click();

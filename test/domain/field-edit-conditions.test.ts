@@ -6,9 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
 import { removeField, replaceField, type FieldReplacement } from '#shared/envelopes/draft-edits.ts';
-import { ValidationError } from '#shared/kernel/errors.ts';
 import type { Envelope, Field } from '#shared/kernel/model.ts';
-import { letterDocument, letterPages, signerInput, testCtx } from '#test/support/domain.ts';
+import { errorsOf, letterDocument, letterPages, signerInput, testCtx } from '#test/support/domain.ts';
 
 const document = letterDocument();
 const spec = (type: string, label: string | null, x: number): NewEnvelopeInput['fields'][number] =>
@@ -23,15 +22,6 @@ const draft = (): Envelope => createEnvelope({
 
 const replacement = (field: Field, patch: Partial<FieldReplacement>): FieldReplacement => ({ ...field, documentId: null, ...patch });
 
-function errorsOf(fn: () => unknown): Record<string, string[]> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('replacing a field with a condition', () => {
   const envelope = draft();
