@@ -34,7 +34,8 @@ function finished(heading: () => string, text: () => string): void {
   show();
 }
 
-export async function startAuthoring(ticket: string): Promise<void> {
+/** `opening`: the ticket's open call, when the page started it before this chunk arrived. */
+export async function startAuthoring(ticket: string, opening: Promise<unknown> | null = null): Promise<void> {
   if (mounted?.ticket === ticket) {
     mounted.draw();
     return;
@@ -44,7 +45,7 @@ export async function startAuthoring(ticket: string): Promise<void> {
   warmWorker(); // pdf.js and its worker load while the ticket is opened and the draft read
   let opened: Opened & Session;
   try {
-    opened = await openTicket<Opened & Session>(ticket);
+    opened = await (opening ? (opening as Promise<Opened & Session>) : openTicket<Opened & Session>(ticket));
   } catch (error) {
     const e = asApiError(error);
     problem(t('author.openFailed'), e.status === 401 ? t('author.linkUsed') : e.status === 0 ? t('author.noAnswer') : e.message);
