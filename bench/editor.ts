@@ -35,6 +35,11 @@ async function editorUrl(stack: BenchStack, pdf: Uint8Array): Promise<string> {
 
 interface Sizes { file: string; gzip: number }
 
+/** A measure beside its target: the target, the ratio, and whether it was met (at or under the target). */
+function against(value: number, target: number, unit: (n: number) => string): Pick<Row, 'ours' | 'other' | 'ratio'> {
+  return { ours: unit(value), other: `target ${unit(target)}: ${value <= target ? 'met' : 'missed'}`, ratio: fmt.ratio(value / target) };
+}
+
 /** What /author/ loads besides pdf.js and its worker: the first load (page, app script, styles) and the editor's chunk. */
 function editorBytes(): number {
   const report = JSON.parse(readFileSync(`${DIST}/build-report.json`, 'utf8')) as Record<string, Sizes[]>;
@@ -65,7 +70,8 @@ export async function editorFigure(stack: BenchStack, size: RunSize): Promise<Ro
           if (!marks) await sleep(50);
         }
         if (!marks) throw new Error('the editor set no marks within 60 s');
-        steps.push(await page.evaluate<Record<string, number>>("Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('author:')).map((m) => [m.name.slice(7), m.startTime]))"));
+        // The page's own HTML answered (responseEnd), then the editor's marks
+        steps.push(await page.evaluate<Record<string, number>>("({ page: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN, ...Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('author:')).map((m) => [m.name.slice(7), m.startTime])) })"));
         await page.close();
         if (run < size.warmup) continue;
         first.push(marks.first);
@@ -73,10 +79,10 @@ export async function editorFigure(stack: BenchStack, size: RunSize): Promise<Ro
       }
       const n = `median of ${String(runs)}, ${String(pages)}-page draft`;
       rows.push(
-        { figure: '9 Editor', what: `open to first page drawn (${n})`, ours: fmt.ms(median(first)), other: `target ${fmt.ms(targets.first)}`, ratio: fmt.ratio(median(first) / targets.first) },
+        { figure: '9 Editor', what: `open to first page drawn (${n})`, ...against(median(first), targets.first, fmt.ms) },
         {
-          figure: '9 Editor', what: `open to interactive (${n})`, ours: fmt.ms(median(interactive)), other: `target ${fmt.ms(targets.interactive)}`, ratio: fmt.ratio(median(interactive) / targets.interactive),
-          note: `steps (median ms from navigation): ${['opened', 'draft', 'pdf-bytes'].map((name) => `${name} ${fmt.ms(median(steps.map((s) => s[name] ?? NaN)))}`).join(', ')}`,
+          figure: '9 Editor', what: `open to interactive (${n})`, ...against(median(interactive), targets.interactive, fmt.ms),
+          note: `steps (median ms from navigation): ${['page', 'start', 'opened', 'draft', 'pdf-bytes'].map((name) => `${name} ${fmt.ms(median(steps.map((s) => s[name] ?? NaN)))}`).join(', ')}`,
         },
       );
     }
@@ -84,6 +90,6 @@ export async function editorFigure(stack: BenchStack, size: RunSize): Promise<Ro
     await browser.close();
   }
   const bytes = editorBytes();
-  rows.push({ figure: '9 Editor', what: 'editor page gzipped besides pdf.js (first load + editor chunk)', ours: fmt.size(bytes), other: 'target 250 KB', ratio: fmt.ratio(bytes / (250 * 1024)), note: 'web/dist/build-report.json' });
+  rows.push({ figure: '9 Editor', what: 'editor page gzipped besides pdf.js (first load + editor chunk)', ...against(bytes, 250 * 1024, fmt.size), note: 'web/dist/build-report.json' });
   return rows;
 }

@@ -4205,11 +4205,13 @@ export interface operations {
                     name?: string;
                     subject?: string | null;
                     message?: string | null;
-                    /** Replaces every role; the fields of a role left out are removed with it */
+                    /** Replaces every role; a role named by another's `renamedFrom` keeps its fields under the new name, the fields of a role left out are removed with it */
                     roles?: ({
                     role: string;
                     routingOrder?: number;
                     authMethod?: "email_otp" | "sms_otp" | "none";
+                    /** The role's name before: its fields are kept, bound to the new name */
+                    renamedFrom?: string;
                 })[];
                 };
             };
@@ -4283,7 +4285,7 @@ export interface operations {
                     };
                 };
             };
-            /** Validation error, nothing to change, or two roles of one name */
+            /** Validation error, nothing to change, two roles of one name, or a rename from no role */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -6,6 +6,7 @@
  *
  * Output (every asset name carries a content hash, index.html does not):
  *   index.html                        the single page; the signing host answers every unknown path with it
+ *   author.html                       the same page announcing the editor's chunk and pdf.js (served on /author/)
  *   assets/main-*.js, assets/*.css     the app (loaded first)
  *   assets/pdf-*.js                   pdf.js, imported lazily once the document is shown
  *   assets/pdf.worker-*.mjs           pdf.js's worker, started by pdf.js from our origin
@@ -198,6 +199,20 @@ async function buildInto(out: string, stamp: string): Promise<Record<string, Siz
   const preload = [...first].filter((p) => p !== main).map((p) => `<link rel="modulepreload" href="${url(p)}">`).join('\n  ');
   const html = readFileSync(join(SRC, 'index.html'), 'utf8').replace('%CSS%', cssUrl).replace('%JS%', mainUrl).replace('%PRELOAD%', preload);
   put(out, 'index.html', html);
+  // The editor's page (/author/, served by its route): the same page announcing the editor's chunk and pdf.js too, so
+  // they are fetched with the page instead of after the app script asks for them
+  const editorStart = Object.keys(outputs).find((path) => Object.keys(outputs[path]?.inputs ?? {}).some((input) => input.endsWith('web/src/author/author-start.ts')));
+  const editorFirst = new Set<string>();
+  const visitEditor = (path: string) => {
+    if (first.has(path) || editorFirst.has(path)) return;
+    editorFirst.add(path);
+    for (const i of outputs[path]?.imports ?? []) if (i.kind === 'import-statement') visitEditor(i.path);
+  };
+  if (editorStart) visitEditor(editorStart);
+  const pdfjsMain = Object.keys(outputs).find((path) => path.endsWith('.js') && Object.keys(outputs[path]?.inputs ?? {}).some((input) => /pdfjs-dist\/.*pdf\.m?js$/.test(input)));
+  if (pdfjsMain) visitEditor(pdfjsMain);
+  const editorPreload = [...editorFirst].map((p) => `<link rel="modulepreload" href="${url(p)}">`).join('\n  ');
+  put(out, 'author.html', html.replace('</head>', `  ${editorPreload}\n</head>`));
   // The tab's icon, at the site's root as browsers look for it (served from the pages bucket on AWS)
   put(out, 'favicon.svg', readFileSync(join(SRC, 'favicon.svg')));
   // The custom element: one small script with a fixed name (integrators' pages name it), no imports

@@ -14,6 +14,6 @@ export const definition = route({
   success: { status: 200, description: 'The page', content: { 'text/html': { jsonSchema: { type: 'string' } } } },
   errors: {},
   access: { table: 'read', secrets: ['LINK_SECRET'] },
-}, (deps) => async ({ params }) => embeddedPage(deps.config.signingUrl, await authoringFrameOrigins(deps, params.token), deps.config.documentsOrigin));
+}, (deps) => async ({ params }) => embeddedPage(deps.config.signingUrl, await authoringFrameOrigins(deps, params.token), deps.config.documentsOrigin, 'author.html'));
 
 export const handler = lambda(definition);

@@ -9,7 +9,7 @@ import { NotFound, ValidationError } from '../kernel/errors.ts';
 import type { DocumentPages, Envelope, Field } from '../kernel/model.ts';
 import { duplicateEmailErrors, newSigner, type SignerInput } from './envelope.ts';
 import { assertNoErrors } from './field-placement.ts';
-import { fieldErrors, normalised, rebase, type FieldInput } from './fields.ts';
+import { assertConditions, fieldErrors, normalised, rebase, type FieldInput } from './fields.ts';
 
 const system = (event: AuditDraft['event'], ctx: Ctx, detail: AuditDraft['detail']): AuditDraft => ({
   event, actor: 'system', ip: ctx.meta.ip, userAgent: ctx.meta.userAgent, detail,
@@ -31,6 +31,8 @@ export function replaceField(envelope: Envelope, fieldId: string | undefined, in
   const field: Field = { ...normalised({ ...input, origin: input.origin ?? before.origin, documentId: input.documentId ?? before.documentId }), id: before.id };
   assertNoErrors(rebase(fieldErrors([field], envelope, pages, () => '')), 'The field is invalid');
   const after = { ...envelope, fields: envelope.fields.map((f) => (f.id === field.id ? field : f)) };
+  // The field's own condition, and the conditions that name its label, hold as at create
+  assertConditions(after.fields, (i) => (after.fields[i]?.id === field.id ? '' : `envelope.fields[${String(i)}]`));
   const detail = { fieldId: field.id, signerId: field.signerId, documentId: field.documentId, type: field.type, page: field.page, label: field.label ?? null, readOnly: field.readOnly ?? false };
   return { change: changeOf(envelope, after, [system('field.updated', ctx, detail)], [], ctx), field };
 }
@@ -39,6 +41,8 @@ export function removeField(envelope: Envelope, fieldId: string | undefined, ctx
   requireDraft(envelope, 'remove a field');
   const field = fieldOf(envelope, fieldId);
   const after = { ...envelope, fields: envelope.fields.filter((f) => f.id !== field.id) };
+  // A field whose label a condition names stays until that condition goes
+  assertConditions(after.fields, (i) => `envelope.fields[${String(envelope.fields.findIndex((f) => f.id === after.fields[i]?.id))}]`);
   return changeOf(envelope, after, [system('field.removed', ctx, { fieldId: field.id, signerId: field.signerId, documentId: field.documentId })], [], ctx);
 }
 

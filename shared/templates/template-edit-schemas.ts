@@ -20,13 +20,19 @@ export const ReplaceTemplateFieldRequest = v.object({
   documentId: v.optional(v.nullable(v.pipe(v.string('must be a document id'), v.description('Moves the field to another document; absent: it stays on its own'))), null),
 }) satisfies v.GenericSchema<unknown, TemplateFieldReplacement>;
 
+/** A role of PATCH: as the create body takes it, or renamed from one of the template's roles (its fields follow). */
+const RoleChangeRequest = v.object({
+  ...TemplateRoleRequest.entries,
+  renamedFrom: v.optional(v.pipe(roleName, v.description('The role\'s name before: its fields are kept, bound to the new name'))),
+});
+
 export const UpdateTemplateRequest = v.object({
   name: v.optional(v.pipe(text(200), v.nonEmpty('is required'))),
   subject: v.optional(v.nullable(text(255))),
   message: v.optional(v.nullable(text(5000))),
   roles: v.optional(v.pipe(
-    v.array(TemplateRoleRequest, 'must be an array of roles'), v.minLength(1, 'at least one role is required'), v.maxLength(50, 'at most 50 roles'),
-    v.description('Replaces every role; the fields of a role left out are removed with it'),
+    v.array(RoleChangeRequest, 'must be an array of roles'), v.minLength(1, 'at least one role is required'), v.maxLength(50, 'at most 50 roles'),
+    v.description('Replaces every role; a role named by another\'s `renamedFrom` keeps its fields under the new name, the fields of a role left out are removed with it'),
   )),
 }) satisfies v.GenericSchema<unknown, TemplateDetails>;
 

@@ -107,7 +107,7 @@ describe('editing fields', () => {
     await expect.poll(async () => (await fieldsOf(bearer, draft.id))[0]?.w).toBeCloseTo(placed.w + 10, 2);
 
     // The handle resizes it with the mouse
-    await dragBy(page, field.locator('.afield-handle'), 30 * scale, 8 * scale, [4, 4]);
+    await dragBy(page, field.locator('.afield-handle-se'), 30 * scale, 8 * scale, [6, 6]);
     await expect.poll(async () => (await fieldsOf(bearer, draft.id))[0]?.w).toBeCloseTo(placed.w + 40, 0);
 
     // Delete, then undo brings it back (with a new id), redo removes it again
@@ -142,9 +142,9 @@ describe('editing fields', () => {
     await openEditor(page, draft.url);
     const [field] = await fieldsOf(bearer, draft.id);
     if (!field) throw new Error('no field');
-    // The service refuses the next change (as it would a concurrent edit)
+    // The service refuses the next change (as it would a concurrent edit), in the API's error shape
     await page.route('**/v1/envelopes/*/fields/*', (route) => route.fulfill({
-      status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'conflict', message: 'The envelope was changed by another request', details: {} } }),
+      status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'conflict', reason: null, message: 'The envelope was changed by another request', errors: {} }),
     }), { times: 1 });
     const box = page.locator(`[data-field-id="${field.id}"]`);
     await box.scrollIntoViewIfNeeded();

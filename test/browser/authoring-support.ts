@@ -8,7 +8,11 @@ import { call } from '../support/api.ts';
 import { createWithPdf } from '../support/envelopes.ts';
 import { contractPdf, settleFrames, unique } from './support.ts';
 
-export interface ApiField { id: string; signerId?: string; role?: string; type: string; page: number; x: number; y: number; w: number; h: number; origin: string; label: string | null; required: boolean; readOnly: boolean; value: string | null }
+export interface ApiField {
+  id: string; signerId?: string; role?: string; documentId?: string; type: string; page: number; x: number; y: number; w: number; h: number; origin: string;
+  label: string | null; required: boolean; readOnly: boolean; value: string | null;
+  showIf?: { label: string; equals?: string | null; notEmpty?: boolean } | null; validation?: Record<string, unknown> | null; accept?: string[]; maxBytes?: number;
+}
 export interface Draft { id: string; url: string; signerIds: string[] }
 
 export interface DraftOptions { pages?: number; rotate?: 0 | 90 | 180 | 270; mode?: 'fields' | 'full'; returnUrl?: string; locale?: string; fields?: Record<string, unknown>[]; signers?: number }

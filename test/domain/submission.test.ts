@@ -3,10 +3,9 @@ import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { createEnvelope, type NewEnvelopeInput } from '#shared/envelopes/envelope.ts';
-import { ValidationError } from '#shared/kernel/errors.ts';
 import type { Envelope, FieldType, Signer } from '#shared/kernel/model.ts';
 import { checkSubmission, MAX_IMAGE_BYTES, type CheckedValue, type SubmittedField } from '#shared/signing/submission.ts';
-import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
+import { errorsOf, letterDocument, signerInput, testCtx, withPages } from '#test/support/domain.ts';
 import { PNG_1X1 } from '#test/support/pdfs.ts';
 
 const SIGNING_DATE = '2026-01-01';
@@ -58,15 +57,6 @@ function check(replace: Record<number, Omit<SubmittedField, 'fieldId'>> = {}, fo
 }
 
 /** The field errors of a refused submission. */
-function errorsOf(fn: () => unknown): Record<string, string[]> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected a validation failure');
-}
 
 const valueOf = (values: readonly CheckedValue[], i: number) => values.find((v) => v.fieldId === idOf(i));
 

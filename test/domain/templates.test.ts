@@ -3,7 +3,7 @@ import { bulkEnvelopeId, bulkStatus, chunksOf, csvRows } from '#shared/templates
 import { sendEnvelope } from '#shared/envelopes/envelope.ts';
 import { ValidationError } from '#shared/kernel/errors.ts';
 import { assertTemplate, bindRoles, envelopeFromTemplate, prefillByLabel, type Template, type TemplateField } from '#shared/templates/templates.ts';
-import { letterDocument, letterPages, testCtx, withPages } from '#test/support/domain.ts';
+import { errorsOf, letterDocument, letterPages, testCtx, withPages } from '#test/support/domain.ts';
 
 const document = letterDocument(2);
 const field = (role: string, extra: Partial<TemplateField> = {}): TemplateField => ({
@@ -23,15 +23,6 @@ const template: Template = {
   ],
 };
 
-function errorsOf(fn: () => unknown): Record<string, string[]> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error.errors;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 const client = { name: 'Ana', email: 'ana@example.com', phone: null };
 const witness = { name: 'Ben', email: 'ben@example.com', phone: '+14155550100' };

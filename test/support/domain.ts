@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx, SignerInput } from '#shared/envelopes/envelope.ts';
+import { ValidationError } from '#shared/kernel/errors.ts';
 import type { Document, PageGeometry } from '#shared/kernel/model.ts';
 
 let counter = 0;
@@ -28,3 +29,14 @@ export function letterPages(...documents: Document[]): Map<string, PageGeometry[
 
 /** `documents` with their pages, for a new envelope's input. */
 export const withPages = (...documents: Document[]) => ({ documents, pages: letterPages(...documents) });
+
+/** The field errors of the ValidationError `fn` throws (anything else fails the test). */
+export function errorsOf(fn: () => unknown): Record<string, string[]> {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}

@@ -3,7 +3,7 @@
  * screen's top-left, kept inside the page, snapped to edges; overlap.
  */
 import { describe, expect, it } from 'vitest';
-import { clampBox, fromBox, overlaps, snapMove, snapResize, toBox } from '../../web/src/author/author-geometry.ts';
+import { clampBox, fromBox, overlaps, resizeBox, snapMove, snapResize, toBox } from '../../web/src/author/author-geometry.ts';
 
 const letter = { width: 612, height: 792 };
 const turned = { width: 792, height: 612 }; // a letter page with /Rotate 90, as shown
@@ -39,8 +39,26 @@ describe('snapping', () => {
     expect(snapMove({ left: 150, top: 150, w: 20, h: 20 }, letter, [other], 5)).toEqual({ left: 150, top: 150, w: 20, h: 20 });
   });
 
-  it('snaps a resized box\'s right and bottom edges', () => {
-    expect(snapResize({ left: 500, top: 700, w: 109, h: 89 }, letter, [], 5)).toEqual({ left: 500, top: 700, w: 112, h: 92 });
+  it('snaps the edges the dragged corner moves, and only those', () => {
+    expect(snapResize({ left: 500, top: 700, w: 109, h: 89 }, 'se', letter, [], 5)).toEqual({ left: 500, top: 700, w: 112, h: 92 });
+    expect(snapResize({ left: 3, top: 2, w: 100, h: 50 }, 'nw', letter, [], 5)).toEqual({ left: 0, top: 0, w: 103, h: 52 });
+    expect(snapResize({ left: 3, top: 2, w: 100, h: 50 }, 'se', letter, [], 5)).toEqual({ left: 3, top: 2, w: 100, h: 50 });
+  });
+});
+
+describe('resizing by a corner', () => {
+  const box = { left: 100, top: 100, w: 100, h: 50 };
+  it('moves the dragged corner and keeps the opposite one, for each corner', () => {
+    expect(resizeBox(box, 'se', 10, 5, letter)).toEqual({ left: 100, top: 100, w: 110, h: 55 });
+    expect(resizeBox(box, 'nw', -10, -5, letter)).toEqual({ left: 90, top: 95, w: 110, h: 55 });
+    expect(resizeBox(box, 'ne', 10, -5, letter)).toEqual({ left: 100, top: 95, w: 110, h: 55 });
+    expect(resizeBox(box, 'sw', -10, 5, letter)).toEqual({ left: 90, top: 100, w: 110, h: 55 });
+  });
+
+  it('stops at the page\'s edges and at 4 points a side', () => {
+    expect(resizeBox(box, 'nw', -500, -500, letter)).toEqual({ left: 0, top: 0, w: 200, h: 150 });
+    expect(resizeBox(box, 'se', 1000, 1000, letter)).toEqual({ left: 100, top: 100, w: 512, h: 692 });
+    expect(resizeBox(box, 'nw', 500, 500, letter)).toEqual({ left: 196, top: 146, w: 4, h: 4 });
   });
 });
 

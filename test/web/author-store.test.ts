@@ -7,7 +7,7 @@ import { ApiError } from '../../web/src/api-error.ts';
 import { Store, type EditorField, type FieldSaver } from '../../web/src/author/author-store.ts';
 
 const field = (id: string, x = 72): EditorField => ({
-  id, documentId: 'doc', recipient: 'sgn', type: 'text', page: 1, x, y: 100, w: 100, h: 20, origin: 'bottom-left', required: true, label: null, value: null, readOnly: false,
+  id, documentId: 'doc', recipient: 'sgn', type: 'text', page: 1, x, y: 100, w: 100, h: 20, origin: 'bottom-left', required: true, label: null, value: null, readOnly: false, showIf: null, validation: null,
 });
 
 function fakeApi() {

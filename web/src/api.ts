@@ -40,17 +40,32 @@ export function idempotencyKeys(): (json: unknown) => string {
 
 const noAnswer = () => new ApiError({ status: 0, code: 'network', message: 'No answer from the service' });
 
-export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown, idempotencyKey?: string): Promise<T> {
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface CallOptions {
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as it is, a PDF (the editor's document upload). */
+  pdf?: Blob | undefined;
+  /** A bearer token (the editor's authoring session); the signing page's token is in the path instead. */
+  bearer?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/** One call to the API on this origin: the answer's JSON, or an ApiError (status 0 when there was no answer). */
+export async function request<T>(method: Method, path: string, options: CallOptions = {}): Promise<T> {
+  const { json, pdf, bearer, idempotencyKey } = options;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers: {
         accept: 'application/json',
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(pdf ? { 'content-type': 'application/pdf' } : json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
       },
-      body: json === undefined ? null : JSON.stringify(json),
+      body: pdf ?? (json === undefined ? null : JSON.stringify(json)),
       credentials: 'omit',
       cache: 'no-store',
     });
@@ -68,11 +83,14 @@ export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, js
   throw errorOf(response, body);
 }
 
-/** Fetches a binary resource (the PDF); errors are ApiErrors like the JSON calls. */
-export async function fetchBytes(path: string): Promise<ArrayBuffer> {
+export const api = <T>(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown, idempotencyKey?: string): Promise<T> =>
+  request<T>(method, path, { json, idempotencyKey });
+
+/** Fetches a binary resource (the PDF; the route may redirect to a presigned URL, which fetch follows); errors are ApiErrors like the JSON calls. */
+export async function fetchBytes(path: string, bearer?: string): Promise<ArrayBuffer> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'omit', cache: 'no-store' });
+    response = await fetch(path, { ...(bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {}), credentials: 'omit', cache: 'no-store' });
   } catch {
     throw noAnswer();
   }

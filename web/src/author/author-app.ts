@@ -115,5 +115,6 @@ export function App(props: AppProps): JSX.Element {
         props.onSend ? h('button', { type: 'button', class: 'button button-primary button-small', disabled: props.sending, onClick: props.onSend }, t('author.send')) : null)),
     details && props.details ? h('div', { class: 'adetails' }, props.details()) : h('div', { class: 'abody' },
       h('div', { class: 'aside' }, h(Recipients, { editor }), h(Palette, { editor }), h(Overlaps, { editor }), h(Properties, { editor }), h(PageList, { editor })),
+      h('p', { class: 'visually-hidden', role: 'status' }, editor.announcement),
       h('div', { ref: scroller, class: 'ascroll', role: 'region', 'aria-label': t('author.documentArea'), tabIndex: 0 }, h(DocumentPages, { editor }))));
 }

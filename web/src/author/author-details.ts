@@ -40,7 +40,8 @@ export function DetailsView({ api, resource, reload, changed }: Props): JSX.Elem
     Object.assign(resource, { subject: next.subject ?? resource.subject, message: next.message ?? resource.message, name: next.name ?? resource.name, roles: next.roles ?? resource.roles });
   });
   const roles = resource.roles ?? [];
-  const saveRoles = (next: ApiRole[]) => patch({ roles: next }).then(reload);
+  // A renamed role names the role it was: its fields stay with it
+  const saveRoles = (next: (ApiRole & { renamedFrom?: string })[]) => patch({ roles: next }).then(reload);
 
   return h('div', { class: 'adetails-form' },
     error ? h('p', { class: 'notice notice-error', role: 'alert' }, error) : null,
@@ -55,7 +56,7 @@ export function DetailsView({ api, resource, reload, changed }: Props): JSX.Elem
     envelope ? h(Signers, { api, resource, run, reload }) : h('section', { class: 'apanel', 'aria-labelledby': 'adetails-roles' },
       h('h2', { id: 'adetails-roles', class: 'apanel-title' }, t('author.roles')),
       h('ul', { class: 'arows' }, roles.map((r, i) => h('li', { key: r.role, class: 'arow' },
-        h('label', { class: 'afield-row' }, h('span', null, t('author.roleName')), h('input', { type: 'text', value: r.role, maxLength: 50, onChange: (e: Event) => { void saveRoles(roles.map((x, j) => (j === i ? { ...x, role: value(e) } : x))); } })),
+        h('label', { class: 'afield-row' }, h('span', null, t('author.roleName')), h('input', { type: 'text', value: r.role, maxLength: 50, onChange: (e: Event) => { void saveRoles(roles.map((x, j) => (j === i ? { ...x, role: value(e).trim(), renamedFrom: x.role } : x))); } })),
         h('label', { class: 'afield-row' }, h('span', null, t('author.routingOrder')), h('input', { type: 'number', min: 1, max: 1000, value: String(r.routingOrder), onChange: (e: Event) => { void saveRoles(roles.map((x, j) => (j === i ? { ...x, routingOrder: Number(value(e)) } : x))); } })),
         h('label', { class: 'afield-row' }, h('span', null, t('author.authMethod')), h('select', { value: r.authMethod, onChange: (e: Event) => { void saveRoles(roles.map((x, j) => (j === i ? { ...x, authMethod: value(e) as AuthMethod } : x))); } }, AUTH_METHODS.map((m) => h('option', { key: m, value: m }, authName(m))))),
         h('button', { type: 'button', class: 'button button-secondary button-small', disabled: roles.length < 2, onClick: () => { void saveRoles(roles.filter((_, j) => j !== i)); } }, t('author.removeNamed', { name: r.role }))))),

@@ -46,8 +46,25 @@ export function snapMove(box: Box, page: Size, others: readonly Box[], tolerance
   return { ...box, left: box.left + shift([box.left, box.left + box.w], xs), top: box.top + shift([box.top, box.top + box.h], ys) };
 }
 
-/** Snaps a resized box's right and bottom edges the same way. */
-export function snapResize(box: Box, page: Size, others: readonly Box[], tolerance: number): Box {
+/** A corner of a box: the one a handle (or Alt + arrow keys) moves while the opposite one stays. */
+export type Corner = 'nw' | 'ne' | 'sw' | 'se';
+/** The order the keyboard steps through them, the bottom-right one first. */
+export const CORNERS: readonly Corner[] = ['se', 'sw', 'nw', 'ne'];
+/** The smallest side of a field, in points. */
+const MIN_SIDE = 4;
+
+/** The box with `corner` moved by (dx, dy) points, the opposite corner fixed, kept on the page and at least 4 pt a side. */
+export function resizeBox(start: Box, corner: Corner, dx: number, dy: number, page: Size): Box {
+  let [left, top, right, bottom] = [start.left, start.top, start.left + start.w, start.top + start.h];
+  if (corner === 'nw' || corner === 'sw') left = Math.min(Math.max(0, left + dx), right - MIN_SIDE);
+  else right = Math.max(Math.min(page.width, right + dx), left + MIN_SIDE);
+  if (corner === 'nw' || corner === 'ne') top = Math.min(Math.max(0, top + dy), bottom - MIN_SIDE);
+  else bottom = Math.max(Math.min(page.height, bottom + dy), top + MIN_SIDE);
+  return { left, top, w: right - left, h: bottom - top };
+}
+
+/** Snaps the edges a resize by `corner` moves to the page's edges and other boxes' edges within `tolerance` points. */
+export function snapResize(box: Box, corner: Corner, page: Size, others: readonly Box[], tolerance: number): Box {
   const near = (edge: number, targets: number[]) => {
     let best = edge;
     let distance = tolerance;
@@ -57,9 +74,14 @@ export function snapResize(box: Box, page: Size, others: readonly Box[], toleran
     }
     return best;
   };
-  const right = near(box.left + box.w, [page.width, ...others.flatMap((o) => [o.left, o.left + o.w])]);
-  const bottom = near(box.top + box.h, [page.height, ...others.flatMap((o) => [o.top, o.top + o.h])]);
-  return { ...box, w: right - box.left, h: bottom - box.top };
+  const xs = [0, page.width, ...others.flatMap((o) => [o.left, o.left + o.w])];
+  const ys = [0, page.height, ...others.flatMap((o) => [o.top, o.top + o.h])];
+  let [left, top, right, bottom] = [box.left, box.top, box.left + box.w, box.top + box.h];
+  if (corner === 'nw' || corner === 'sw') left = Math.min(near(left, xs), right - MIN_SIDE);
+  else right = Math.max(near(right, xs), left + MIN_SIDE);
+  if (corner === 'nw' || corner === 'ne') top = Math.min(near(top, ys), bottom - MIN_SIDE);
+  else bottom = Math.max(near(bottom, ys), top + MIN_SIDE);
+  return { left, top, w: right - left, h: bottom - top };
 }
 
 export const overlaps = (a: Box, b: Box) =>

@@ -2,7 +2,7 @@
 import { h, type JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n/i18n.ts';
-import { clampBox, snapMove, snapResize, type Box } from './author-geometry.ts';
+import { clampBox, CORNERS, resizeBox, snapMove, snapResize, type Box, type Corner } from './author-geometry.ts';
 import type { Editor, EditorDocument } from './author-state.ts';
 import type { EditorField } from './author-store.ts';
 import { fieldName, typeName } from './author-labels.ts';
@@ -10,7 +10,27 @@ import { fieldName, typeName } from './author-labels.ts';
 /** Snapping reaches this many CSS pixels, whatever the zoom. */
 const SNAP_PX = 6;
 
-interface Drag { pointer: number; x: number; y: number; start: Box; resize: boolean; moved: boolean }
+interface Drag {
+  pointer: number; x: number; y: number; start: Box; corner: Corner | null; moved: boolean;
+  /** Where the pointer holds the field, in points from its top-left corner. */
+  grab: { x: number; y: number };
+}
+
+/** Dragging near the top or bottom of the pages' view scrolls it, so a field can be carried to a page out of view. */
+const EDGE_PX = 48;
+
+/** The page sheet under a point (another page's, when a field is carried there), with its document and page number. */
+function sheetAt(x: number, y: number): { el: HTMLElement; documentId: string; page: number } | null {
+  for (const el of document.elementsFromPoint(x, y)) {
+    if (!(el instanceof HTMLElement) || !el.classList.contains('asheet')) continue;
+    // The dragged field's own page is listed as its parent even where the field is drawn beyond it
+    const rect = el.getBoundingClientRect();
+    if (x < rect.left || x > rect.right || y < rect.top || y > rect.bottom) continue;
+    const section = el.closest<HTMLElement>('.apage');
+    if (section) return { el, documentId: section.dataset.documentId ?? '', page: Number(section.dataset.page) };
+  }
+  return null;
+}
 
 function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: EditorField; overlapsWith: string[] | undefined }) {
   const ref = useRef<HTMLButtonElement>(null);
@@ -33,8 +53,12 @@ function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: Edit
     event.stopPropagation();
     ref.current?.focus();
     ref.current?.setPointerCapture(event.pointerId);
-    const resize = (event.target as Element).classList.contains('afield-handle');
-    drag.current = { pointer: event.pointerId, x: event.clientX, y: event.clientY, start: editor.boxOf(field), resize, moved: false };
+    const corner = (event.target as HTMLElement).dataset.corner as Corner | undefined;
+    const start = editor.boxOf(field);
+    const sheetRect = ref.current?.parentElement?.getBoundingClientRect();
+    const scale = editor.scale(field.documentId, field.page);
+    const grab = sheetRect ? { x: (event.clientX - sheetRect.left) / scale - start.left, y: (event.clientY - sheetRect.top) / scale - start.top } : { x: 0, y: 0 };
+    drag.current = { pointer: event.pointerId, x: event.clientX, y: event.clientY, start, corner: corner ?? null, moved: false, grab };
   };
   const move = (event: PointerEvent) => {
     const d = drag.current;
@@ -46,11 +70,23 @@ function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: Edit
     const scale = editor.scale(field.documentId, field.page);
     const tolerance = SNAP_PX / scale;
     const others = editor.neighbours(field);
-    const next = d.resize
-      ? snapResize({ ...d.start, w: Math.max(4, d.start.w + dx / scale), h: Math.max(4, d.start.h + dy / scale) }, size, others, tolerance)
-      : snapMove({ ...d.start, left: d.start.left + dx / scale, top: d.start.top + dy / scale }, size, others, tolerance);
-    editor.preview = { id: field.id, box: clampBox(next, size) };
+    if (d.corner) {
+      const next = resizeBox(d.start, d.corner, dx / scale, dy / scale, size);
+      editor.preview = { id: field.id, box: snapResize(next, d.corner, size, others, tolerance) };
+    } else {
+      const moved = { ...d.start, left: d.start.left + dx / scale, top: d.start.top + dy / scale };
+      const over = sheetAt(event.clientX, event.clientY);
+      // Over another page the box follows the pointer there (drawn outside its own page until dropped)
+      const elsewhere = over && (over.documentId !== (field.documentId ?? over.documentId) || over.page !== field.page);
+      editor.preview = { id: field.id, box: elsewhere ? moved : clampBox(snapMove(moved, size, others, tolerance), size) };
+    }
     editor.changed();
+    const scroller = ref.current?.closest<HTMLElement>('.ascroll');
+    const view = scroller?.getBoundingClientRect();
+    if (scroller && view && !d.corner) {
+      if (event.clientY > view.bottom - EDGE_PX) scroller.scrollTop += EDGE_PX / 2;
+      else if (event.clientY < view.top + EDGE_PX) scroller.scrollTop -= EDGE_PX / 2;
+    }
   };
   const up = (event: PointerEvent) => {
     const d = drag.current;
@@ -58,7 +94,16 @@ function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: Edit
     drag.current = null;
     const preview = editor.preview;
     editor.preview = null;
-    if (d.moved && preview) editor.setBox(field.id, preview.box);
+    const over = d.corner || !d.moved ? null : sheetAt(event.clientX, event.clientY);
+    if (over && (over.documentId !== (field.documentId ?? over.documentId) || over.page !== field.page) && preview) {
+      // Dropped on another page: where the pointer left it, held at the point it was grabbed by, in that page's points
+      const rect = over.el.getBoundingClientRect();
+      const scale = editor.scale(over.documentId, over.page);
+      editor.moveTo(field.id, over.documentId, over.page, {
+        left: (event.clientX - rect.left) / scale - d.grab.x, top: (event.clientY - rect.top) / scale - d.grab.y, w: d.start.w, h: d.start.h,
+      });
+      editor.focusRequest = key;
+    } else if (d.moved && preview) editor.setBox(field.id, preview.box);
     editor.store.select(field.id);
   };
   const key_ = (event: KeyboardEvent) => {
@@ -77,6 +122,9 @@ function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: Edit
     } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'd') {
       event.preventDefault();
       editor.duplicate(field.id);
+    } else if (event.key.toLowerCase() === 'c' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      editor.nextCorner();
     } else if (event.key === 'Escape') {
       editor.store.select(null);
     }
@@ -95,7 +143,9 @@ function FieldBox({ editor, field, overlapsWith }: { editor: Editor; field: Edit
   },
   h('span', { class: 'afield-name', 'aria-hidden': 'true' }, field.label ?? typeName(field.type), field.required ? ' *' : ''),
   overlapsWith ? h('span', { class: 'afield-warn', 'aria-hidden': 'true' }, '!') : null,
-  h('span', { class: 'afield-handle', 'aria-hidden': 'true' }));
+  CORNERS.map((corner) => h('span', {
+    key: corner, class: `afield-handle afield-handle-${corner}${selected && editor.corner === corner ? ' is-active' : ''}`, 'data-corner': corner, 'aria-hidden': 'true',
+  })));
 }
 
 function PageSheet({ editor, doc, index, overlaps }: { editor: Editor; doc: EditorDocument; index: number; overlaps: Map<string, string[]> }) {

@@ -6,6 +6,8 @@ import { t } from '../i18n/i18n.ts';
 import type { Editor } from './author-state.ts';
 import { fieldName, typeName } from './author-labels.ts';
 import type { EditorField } from './author-store.ts';
+import { Rules } from './author-rules.ts';
+import { Entry } from './author-entry.ts';
 
 export function Recipients({ editor }: { editor: Editor }): JSX.Element {
   return h('fieldset', { class: 'apanel arecipients' },
@@ -80,11 +82,11 @@ export function Palette({ editor }: { editor: Editor }): JSX.Element {
 
 function NumberInput({ label, value, onCommit }: { label: string; value: number; onCommit: (n: number) => void }) {
   return h('label', { class: 'anumber' }, h('span', null, label),
-    h('input', {
+    h(Entry, {
       type: 'number', step: '0.01', value: String(value), inputMode: 'decimal',
-      onChange: (event: Event) => {
-        const n = Number((event.target as HTMLInputElement).value);
-        if (Number.isFinite(n)) onCommit(n);
+      onCommit: (typed) => {
+        const n = Number(typed);
+        if (typed.trim() !== '' && Number.isFinite(n)) onCommit(n);
       },
     }));
 }
@@ -101,16 +103,17 @@ export function Properties({ editor }: { editor: Editor }): JSX.Element | null {
       h('select', { value: field.recipient, onChange: (e: Event) => { set({ recipient: (e.target as HTMLSelectElement).value }); } },
         editor.recipients.map((r) => h('option', { key: r.key, value: r.key }, r.name)))),
     h('label', { class: 'afield-row' }, h('span', null, t('author.label')),
-      h('input', { type: 'text', maxLength: 100, value: field.label ?? '', placeholder: typeName(field.type), onChange: (e: Event) => { set({ label: (e.target as HTMLInputElement).value.trim() || null }); } })),
+      h(Entry, { type: 'text', maxLength: 100, value: field.label ?? '', placeholder: typeName(field.type), onCommit: (label) => { set({ label: label.trim() || null }); } })),
     field.type === 'checkbox'
       ? h('label', { class: 'acheck' }, h('input', { type: 'checkbox', checked: field.value === 'true', onChange: (e: Event) => { set({ value: (e.target as HTMLInputElement).checked ? 'true' : null }); } }), t('author.prefillChecked'))
       : field.type === 'text' || field.type === 'date'
         ? h('label', { class: 'afield-row' }, h('span', null, t('author.value')),
-          h('input', { type: 'text', maxLength: 1000, value: field.value ?? '', onChange: (e: Event) => { set({ value: (e.target as HTMLInputElement).value || null }); } }))
+          h(Entry, { type: 'text', maxLength: 1000, value: field.value ?? '', onCommit: (value) => { set({ value: value || null }); } }))
         : null,
     h('label', { class: 'acheck' }, h('input', { type: 'checkbox', checked: field.required, onChange: (e: Event) => { set({ required: (e.target as HTMLInputElement).checked }); } }), t('author.required')),
     field.type === 'signature' || field.type === 'initial' ? null
       : h('label', { class: 'acheck' }, h('input', { type: 'checkbox', checked: field.readOnly, onChange: (e: Event) => { set({ readOnly: (e.target as HTMLInputElement).checked }); } }), t('author.readOnly')),
+    h(Rules, { editor, field }),
     h('fieldset', { class: 'aplacement' }, h('legend', null, t('author.placement')),
       h(NumberInput, { label: 'x', value: field.x, onCommit: (x) => { editor.moveBy(field.id, x - field.x, 0); } }),
       h(NumberInput, { label: 'y', value: field.y, onCommit: (y) => { editor.moveBy(field.id, 0, field.origin === 'top-left' ? y - field.y : field.y - y); } }),
@@ -126,7 +129,8 @@ export function PageList({ editor }: { editor: Editor }): JSX.Element {
   return h('nav', { class: 'apanel apagelist', 'aria-label': t('author.pages') },
     h('h2', { class: 'apanel-title' }, t('author.pages')),
     editor.documents.map((doc) => h('ol', { key: doc.id, class: 'athumbs', 'aria-label': doc.name },
-      Array.from({ length: doc.pages?.count ?? 0 }, (_, i) => h(Thumb, { key: i, editor, documentId: doc.id, index: i })))));
+      // The list is drawn once the first page is: a long document's page pictures never delay it
+      Array.from({ length: doc.pages && editor.listReady ? doc.pages.count : 0 }, (_, i) => h(Thumb, { key: i, editor, documentId: doc.id, index: i })))));
 }
 
 function Thumb({ editor, documentId, index }: { editor: Editor; documentId: string; index: number }) {

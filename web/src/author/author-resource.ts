@@ -1,5 +1,7 @@
 /** The envelope or template being edited, as the API answers it, and the field routes that save it. */
-import type { AuthMethod, FieldOrigin, FieldType } from '#shared/kernel/model.ts';
+import type { ShowIf } from '#shared/envelopes/field-conditions.ts';
+import type { TextValidation } from '#shared/envelopes/text-validation.ts';
+import type { AttachmentFormat, AuthMethod, FieldOrigin, FieldType } from '#shared/kernel/model.ts';
 import type { AuthorApi } from './author-api.ts';
 import { COLOURS, type Recipient } from './author-state.ts';
 import type { EditorField, FieldSaver } from './author-store.ts';
@@ -8,6 +10,7 @@ export interface ApiField {
   id: string; documentId: string | null; signerId?: string; role?: string; type: FieldType; page: number;
   x: number; y: number; w: number; h: number; origin: FieldOrigin; required: boolean;
   label: string | null; value: string | null; readOnly: boolean;
+  showIf?: ShowIf | null; validation?: TextValidation | null; accept?: AttachmentFormat[]; maxBytes?: number;
 }
 export interface ApiSigner { id: string; name: string; email: string; phone?: string | null; routingOrder: number; authMethod: AuthMethod; locale?: string | null }
 export interface ApiRole { role: string; routingOrder: number; authMethod: AuthMethod }
@@ -49,13 +52,16 @@ export function recipientsOf(resource: Resource): Recipient[] {
 export const toEditorField = (f: ApiField): EditorField => ({
   id: f.id, documentId: f.documentId, recipient: f.signerId ?? f.role ?? '', type: f.type, page: f.page,
   x: f.x, y: f.y, w: f.w, h: f.h, origin: f.origin, required: f.required, label: f.label, value: f.value, readOnly: f.readOnly,
+  showIf: f.showIf ?? null, validation: f.validation ?? null, ...(f.type === 'attachment' ? { accept: f.accept, maxBytes: f.maxBytes } : {}),
 });
 
 export function fieldSaver(api: AuthorApi, resource: Pick<Resource, 'kind' | 'id'>): FieldSaver {
   const base = `${basePath(resource.kind, resource.id)}/fields`;
   const body = (f: EditorField) => ({
     type: f.type, documentId: f.documentId, page: f.page, x: f.x, y: f.y, w: f.w, h: f.h, origin: f.origin,
-    required: f.required, label: f.label, value: f.value, readOnly: f.readOnly,
+    required: f.required, label: f.label, value: f.value, readOnly: f.readOnly, showIf: f.showIf, validation: f.type === 'text' ? f.validation : null,
+    // Formats and size are an attachment field's alone (the API refuses them on another type)
+    ...(f.type === 'attachment' ? { ...(f.accept ? { accept: f.accept } : {}), ...(f.maxBytes ? { maxBytes: f.maxBytes } : {}) } : {}),
     ...(resource.kind === 'envelope' ? { signerId: f.recipient } : { role: f.recipient }),
   });
   return {

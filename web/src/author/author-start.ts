@@ -13,7 +13,7 @@ import { DetailsView } from './author-details.ts';
 import { App } from './author-app.ts';
 import { Editor } from './author-state.ts';
 import { PdfPages, warmWorker } from './author-pdf-pages.ts';
-import { documentUrl, fieldSaver, loadResource, originals, recipientsOf, toEditorField, type Resource } from './author-resource.ts';
+import { basePath, documentUrl, fieldSaver, loadResource, originals, recipientsOf, toEditorField, type Resource } from './author-resource.ts';
 import { Store } from './author-store.ts';
 import styles from './author-editor.css';
 
@@ -34,16 +34,18 @@ function finished(heading: () => string, text: () => string): void {
   show();
 }
 
-export async function startAuthoring(ticket: string): Promise<void> {
+/** `opening`: the ticket's open call, when the page started it before this chunk arrived. */
+export async function startAuthoring(ticket: string, opening: Promise<unknown> | null = null): Promise<void> {
   if (mounted?.ticket === ticket) {
     mounted.draw();
     return;
   }
+  performance.mark('author:start');
   loadingScreen(t('author.title'), t('author.opening'));
   warmWorker(); // pdf.js and its worker load while the ticket is opened and the draft read
   let opened: Opened & Session;
   try {
-    opened = await openTicket<Opened & Session>(ticket);
+    opened = await (opening ? (opening as Promise<Opened & Session>) : openTicket<Opened & Session>(ticket));
   } catch (error) {
     const e = asApiError(error);
     problem(t('author.openFailed'), e.status === 401 ? t('author.linkUsed') : e.status === 0 ? t('author.noAnswer') : e.message);
@@ -53,6 +55,9 @@ export async function startAuthoring(ticket: string): Promise<void> {
   if (opened.locale) await adoptLocale(opened.locale);
   const api = new AuthorApi(opened);
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => { api.keepAlive(); }, { passive: true });
+  // The first document's bytes are asked for together with the draft: the route answers the first one without an id
+  const firstPdf = api.bytes(`${basePath(opened.kind, opened.id)}/document`);
+  firstPdf.catch(() => undefined);
   let resource: Resource;
   try {
     resource = await loadResource(api, opened.kind, opened.id);
@@ -62,10 +67,10 @@ export async function startAuthoring(ticket: string): Promise<void> {
     return;
   }
   performance.mark('author:draft');
-  mounted = { ticket, draw: mount(api, opened, resource) };
+  mounted = { ticket, draw: mount(api, opened, resource, firstPdf) };
 }
 
-function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
+function mount(api: AuthorApi, opened: Opened, first: Resource, firstPdf: Promise<ArrayBuffer>): () => void {
   let resource = first;
   const store = new Store(resource.fields.map(toEditorField), fieldSaver(api, resource), () => { postEvent(opened, 'authoring.saved'); });
   const editor = new Editor(store, resource.fieldOrigin);
@@ -77,6 +82,7 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
     lastError = error;
   });
   let sending = false;
+  let prefetchUsed = false;
 
   const loadDocuments = () => {
     const before = new Map(editor.documents.map((d) => [d.id, d]));
@@ -85,21 +91,30 @@ function mount(api: AuthorApi, opened: Opened, first: Resource): () => void {
     if (!editor.recipients.some((r) => r.key === editor.active)) editor.active = editor.recipients[0]?.key ?? '';
     const [firstDoc] = editor.documents;
     if (firstDoc && !editor.documents.some((d) => d.id === editor.current.documentId)) editor.current = { documentId: firstDoc.id, page: 1 };
+    // The bytes fetched with the draft are the first original's, which the page shows first when it is also first in order
+    const prefetched = resource.documents.find((d) => (d.kind ?? 'original') === 'original')?.id;
     for (const doc of editor.documents) {
       if (doc.pages) continue;
-      void api.bytes(documentUrl(resource, doc.id)).then((bytes) => {
+      const pdf = doc === editor.documents[0] && doc.id === prefetched && !prefetchUsed ? firstPdf : api.bytes(documentUrl(resource, doc.id));
+      if (doc === editor.documents[0]) prefetchUsed = true;
+      void pdf.then((bytes) => {
         if (doc === editor.documents[0]) performance.mark('author:pdf-bytes');
         return PdfPages.open(bytes);
       }).then((pages) => {
         doc.pages = pages;
         pages.onSizes(() => { editor.changed(); });
         if (doc === editor.documents[0]) {
-          void pages.firstDrawn.then(() => { performance.mark('author:first-page'); });
+          void pages.firstDrawn.then(() => {
+            performance.mark('author:first-page');
+            editor.listReady = true;
+            editor.changed();
+          });
           requestAnimationFrame(() => { performance.mark('author:interactive'); });
         }
         editor.changed();
       }, () => {
         doc.failed = true;
+        editor.listReady = true;
         editor.changed();
         postEvent(opened, 'error');
       });

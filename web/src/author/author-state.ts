@@ -1,7 +1,7 @@
 /** What the editor shows besides the fields: documents, recipients, the armed field type, zoom, the current page. */
 import type { FieldOrigin, FieldType } from '#shared/kernel/model.ts';
 import { t } from '../i18n/i18n.ts';
-import { clampBox, DEFAULT_SIZE, fromBox, overlaps, toBox, type Box, type Size } from './author-geometry.ts';
+import { clampBox, CORNERS, DEFAULT_SIZE, fromBox, overlaps, resizeBox, toBox, type Box, type Corner, type Size } from './author-geometry.ts';
 import type { PdfPages } from './author-pdf-pages.ts';
 import { temporaryId, type EditorField, type Store } from './author-store.ts';
 
@@ -28,6 +28,12 @@ export class Editor {
   /** The field (by key) or page to give the focus to once drawn. */
   focusRequest: string | null = null;
   focusPage: { documentId: string; page: number } | null = null;
+  /** The page list is drawn (after the first page). */
+  listReady = false;
+  /** The corner Alt + arrow keys move. */
+  corner: Corner = 'se';
+  /** What the live region says (the corner chosen). */
+  announcement = '';
 
   constructor(readonly store: Store, readonly origin: FieldOrigin) {}
 
@@ -67,7 +73,7 @@ export class Editor {
       id: temporaryId(), documentId, recipient: this.active, type, page, origin: this.origin,
       ...fromBox(box, size, this.origin), required: type !== 'checkbox',
       // An attachment field needs a label (the signer is asked for the file by it): its type's name until the sender renames it
-      label: type === 'attachment' ? t('author.type.attachment') : null, value: null, readOnly: false,
+      label: type === 'attachment' ? t('author.type.attachment') : null, value: null, readOnly: false, showIf: null, validation: null,
     };
     this.store.add(field);
     return field;
@@ -88,11 +94,26 @@ export class Editor {
     this.setBox(id, { ...box, left: box.left + dx, top: box.top + dy });
   }
 
-  resizeBy(id: string, dw: number, dh: number): void {
+  /** Moves the field's active corner (Alt + arrow keys) by (dx, dy) points; the opposite corner stays. */
+  resizeBy(id: string, dx: number, dy: number): void {
     const field = this.store.field(id);
     if (!field) return;
-    const box = this.boxOf(field);
-    this.setBox(id, { ...box, w: Math.max(4, box.w + dw), h: Math.max(4, box.h + dh) });
+    this.setBox(id, resizeBox(this.boxOf(field), this.corner, dx, dy, this.size(field.documentId, field.page)));
+  }
+
+  /** The next corner for Alt + arrow keys (bottom-right, bottom-left, top-left, top-right), said to a screen reader. */
+  nextCorner(): void {
+    this.corner = CORNERS[(CORNERS.indexOf(this.corner) + 1) % CORNERS.length] ?? 'se';
+    this.announcement = t('author.corner', { corner: this.corner });
+    this.changed();
+  }
+
+  /** Puts a field on another page (dragged there): `box` in points from that page's top-left corner, kept on it. */
+  moveTo(id: string, documentId: string, page: number, box: Box): void {
+    const field = this.store.field(id);
+    if (!field) return;
+    const size = this.size(documentId, page);
+    this.store.update(id, { documentId, page, ...fromBox(clampBox(box, size), size, field.origin) });
   }
 
   duplicate(id: string): void {

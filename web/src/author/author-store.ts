@@ -3,8 +3,10 @@
  * shown at once, saved in order through one queue, and replaced by what the API answers; a change the API refuses
  * is taken back on screen and its message shown. Undo and redo are changes like any other (saved the same way).
  */
-import type { FieldOrigin, FieldType } from '#shared/kernel/model.ts';
-import { asApiError } from '../api-error.ts';
+import type { ShowIf } from '#shared/envelopes/field-conditions.ts';
+import type { TextValidation } from '#shared/envelopes/text-validation.ts';
+import type { AttachmentFormat, FieldOrigin, FieldType } from '#shared/kernel/model.ts';
+import { asApiError, type ApiError } from '../api-error.ts';
 
 export interface EditorField {
   id: string;
@@ -24,6 +26,19 @@ export interface EditorField {
   label: string | null;
   value: string | null;
   readOnly: boolean;
+  /** Shown only while another field (by its label) has a value. */
+  showIf: ShowIf | null;
+  /** Text fields: what the value must look like. */
+  validation: TextValidation | null;
+  /** Attachment fields: the formats and the largest file the signer may add. */
+  accept?: AttachmentFormat[] | undefined;
+  maxBytes?: number | undefined;
+}
+
+/** The API's message with the attributes it names ("showIf.label: ... must be unique"), as the bar shows a refusal. */
+export function refusal(error: ApiError): string {
+  const details = Object.entries(error.errors).map(([at, messages]) => (at ? `${at}: ${messages.join('; ')}` : messages.join('; ')));
+  return details.length > 0 ? `${error.message}: ${details.join('. ')}` : error.message;
 }
 
 /** One change: a field added (before null), removed (after null) or replaced. */
@@ -165,7 +180,7 @@ export class Store {
       const at = stack.findIndex((c) => c.before === before && c.after === after);
       if (at >= 0) stack.splice(at, 1);
       this.saveState = 'error';
-      this.saveError = asApiError(error).message;
+      this.saveError = refusal(asApiError(error));
     }
     this.emit();
   }
