@@ -139,7 +139,7 @@ const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };
 const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
-  list: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
+  list: true, subscriptions: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
 };
 
 /** The table's ports, over one client loaded with the first of them that is called. */

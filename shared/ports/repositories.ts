@@ -158,8 +158,19 @@ export interface TeamRepository {
   removeClient(appId: string, clientId: string): Promise<boolean>;
 }
 
+/**
+ * Which webhook events the application's active webhooks subscribe to, and the version of that answer: every webhook
+ * put or delete advances it, so a commit that skipped an event on this answer can insist it still holds.
+ */
+export interface WebhookSubscriptions {
+  version: number;
+  events: readonly string[];
+}
+
 export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
+  /** The events the application's active webhooks subscribe to, read consistently. */
+  subscriptions(appId: string): Promise<WebhookSubscriptions>;
   get(appId: string, id: string): Promise<Webhook | undefined>;
   put(webhook: Webhook): Promise<void>;
   /** Stores `webhook` only while its stored secret is still `expectedSealed` (and it exists); false otherwise. */
