@@ -29,10 +29,14 @@ type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>
  * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
  * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
  */
-export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
+export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>, known?: Envelope): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
+  // `known`: the envelope this request read a moment ago, decided on first; the commit's version check catches a
+  // change since, and the retry reads afresh.
+  let seed = known?.id === link.envelopeId ? known : undefined;
   const load = async () => {
-    const found = await deps.envelopes.find(link.envelopeId);
+    const found = seed ?? await deps.envelopes.find(link.envelopeId);
+    seed = undefined;
     if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
     return found;
   };
@@ -193,7 +197,7 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
     const kept = keepNamedAttachments(latest, latestSigner, values.flatMap((v) => (v.kind === 'attachment' ? [v] : [])));
     const { change } = recordSignature(kept.envelope, latestSigner, submission, ctx);
     return { change: { ...change, outbox: [...change.outbox, ...deleteJob(latest, kept.dropped, ctx)], releases: [stage.id] }, result: null };
-  }));
+  }, opened.envelope));
   const after = signerOf(signed.envelope, signer.id);
   // The envelope completes only once sealing has run: the signer who signed last is told now that nobody is left.
   const allSigned = signed.envelope.signers.every((s) => s.status === 'signed');

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
 import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
 import { ConcurrentModification, QuotaExceeded, SubscriptionsChanged } from '#shared/kernel/errors.ts';
@@ -209,8 +209,21 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return { data: await this.batchGet(keys), total };
   }
 
+  /** One DeleteItem, or for several items BatchWriteItem (25 a call); what a batch leaves unprocessed is sent again. */
   async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
-    await Promise.all(itemIds.map((id) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: envPk(envelopeId), SK: `OUT#${id}` } }))));
+    const keys = itemIds.map((id) => ({ PK: envPk(envelopeId), SK: `OUT#${id}` }));
+    if (keys.length === 1) {
+      await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys[0] }));
+      return;
+    }
+    for (let start = 0; start < keys.length; start += 25) {
+      let requests = keys.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** Math.min(attempt, 6)));
+        const { UnprocessedItems } = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
+        requests = (UnprocessedItems?.[this.table] ?? []) as typeof requests;
+      }
+    }
   }
 
   async stageBlobs(stage: BlobStage): Promise<void> {
