@@ -152,7 +152,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
     lazyPort(async () => (await table())[name], methods);
   return {
     envelopes: port('envelopes', ENVELOPE_METHODS),
-    tenants: port('tenants', { get: true, put: true, branding: true, saveBranding: true, logo: true, saveLogo: true }),
+    tenants: port('tenants', { get: true, forEnvelope: true, put: true, branding: true, saveBranding: true, logo: true, saveLogo: true }),
     applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true, saveSettings: true }),
     webhooks: port('webhooks', WEBHOOK_METHODS),
     contacts: port('contacts', { list: true, upsert: true, delete: true }),

@@ -75,6 +75,8 @@ export interface TenantRepository {
   put(settings: TenantSettings): Promise<void>;
   /** The application's branding (`tenantId` null) or a tenant's override; null when none was set. */
   branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null>;
+  /** What a new envelope takes from its tenant, in one read: the settings, the application's branding and the tenant's override. */
+  forEnvelope(appId: string, tenantId: string): Promise<{ settings: TenantSettings; app: BrandingRecord | null; tenant: BrandingRecord | null }>;
   saveBranding(appId: string, tenantId: string | null, record: BrandingRecord): Promise<void>;
   /** A logo by its id (the SHA-256 of its bytes); stored once, never changed. */
   logo(logoId: string): Promise<StoredLogo | null>;
