@@ -134,7 +134,7 @@ export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
 }
 
 const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
-  get: true, getWithAudit: true, find: true, findSealed: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
+  get: true, getWithAudit: true, find: true, findWhole: true, findSealed: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
   dueForExpiry: true, dueForReminder: true, dueForSealCheck: true, retainedUntil: true, retainedAfter: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };

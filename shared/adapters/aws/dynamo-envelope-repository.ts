@@ -113,6 +113,15 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return { envelope: envelopeOf(last), auditLog: items.slice(0, -1).map((item) => recordOf<AuditEntry>(item)) };
   }
 
+  /** The envelope's whole partition in one Query (its outbox items, few, are left out of the answer). */
+  async findWhole(id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
+    const items = await this.queryAll({ TableName: this.table, ConsistentRead: true, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': envPk(id) } });
+    const envelope = items.find((item) => item.SK === 'ENV');
+    if (!envelope) return undefined;
+    const of = (prefix: string) => items.filter((item) => String(item.SK).startsWith(prefix));
+    return { envelope: envelopeOf(envelope), auditLog: of('AUD#').map((item) => recordOf<AuditEntry>(item)), submissions: of('SUB#').map((item) => recordOf<Submission>(item)) };
+  }
+
   submissions(envelopeId: string): Promise<Submission[]> {
     return this.children<Submission>(envelopeId, 'SUB#');
   }
