@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
 import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
 import { ConcurrentModification, QuotaExceeded, SubscriptionsChanged } from '#shared/kernel/errors.ts';
@@ -10,7 +10,7 @@ import type { Submission } from '#shared/signing/submission.ts';
 import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { matchesSearch, SEARCH_SCAN_LIMIT, searchNeedle } from '#shared/envelopes/envelope-search.ts';
-import { cancelledBy, lostRace } from './dynamo.ts';
+import { cancelledBy, deleteAll, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';
 import { findSealedHash, sealedHashItem } from './dynamo-sealed-hashes.ts';
@@ -218,21 +218,8 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return { data: await this.batchGet(keys), total };
   }
 
-  /** One DeleteItem, or for several items BatchWriteItem (25 a call); what a batch leaves unprocessed is sent again. */
   async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
-    const keys = itemIds.map((id) => ({ PK: envPk(envelopeId), SK: `OUT#${id}` }));
-    if (keys.length === 1) {
-      await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys[0] }));
-      return;
-    }
-    for (let start = 0; start < keys.length; start += 25) {
-      let requests = keys.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** Math.min(attempt, 6)));
-        const { UnprocessedItems } = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests } }));
-        requests = (UnprocessedItems?.[this.table] ?? []) as typeof requests;
-      }
-    }
+    await deleteAll(this.db, this.table, itemIds.map((id) => ({ PK: envPk(envelopeId), SK: `OUT#${id}` })));
   }
 
   async stageBlobs(stage: BlobStage): Promise<void> {
