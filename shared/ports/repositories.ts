@@ -36,8 +36,8 @@ export interface EnvelopeRepository {
   /** The envelope and sealed document whose sealed file has this SHA-256 (lower-case hex), recorded when it completed. */
   findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined>;
   submissions(envelopeId: string): Promise<Submission[]>;
-  /** find() with the audit log and the submissions, in one read (what a seal needs). */
-  findWhole(id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined>;
+  /** find() with the submissions and (unless `withAudit` is false: then empty) the audit log, in one read (what a seal needs). */
+  findWhole(id: string, withAudit?: boolean): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;

@@ -113,9 +113,12 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     return { envelope: envelopeOf(last), auditLog: items.slice(0, -1).map((item) => recordOf<AuditEntry>(item)) };
   }
 
-  /** The envelope's whole partition in one Query (its outbox items, few, are left out of the answer). */
-  async findWhole(id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
-    const items = await this.queryAll({ TableName: this.table, ConsistentRead: true, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': envPk(id) } });
+  /** The envelope's partition in one Query, from `ENV` on without the audit log (its outbox items, few, are left out of the answer). */
+  async findWhole(id: string, withAudit = true): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
+    const items = await this.queryAll({
+      TableName: this.table, ConsistentRead: true, KeyConditionExpression: withAudit ? 'PK = :pk' : 'PK = :pk AND SK >= :env',
+      ExpressionAttributeValues: { ':pk': envPk(id), ...(withAudit ? {} : { ':env': 'ENV' }) },
+    });
     const envelope = items.find((item) => item.SK === 'ENV');
     if (!envelope) return undefined;
     const of = (prefix: string) => items.filter((item) => String(item.SK).startsWith(prefix));

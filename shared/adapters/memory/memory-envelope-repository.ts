@@ -111,9 +111,9 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     return envelope && { envelope, auditLog: this.audit.list(id) };
   }
 
-  async findWhole(id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
+  async findWhole(id: string, withAudit = true): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
     const envelope = await this.find(id);
-    return envelope && { envelope, auditLog: this.audit.list(id), submissions: this.submitted.list(id) };
+    return envelope && { envelope, auditLog: withAudit ? this.audit.list(id) : [], submissions: this.submitted.list(id) };
   }
 
   submissions(envelopeId: string): Promise<Submission[]> {

@@ -103,6 +103,7 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       expect(await repo().findWhole(sent.after.id)).toEqual({
         envelope: await repo().find(sent.after.id), auditLog: await repo().auditLog(sent.after.id), submissions: [submission],
       });
+      expect(await repo().findWhole(sent.after.id, false)).toEqual({ envelope: await repo().find(sent.after.id), auditLog: [], submissions: [submission] });
       expect(await repo().findWhole(randomUUID())).toBeUndefined();
     });
 
