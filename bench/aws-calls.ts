@@ -29,6 +29,8 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { TABLE_INDEXES } from '#shared/adapters/aws/table-schema.ts';
 import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { workflows } from '#infra/routes.ts';
+import { itemKinds, itemSize, jobTypes } from './call-kinds.ts';
+export { itemSize } from './call-kinds.ts';
 
 /** The extended key usage of a timestamp authority's certificate. */
 const TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
@@ -47,6 +49,8 @@ export type Service = 'DynamoDB' | 'S3' | 'SES' | 'SQS' | 'SFN' | 'KMS' | 'SNS' 
 
 export interface AwsCall {
   tag: string;
+  /** The lifecycle step the call belongs to (stepOf): a request's `x-bench-step`, a task state, a jobs batch's job types. */
+  step?: string;
   service: Service;
   operation: string;
   /** DynamoDB request units (detailed mode): read, write to the table, write to the indexes. */
@@ -59,12 +63,16 @@ export interface AwsCall {
   bytes?: number;
   /** SES recipients; SQS messages received or deleted. */
   count?: number;
+  /** DynamoDB: the kinds of item touched (`ENV#/ENV`, `RATE#tok/RATE`), ids left out. */
+  items?: string;
+  /** SQS sends: the job types the message (or batch of messages) carries. */
+  jobs?: string;
 }
 
 export interface Partition { space: string; pk: string; wru: number }
 
 /** One Lambda invocation as the local stack serves it: an HTTP request, a Task state, a jobs batch. */
-export interface Invocation { tag: string; handler: string; ms: number; status?: number }
+export interface Invocation { tag: string; handler: string; ms: number; status?: number; step?: string }
 
 export interface Execution { stateMachine: string; ms: number; transitions: number; ok: boolean; startedBy: string }
 
@@ -87,10 +95,13 @@ export const recorder = {
 /** Clients the bench itself uses (the floors): never counted. */
 export const uncounted = new WeakSet<object>();
 
-export const context = new AsyncLocalStorage<{ tag: string }>();
+export const context = new AsyncLocalStorage<{ tag: string; step?: string }>();
 export const JOBS_TAG = 'jobs|functions/workers/jobs.ts';
 export const SCHEDULE_TAG = 'schedule|sweeps';
 const tagNow = () => context.getStore()?.tag ?? 'untagged';
+/** The job types of the jobs batch being handled (the local poller handles one batch at a time). */
+let jobsBatch: string | undefined;
+const stepNow = (tag: string) => context.getStore()?.step ?? (tag === JOBS_TAG && jobsBatch ? jobsBatch : undefined);
 export const handlerOf = (tag: string) => tag.slice(tag.indexOf('|') + 1);
 
 let installed = false;
@@ -138,7 +149,8 @@ function wrapSend(service: Service, proto: SendTarget): void {
     if (uncounted.has(this)) return inherited.call(this, command, ...rest);
     const name = command.constructor.name.replace(/Command$/, '');
     const operation = service === 'DynamoDB' ? (DOCUMENT_OPERATIONS[name] ?? name) : name;
-    const call: AwsCall = { tag: tagNow(), service, operation };
+    const tag = tagNow();
+    const call: AwsCall = { tag, service, operation, step: stepNow(tag), ...(service === 'DynamoDB' ? { items: itemKinds(command.input) } : {}) };
     recorder.calls.push(call);
     recorder.capture?.(this as { send: (command: never) => Promise<unknown> }, command);
     const accounted = service === 'DynamoDB' && recorder.detailed;
@@ -178,17 +190,27 @@ function sesUsage(input: Record<string, unknown>): Pick<AwsCall, 'count' | 'byte
 }
 
 function sqsUsage(client: object, operation: string, input: Record<string, unknown>, output: Record<string, unknown>, call: AwsCall): void {
-  if (operation === 'SendMessage') call.bytes = byteLength(input.MessageBody);
-  if (operation === 'SendMessageBatch') call.bytes = ((input.Entries ?? []) as { MessageBody?: string }[]).reduce((n, e) => n + byteLength(e.MessageBody), 0);
+  if (operation === 'SendMessage') {
+    call.bytes = byteLength(input.MessageBody);
+    call.jobs = jobTypes([input.MessageBody as string | undefined]);
+  }
+  if (operation === 'SendMessageBatch') {
+    const entries = (input.Entries ?? []) as { MessageBody?: string }[];
+    call.bytes = entries.reduce((n, e) => n + byteLength(e.MessageBody), 0);
+    call.jobs = jobTypes(entries.map((e) => e.MessageBody));
+  }
   if (operation === 'ReceiveMessage') {
-    call.count = ((output.Messages ?? []) as unknown[]).length;
+    const messages = (output.Messages ?? []) as { Body?: string }[];
+    call.count = messages.length;
     if (call.count > 0) receivedAt.set(client, performance.now());
+    if (call.count > 0 && call.tag === JOBS_TAG) call.step = jobsBatch = `jobs batch: ${jobTypes(messages.map((m) => m.Body))}`;
   }
   if (operation === 'DeleteMessageBatch' || operation === 'DeleteMessage') {
     call.count = operation === 'DeleteMessage' ? 1 : ((input.Entries ?? []) as unknown[]).length;
     const start = receivedAt.get(client);
-    if (start !== undefined && call.tag === JOBS_TAG) recorder.invocations.push({ tag: JOBS_TAG, handler: handlerOf(JOBS_TAG), ms: performance.now() - start });
+    if (start !== undefined && call.tag === JOBS_TAG) recorder.invocations.push({ tag: JOBS_TAG, handler: handlerOf(JOBS_TAG), ms: performance.now() - start, step: jobsBatch });
     receivedAt.delete(client);
+    if (call.tag === JOBS_TAG) jobsBatch = undefined;
   }
 }
 
@@ -258,23 +280,6 @@ function indexKey(item: Item | undefined, index: { pk: string; sk: string }): { 
   return pk === undefined || sk === undefined ? undefined : { pk: typeof pk === 'string' ? pk : JSON.stringify(pk), key: JSON.stringify([pk, sk]) };
 }
 
-/** DynamoDB's item size: attribute names plus values (strings and binaries by length, numbers about a byte per two digits). */
-export function itemSize(item: Item | undefined): number {
-  if (!item) return 0;
-  return Object.entries(item).reduce((n, [name, value]) => n + Buffer.byteLength(name) + valueSize(value), 0);
-}
-
-function valueSize(value: unknown): number {
-  if (value === null || value === undefined || typeof value === 'boolean') return 1;
-  if (typeof value === 'string') return Buffer.byteLength(value);
-  if (typeof value === 'number' || typeof value === 'bigint') return Math.ceil(String(value).replace(/[-.]/g, '').length / 2) + 1;
-  if (value instanceof Uint8Array) return value.byteLength;
-  if (value instanceof Set) return [...(value as Set<unknown>)].reduce((n: number, v) => n + valueSize(v), 0);
-  if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + valueSize(v), 0);
-  if (typeof value === 'object') return 3 + Object.entries(value).reduce((n, [k, v]) => n + Buffer.byteLength(k) + 1 + valueSize(v), 0);
-  return 0;
-}
-
 type Emit = (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 
 function wrapHttpServer(): void {
@@ -285,9 +290,11 @@ function wrapHttpServer(): void {
     const [req, res] = args as [IncomingMessage, ServerResponse];
     const tag = req.headers['x-bench-tag'];
     if (typeof tag !== 'string') return emit.call(this, event, ...args);
+    const header = req.headers['x-bench-step'];
+    const step = typeof header === 'string' ? header : undefined;
     const start = performance.now();
-    res.once('finish', () => { recorder.invocations.push({ tag, handler: handlerOf(tag), ms: performance.now() - start, status: res.statusCode }); });
-    return context.run({ tag }, () => emit.call(this, event, ...args));
+    res.once('finish', () => { recorder.invocations.push({ tag, handler: handlerOf(tag), ms: performance.now() - start, status: res.statusCode, step }); });
+    return context.run({ tag, step }, () => emit.call(this, event, ...args));
   };
 }
 
@@ -312,11 +319,12 @@ function wrapStateMachine(): void {
         execution.transitions++;
         if (!task) return handler(taskInput); // a Wait state the local runner turned into a task: a transition, no Lambda
         const tag = `task|${task.handler}`;
+        const step = `${task.machine} task ${state}`;
         const start = performance.now();
         try {
-          return await context.run({ tag }, () => handler(taskInput));
+          return await context.run({ tag, step }, () => handler(taskInput));
         } finally {
-          recorder.invocations.push({ tag, handler: task.handler, ms: performance.now() - start });
+          recorder.invocations.push({ tag, handler: task.handler, ms: performance.now() - start, step });
         }
       };
     }

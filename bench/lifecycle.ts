@@ -13,12 +13,15 @@ import { JOBS_TAG, recorder, type AwsCall, type Execution, type Invocation } fro
 import { fmt, median, percentile, sleep, type Row, type RunSize } from './lib.ts';
 import { drawnSignature } from './seal-routes.ts';
 import type { BenchStack } from './stack.ts';
+import { stepRows, sweepRow, targetRows } from './lifecycle-steps.ts';
 
 export interface Recorded {
   envelopes: number;
   calls: AwsCall[];
   invocations: Invocation[];
   executions: Execution[];
+  /** The scheduled sweeps' calls during the run, and the run's length (they are not per envelope). */
+  sweeps?: { calls: AwsCall[]; minutes: number };
 }
 
 export interface LifecycleResult {
@@ -44,22 +47,23 @@ async function oneEnvelope(stack: BenchStack, pdf: Uint8Array, signature: string
     fields: [0, 1].map((signerIndex) => ({ signerIndex, type: 'signature', page: 1, x: 72, y: 72 + signerIndex * 80, w: 180, h: 50 })),
   }));
   form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'contract.pdf');
-  const created = await stack.call<{ id: string }>('POST', '/v1/envelopes', `flow|${api('create-envelope')}`, { body: form });
+  const created = await stack.call<{ id: string }>('POST', '/v1/envelopes', `flow|${api('create-envelope')}`, { body: form, step: 'create' });
   if (created.status !== 201) throw new Error(`create: ${String(created.status)} ${JSON.stringify(created.body)}`);
   const id = created.body.id;
   const t1 = performance.now();
-  const sent = await stack.call<{ signers: { signingUrl: string | null }[] }>('POST', `/v1/envelopes/${id}/send`, `flow|${api('send-envelope')}`, { body: {} });
+  const sent = await stack.call<{ signers: { signingUrl: string | null }[] }>('POST', `/v1/envelopes/${id}/send`, `flow|${api('send-envelope')}`, { body: {}, step: 'send' });
   if (sent.status !== 200) throw new Error(`send: ${String(sent.status)} ${JSON.stringify(sent.body)}`);
   const t2 = performance.now();
-  for (const signer of sent.body.signers) {
+  for (const [i, signer] of sent.body.signers.entries()) {
     const token = signer.signingUrl?.split('/sign/')[1] ?? '';
     const link = { bearer: false };
-    const context = await stack.call<{ fields: { id: string }[] }>('GET', `/v1/signing/${token}`, `flow|${api('signing-context')}`, link);
+    const who = `signer ${String(i + 1)}`;
+    const context = await stack.call<{ fields: { id: string }[] }>('GET', `/v1/signing/${token}`, `flow|${api('signing-context')}`, { ...link, step: `${who} context` });
     if (context.status !== 200) throw new Error(`signing context: ${String(context.status)}`);
-    const consent = await stack.call('POST', `/v1/signing/${token}/consent`, `flow|${api('consent')}`, link);
+    const consent = await stack.call('POST', `/v1/signing/${token}/consent`, `flow|${api('consent')}`, { ...link, step: `${who} consent` });
     if (consent.status !== 200) throw new Error(`consent: ${String(consent.status)}`);
     const fields = context.body.fields.map((f) => ({ fieldId: f.id, signatureImageBase64: signature }));
-    const signed = await stack.call('POST', `/v1/signing/${token}/sign`, `flow|${api('sign')}`, { ...link, body: { fields } });
+    const signed = await stack.call('POST', `/v1/signing/${token}/sign`, `flow|${api('sign')}`, { ...link, body: { fields }, step: `${who} sign` });
     if (signed.status !== 200) throw new Error(`sign: ${String(signed.status)} ${JSON.stringify(signed.body)}`);
   }
   const t3 = performance.now();
@@ -96,10 +100,12 @@ async function runEnvelopes(stack: BenchStack, count: number): Promise<{ steps: 
   const pdf = await makePdf({ pages: 2 });
   const signature = Buffer.from(drawnSignature()).toString('base64');
   recorder.reset();
+  const started = performance.now();
   const steps: Steps[] = [];
   for (let i = 0; i < count; i++) steps.push(await oneEnvelope(stack, pdf, signature, i));
   await settle();
-  const recorded = perEnvelope({ envelopes: count, calls: recorder.calls, invocations: recorder.invocations, executions: recorder.executions });
+  const sweeps = { calls: recorder.calls.filter((c) => c.tag.startsWith('schedule|')), minutes: (performance.now() - started) / 60_000 };
+  const recorded = perEnvelope({ envelopes: count, calls: recorder.calls, invocations: recorder.invocations, executions: recorder.executions, sweeps });
   recorder.reset();
   return { steps, recorded };
 }
@@ -138,6 +144,8 @@ export async function lifecycleFigure(stack: BenchStack, size: RunSize): Promise
     what: 'AWS calls per envelope (same run; polls excluded)',
     ours: callsPerEnvelope(timed.recorded),
     note: `${fmt.int(invocations)} Lambda invocations per envelope (${fmt.int(jobs)} of them jobs batches); ${String(timed.recorded.executions.filter((e) => !e.ok).length)} failed workflow executions`,
-  }];
+  }, ...targetRows(timed.recorded.calls, timed.recorded.invocations, size.envelopes),
+  ...stepRows(timed.recorded.calls, timed.recorded.invocations, size.envelopes),
+  ...(timed.recorded.sweeps ? [sweepRow(timed.recorded.sweeps.calls, timed.recorded.sweeps.minutes)] : [])];
   return { rows, timed: timed.recorded, detailed: detailed.recorded, totalMs: total };
 }

@@ -11,7 +11,11 @@ import { LOCAL_CREDENTIALS, TABLE } from '#local/provision.ts';
 import { installHooks, recorder, uncounted, withScheduleTag } from './aws-calls.ts';
 
 export interface CallResult<T> { status: number; body: T; ms: number }
-export interface CallOptions { body?: unknown; contentType?: string; bearer?: boolean }
+export interface CallOptions {
+  body?: unknown; contentType?: string; bearer?: boolean;
+  /** The lifecycle step the request's AWS calls are listed under (aws-calls.ts `step`). */
+  step?: string;
+}
 
 export interface BenchStack {
   local: LocalStack;
@@ -39,8 +43,8 @@ export async function startBenchStack(options: { sesSendRate?: number } = {}): P
   recorder.snapshot = { client: snapshot, table: TABLE };
 
   async function call<T>(method: string, path: string, tag: string, options: CallOptions = {}): Promise<CallResult<T>> {
-    const { body, contentType = 'application/json', bearer = true } = options;
-    const headers: Record<string, string> = { 'x-bench-tag': tag };
+    const { body, contentType = 'application/json', bearer = true, step } = options;
+    const headers: Record<string, string> = { 'x-bench-tag': tag, ...(step ? { 'x-bench-step': step } : {}) };
     if (token && bearer) headers.authorization = `Bearer ${token}`;
     let payload: string | Uint8Array | FormData | URLSearchParams | undefined;
     if (body instanceof FormData || body instanceof URLSearchParams || body instanceof Uint8Array) payload = body;

@@ -134,12 +134,12 @@ export function lazyPort<T>(load: () => Promise<T>, methods: MethodsOf<T>): T {
 }
 
 const ENVELOPE_METHODS: MethodsOf<EnvelopeRepository> = {
-  get: true, getWithAudit: true, find: true, findSealed: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
+  get: true, getWithAudit: true, find: true, findWhole: true, findSealed: true, submissions: true, auditLog: true, commit: true, list: true, events: true,
   dueForExpiry: true, dueForReminder: true, dueForSealCheck: true, retainedUntil: true, retainedAfter: true, pendingOutbox: true, staleOutbox: true, saveOutbox: true, removeOutbox: true,
   stageBlobs: true, abandonedStages: true, removeStage: true,
 };
 const WEBHOOK_METHODS: MethodsOf<WebhookRepository> = {
-  list: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
+  list: true, subscriptions: true, get: true, put: true, replaceSecret: true, delete: true, createDelivery: true, saveDelivery: true, getDelivery: true, deliveries: true,
 };
 
 /** The table's ports, over one client loaded with the first of them that is called. */
@@ -152,7 +152,7 @@ function tablePorts(config: Config, aws: AwsSettings) {
     lazyPort(async () => (await table())[name], methods);
   return {
     envelopes: port('envelopes', ENVELOPE_METHODS),
-    tenants: port('tenants', { get: true, put: true, branding: true, saveBranding: true, logo: true, saveLogo: true }),
+    tenants: port('tenants', { get: true, forEnvelope: true, put: true, branding: true, saveBranding: true, logo: true, saveLogo: true }),
     applications: port('applications', { get: true, getByClientId: true, create: true, updateSecret: true, saveSettings: true }),
     webhooks: port('webhooks', WEBHOOK_METHODS),
     contacts: port('contacts', { list: true, upsert: true, delete: true }),

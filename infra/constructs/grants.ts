@@ -13,9 +13,9 @@ import type { ServiceFunction } from './service-function.ts';
 
 /** Item reads: single items, batches, key-condition queries. No Scan: no request path scans the table. */
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
-/** `read`: items and the indexes; `write`: also put, update and delete (transactions are made of these). */
+/** `read`: items and the indexes; `write`: also put, update and delete (transactions are made of these), and batches of them. */
 export function grantTable(fn: ServiceFunction, tableArn: string, mode: 'read' | 'write'): void {
   fn.addToRolePolicy(new PolicyStatement({ actions: mode === 'read' ? TABLE_READ : [...TABLE_READ, ...TABLE_WRITE], resources: [tableArn] }));
   // Each index by name rather than index/*: GSIs are only ever queried.

@@ -69,6 +69,12 @@ export async function brandingFor(deps: { tenants: { branding(appId: string, ten
   return resolveBranding(app, tenant);
 }
 
+/** What a new envelope of this tenant takes, in one read: the tenant's settings and the branding resolved. */
+export async function tenantForEnvelope<S>(deps: { tenants: { forEnvelope(appId: string, tenantId: string): Promise<{ settings: S; app: BrandingRecord | null; tenant: BrandingRecord | null }> } }, appId: string, tenantId: string): Promise<{ settings: S; branding: EnvelopeBranding | null }> {
+  const { settings, app, tenant } = await deps.tenants.forEnvelope(appId, tenantId);
+  return { settings, branding: resolveBranding(app, tenant) };
+}
+
 /** The signing pages' own blue: the colour of a tenant override that names no colour and has no application record. */
 export const DEFAULT_PRIMARY = '#1d4ed8';
 

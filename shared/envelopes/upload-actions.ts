@@ -13,7 +13,7 @@ import { commitChange, contextOf, loadEnvelope, mutateEnvelope, type CoreDeps, t
 import type { EnvelopeDeps } from './envelope-actions.ts';
 import { pagesBlob, pagesKeyOf } from './page-actions.ts';
 import { placementsOf } from './placement-actions.ts';
-import { brandingFor } from '../console/branding.ts';
+import { tenantForEnvelope } from '../console/branding.ts';
 
 /** The upload use cases also read the application, for its active-content setting. */
 export type UploadDeps = CoreDeps & Pick<Carriers, 'blobs'> & { applications: Pick<ApplicationRepository, 'get'> };
@@ -129,7 +129,7 @@ function resolveFields(request: CreateEnvelopeInput, tenant: TenantSettings, doc
  * documents are uploaded afterwards). The PDFs and their text indexes are staged, then named by the commit.
  */
 export async function createEnvelope(deps: EnvelopeDeps & UploadDeps, appId: string, request: CreateEnvelopeInput, files: readonly UploadInput[], meta: RequestMeta): Promise<Envelope> {
-  const [tenant, branding] = await Promise.all([deps.tenants.get(appId, request.tenantId), brandingFor(deps, appId, request.tenantId)]);
+  const { settings: tenant, branding } = await tenantForEnvelope(deps, appId, request.tenantId);
   const ctx = contextOf(deps, meta);
   const id = deps.ids.next();
   assertDocumentLimits(files.map((f) => ({ sizeBytes: f.bytes.byteLength })));

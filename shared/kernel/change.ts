@@ -1,7 +1,7 @@
 import { appendToChain, type AuditDraft, type AuditEntry } from './audit-chain.ts';
 import { InvalidState } from './errors.ts';
 import type { Envelope, RequestMeta } from './model.ts';
-import type { OutboxItem } from '../notices/outbox.ts';
+import type { EventOutboxItem, OutboxItem } from '../notices/outbox.ts';
 import type { Submission } from '../signing/submission.ts';
 import type { UsageIncrement } from '../console/usage.ts';
 
@@ -24,6 +24,10 @@ export interface EnvelopeChange {
   usage?: UsageIncrement;
   /** Stages whose blobs this change names: released in the same transaction (shared/envelopes/blob-staging.ts). */
   releases?: string[];
+  /** Webhook events no webhook subscribes to: written to the event log, never queued (shared/webhooks/subscribed-events.ts). */
+  logged?: EventOutboxItem[];
+  /** The subscriptions `logged` was decided on: the commit fails (SubscriptionsChanged) when they changed since. */
+  subscriptions?: { appId: string; version: number };
 }
 
 /** Builds the change from `before` to `after`, chaining the audit drafts and bumping the version. */

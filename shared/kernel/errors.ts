@@ -103,6 +103,14 @@ export class ConcurrentModification extends Error {
   }
 }
 
+/** A commit skipped webhook events on subscriptions that changed since they were read: decided again, like a lost race. */
+export class SubscriptionsChanged extends ConcurrentModification {
+  constructor(envelopeId: string, readonly appId: string) {
+    super(envelopeId);
+    this.name = 'SubscriptionsChanged';
+  }
+}
+
 /** Too many requests; `retryAfterSeconds` goes to the Retry-After header. */
 export class RateLimited extends DomainError {
   readonly code = 'rate_limited';

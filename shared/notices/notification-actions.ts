@@ -5,7 +5,7 @@ import { brandEmail } from './email-branding.ts';
 import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from './email-messages.ts';
 import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, reassignedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../kernel/model.ts';
-import type { CompletionOutboxItem, InvitationOutboxItem, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from './outbox.ts';
+import type { CompletionOutboxItem, InvitationOutboxItem, JobMessage, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from './outbox.ts';
 import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
 import type { BlobStore, Clock, Ids, JobQueue, Logger, Mailer, Metrics, SmsSender, Workflows } from '#shared/ports/services.ts';
 
@@ -33,7 +33,13 @@ export interface Carriers {
  * optional rather than tracked per change through the types: an item whose carrier a function lacks stays in the
  * outbox, and the outbox sweep, which has them all, sends it a minute later.
  */
-export type DispatchDeps = OutboxDeps & Partial<Carriers>;
+export type DispatchDeps = OutboxDeps & Partial<Carriers> & { inline?: InlineJobs };
+
+/**
+ * Jobs a function runs itself right after its commit instead of queueing them (it has their grants, and they are
+ * cheap): a failure leaves the item for the outbox sweep, which queues it as usual. The committed envelope is at hand.
+ */
+export type InlineJobs = { readonly [T in JobMessage['type']]?: (envelope: Envelope, job: Extract<JobMessage, { type: T }>) => Promise<void> };
 
 /** Completion emails attach every sealed document up to this size together (decision 9), else link to the portal. */
 export const MAX_ATTACHMENT_BYTES = 7 * 1024 * 1024;
@@ -161,6 +167,8 @@ export async function dispatchItem(deps: DispatchDeps, envelope: Envelope, item:
       if (item.job.type === 'seal') {
         if (!workflows) return false;
         await workflows.startSealing(item.job.envelopeId, item.job.round ?? 1);
+      } else if (item.job.type === 'retention.tag' && deps.inline?.['retention.tag']) {
+        await deps.inline['retention.tag'](envelope, item.job);
       } else {
         if (!jobs) return false;
         await jobs.send(item.job);

@@ -36,6 +36,8 @@ export interface EnvelopeRepository {
   /** The envelope and sealed document whose sealed file has this SHA-256 (lower-case hex), recorded when it completed. */
   findSealed(sha256: string): Promise<{ envelopeId: string; documentId: string } | undefined>;
   submissions(envelopeId: string): Promise<Submission[]>;
+  /** find() with the submissions and (unless `withAudit` is false: then empty) the audit log, in one read (what a seal needs). */
+  findWhole(id: string, withAudit?: boolean): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined>;
   auditLog(envelopeId: string): Promise<AuditEntry[]>;
   /** One transaction: envelope (optimistic lock), audit entries, outbox, submission, released stages, counters. Throws ConcurrentModification. */
   commit(change: EnvelopeChange): Promise<void>;
@@ -75,6 +77,8 @@ export interface TenantRepository {
   put(settings: TenantSettings): Promise<void>;
   /** The application's branding (`tenantId` null) or a tenant's override; null when none was set. */
   branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null>;
+  /** What a new envelope takes from its tenant, in one read: the settings, the application's branding and the tenant's override. */
+  forEnvelope(appId: string, tenantId: string): Promise<{ settings: TenantSettings; app: BrandingRecord | null; tenant: BrandingRecord | null }>;
   saveBranding(appId: string, tenantId: string | null, record: BrandingRecord): Promise<void>;
   /** A logo by its id (the SHA-256 of its bytes); stored once, never changed. */
   logo(logoId: string): Promise<StoredLogo | null>;
@@ -158,8 +162,19 @@ export interface TeamRepository {
   removeClient(appId: string, clientId: string): Promise<boolean>;
 }
 
+/**
+ * Which webhook events the application's active webhooks subscribe to, and the version of that answer: every webhook
+ * put or delete advances it, so a commit that skipped an event on this answer can insist it still holds.
+ */
+export interface WebhookSubscriptions {
+  version: number;
+  events: readonly string[];
+}
+
 export interface WebhookRepository {
   list(appId: string): Promise<Webhook[]>;
+  /** The events the application's active webhooks subscribe to, read consistently. */
+  subscriptions(appId: string): Promise<WebhookSubscriptions>;
   get(appId: string, id: string): Promise<Webhook | undefined>;
   put(webhook: Webhook): Promise<void>;
   /** Stores `webhook` only while its stored secret is still `expectedSealed` (and it exists); false otherwise. */

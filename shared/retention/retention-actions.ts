@@ -11,7 +11,12 @@ export type RetentionDeps = CoreDeps;
 /** The retention.tag job: every stored blob of an ended envelope gets its class tag (and restarts its age). */
 export async function tagRetention(deps: RetentionDeps & Pick<Carriers, 'blobs'>, envelopeId: string): Promise<number> {
   const envelope = await deps.envelopes.find(envelopeId);
-  if (!envelope?.deletionAt) return 0;
+  return envelope ? tagEnvelope(deps, envelope) : 0;
+}
+
+/** retention.tag on the envelope in hand: the committing function's own (InlineJobs), after the commit that ended it. */
+export async function tagEnvelope(deps: RetentionDeps & Pick<Carriers, 'blobs'>, envelope: Envelope): Promise<number> {
+  if (!envelope.deletionAt) return 0;
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
   const keys = await retainedKeys(deps.envelopes, envelope);
   for (const key of keys) await deps.blobs.retain(key, tag);

@@ -49,12 +49,6 @@ export interface SealStepDeps extends SealingDeps {
   sealEvidence?: SealEvidence;
 }
 
-async function load(deps: SealingDeps, envelopeId: string): Promise<Envelope> {
-  const envelope = await deps.envelopes.find(envelopeId);
-  if (!envelope) throw new EnvelopeNotReady(`Envelope ${envelopeId} does not exist`);
-  return envelope;
-}
-
 /** The stored bytes, only if they are what the record committed (decision 19). */
 async function committedBlob(deps: Pick<SealStepDeps, 'blobs'>, key: string, sha256: string): Promise<Uint8Array> {
   const bytes = await deps.blobs.get(key);
@@ -116,13 +110,15 @@ export type SealStepResult = FinalizeInput;
  */
 export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<SealStepResult> {
   const started = performance.now();
-  const envelope = await load(deps, envelopeId);
+  const whole = await deps.envelopes.findWhole(envelopeId);
+  if (!whole) throw new EnvelopeNotReady(`Envelope ${envelopeId} does not exist`);
+  const { envelope, submissions, auditLog: audit } = whole;
   try { assertReadyToSeal(envelope); } catch (error) { throw new EnvelopeNotReady((error as Error).message); }
   const documents = originals(envelope);
   if (documents.length === 0) throw new EnvelopeNotReady('The envelope has no document');
   // Only a round that will seal needs the key: checked once per container, before anything is signed.
   await assertSealKeyMatches(deps);
-  const [submissions, audit, pages] = await Promise.all([deps.envelopes.submissions(envelopeId), deps.envelopes.auditLog(envelopeId), readPages(deps, documents)]);
+  const pages = await readPages(deps, documents);
   const now = deps.clock.now();
   const sealedAt = now.toISOString();
   const certificate = await certificateFacts({

@@ -9,7 +9,7 @@ import { originals, type Envelope, type Field, type RequestMeta, type Signer } f
 import { assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_LOCKED_MESSAGE, OTP_MAX_FAILURES, OTP_TTL_SECONDS, type SigningStep } from './signing.ts';
 import { otpLocked } from './otp-budget.ts';
 import { signatureKey } from '../envelopes/blob-staging.ts';
-import { checkSubmission, type CheckedValue, type FieldValue, type SubmittedField } from './submission.ts';
+import { checkSubmission, type CheckedValue, type FieldValue, type Submission, type SubmittedField } from './submission.ts';
 import { withStagedBlobs, type BlobToStage } from '../envelopes/blob-actions.ts';
 import { transact, type CoreDeps, type Decision, type Transacted, type Carriers } from './signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
@@ -29,10 +29,16 @@ type Step<R> = (session: Session, ctx: Ctx) => Decision<R> | Promise<Decision<R>
  * Runs one signing step: the link is verified once (signature, expiry), then, inside the transaction, it must still be
  * the signer's current link (hash and version) and the step's gate must be open; the step decides on the current state.
  */
-export async function withLink<R>(deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>): Promise<Transacted<R>> {
+export async function withLink<R>(
+  deps: SigningDeps, token: string, meta: RequestMeta, step: SigningStep, run: Step<R>, known?: Envelope, read = (id: string) => deps.envelopes.find(id),
+): Promise<Transacted<R>> {
   const link = await verifySigningToken(deps.config.linkSecret, token, deps.clock.now());
+  // `known`: the envelope this request read a moment ago, decided on first; the commit's version check catches a
+  // change since, and the retry reads afresh.
+  let seed = known?.id === link.envelopeId ? known : undefined;
   const load = async () => {
-    const found = await deps.envelopes.find(link.envelopeId);
+    const found = seed ?? await read(link.envelopeId);
+    seed = undefined;
     if (!found) throw new Unauthorized('This signing link is not valid', {}, 'link_invalid');
     return found;
   };
@@ -69,9 +75,9 @@ export interface CompletedValue {
   png: Uint8Array | null;
 }
 
-async function completedValues(deps: SigningDeps & Pick<Carriers, 'blobs'>, envelope: Envelope, reader: Signer): Promise<CompletedValue[]> {
+async function completedValues(deps: SigningDeps & Pick<Carriers, 'blobs'>, envelope: Envelope, reader: Signer, stored: readonly Submission[]): Promise<CompletedValue[]> {
   if (!envelope.signers.some((s) => s.id !== reader.id && s.status === 'signed')) return [];
-  const submissions = (await deps.envelopes.submissions(envelope.id)).filter((s) => s.signerId !== reader.id);
+  const submissions = stored.filter((s) => s.signerId !== reader.id);
   const entries = submissions.flatMap((submission) => submission.values.flatMap((value) => {
     const field = envelope.fields.find((f) => f.id === value.fieldId);
     const signer = envelope.signers.find((s) => s.id === submission.signerId);
@@ -81,10 +87,17 @@ async function completedValues(deps: SigningDeps & Pick<Carriers, 'blobs'>, enve
 }
 
 export async function readSigningContext(deps: SigningDeps & Pick<Carriers, 'blobs'>, token: string, meta: RequestMeta) {
+  // The envelope and the submissions in one read; marking the signer viewed changes no submission.
+  let submissions: Submission[] = [];
+  const read = async (id: string) => {
+    const whole = await deps.envelopes.findWhole(id, false);
+    submissions = whole?.submissions ?? [];
+    return whole?.envelope;
+  };
   const { envelope, result: signerId } = await withLink(deps, token, meta, 'context', ({ envelope: e, signer }, ctx) =>
-    ({ change: markViewed(e, signer, ctx), result: signer.id }));
+    ({ change: markViewed(e, signer, ctx), result: signer.id }), undefined, read);
   const signer = signerOf(envelope, signerId);
-  const [completed, pages] = await Promise.all([completedValues(deps, envelope, signer), readPages(deps, originals(envelope))]);
+  const [completed, pages] = await Promise.all([completedValues(deps, envelope, signer, submissions), readPages(deps, originals(envelope))]);
   return { envelope, signer, completed, pages };
 }
 
@@ -193,7 +206,7 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
     const kept = keepNamedAttachments(latest, latestSigner, values.flatMap((v) => (v.kind === 'attachment' ? [v] : [])));
     const { change } = recordSignature(kept.envelope, latestSigner, submission, ctx);
     return { change: { ...change, outbox: [...change.outbox, ...deleteJob(latest, kept.dropped, ctx)], releases: [stage.id] }, result: null };
-  }));
+  }, opened.envelope));
   const after = signerOf(signed.envelope, signer.id);
   // The envelope completes only once sealing has run: the signer who signed last is told now that nobody is left.
   const allSigned = signed.envelope.signers.every((s) => s.status === 'signed');

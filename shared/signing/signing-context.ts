@@ -1,15 +1,19 @@
 import type { AuditDraft } from '../kernel/audit-chain.ts';
 import { changeOf, expireIfDue, type Ctx, type EnvelopeChange } from '../envelopes/envelope.ts';
-import { ConcurrentModification, Conflict, NotFound } from '../kernel/errors.ts';
+import { ConcurrentModification, Conflict, NotFound, SubscriptionsChanged } from '../kernel/errors.ts';
 import { parseId } from '../kernel/ids.ts';
 import type { Envelope, RequestMeta } from '../kernel/model.ts';
 import { isMessage, MAX_MESSAGE_ATTEMPTS, OUTBOX_BACKOFF_MINUTES, type OutboxItem } from '../notices/outbox.ts';
 import { dispatchItem, PartlySent, type DispatchDeps } from '../notices/notification-actions.ts';
+import { forgetSubscriptions, withSubscribedEvents, type SubscriptionSource } from '../webhooks/subscribed-events.ts';
 
 export type { Carriers } from '../notices/notification-actions.ts';
 
-/** What every envelope use case needs: time, ids, the repository, and those carriers of a commit's outbox the function has. */
-export type CoreDeps = DispatchDeps;
+/**
+ * What every envelope use case needs: time, ids, the repository, and those carriers of a commit's outbox the function
+ * has; with the webhooks' subscriptions, events nobody subscribes to are logged without being queued.
+ */
+export type CoreDeps = DispatchDeps & { webhooks?: SubscriptionSource };
 
 /** Background work and lazy expiry act as the system: no address, no user agent. */
 export const SYSTEM: RequestMeta = { ip: null, userAgent: null };
@@ -150,11 +154,20 @@ export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: 
   if (done.length > 0) await deps.envelopes.removeOutbox(envelope.id, done);
 }
 
-/** Commits a change, then carries out what it queued: how a transaction's outbox leaves the building. */
+/**
+ * Commits a change, then carries out what it queued: how a transaction's outbox leaves the building. A webhook event
+ * no webhook subscribes to is only logged; if the subscriptions changed meanwhile the commit fails as a lost race.
+ */
 export async function commitChange(deps: CoreDeps, change: EnvelopeChange): Promise<void> {
-  await deps.envelopes.commit(change);
-  for (const entry of change.audit) deps.metrics.count('AuditEvents', 1, { name: 'event', value: entry.event });
-  await dispatchOutbox(deps, change.after, change.outbox);
+  const committed = await withSubscribedEvents(deps.webhooks, change);
+  try {
+    await deps.envelopes.commit(committed);
+  } catch (error) {
+    if (error instanceof SubscriptionsChanged) forgetSubscriptions(deps.webhooks, error.appId);
+    throw error;
+  }
+  for (const entry of committed.audit) deps.metrics.count('AuditEvents', 1, { name: 'event', value: entry.event });
+  await dispatchOutbox(deps, committed.after, committed.outbox);
 }
 
 /** The outbox sweep: items a crash left undispatched, or whose backoff ran out, go out now (nothing is lost). */

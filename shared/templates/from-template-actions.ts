@@ -12,7 +12,7 @@ import type { EnvelopeDeps } from '../envelopes/envelope-actions.ts';
 import { pagesKeyOf, parsePages } from '../envelopes/page-actions.ts';
 import { withNewLinks } from '../envelopes/routing-actions.ts';
 import { readTemplate, type TemplateDeps } from './template-actions.ts';
-import { brandingFor, type EnvelopeSender } from '../console/branding.ts';
+import { tenantForEnvelope, type EnvelopeSender } from '../console/branding.ts';
 
 export type FromTemplateDeps = EnvelopeDeps & TemplateDeps & { applications: Pick<ApplicationRepository, 'get'> };
 
@@ -57,7 +57,7 @@ export async function createFromTemplate(deps: FromTemplateDeps, appId: string, 
   const tenantId = request.tenantId ?? template.tenantId;
   if (tenantId !== template.tenantId) throw ValidationError.at('tenantId', `must be the template's tenant (${template.tenantId}), or be left out`);
   if (template.documents.length === 0) throw ValidationError.at('templateId', 'names a template without documents: upload one first');
-  const [tenant, branding] = await Promise.all([deps.tenants.get(appId, tenantId), brandingFor(deps, appId, tenantId)]);
+  const { settings: tenant, branding } = await tenantForEnvelope(deps, appId, tenantId);
   const ctx = contextOf(deps, meta);
   const id = options.envelopeId ?? deps.ids.next();
   const copies = new Map<string, Document>(template.documents.map((d) => {

@@ -37,7 +37,7 @@ export function loggedEventOf(item: EventOutboxItem, envelope: Envelope): Logged
 
 /** The log entries a change writes: one per webhook event in its outbox, in the same transaction. */
 export function loggedEventsOf(change: EnvelopeChange): LoggedEvent[] {
-  return change.outbox.flatMap((item) => (item.kind === 'event' ? [loggedEventOf(item, change.after)] : []));
+  return [...change.outbox, ...(change.logged ?? [])].flatMap((item) => (item.kind === 'event' ? [loggedEventOf(item, change.after)] : []));
 }
 
 /** When the table may drop an entry (epoch seconds): kept a day past the window, which the reader enforces itself. */

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { DynamoEnvelopeRepository } from '#shared/adapters/aws/dynamo-envelope-repository.ts';
 import { DynamoTenantRepository } from '#shared/adapters/aws/dynamo-tenant-repository.ts';
 import { DynamoUsageRepository } from '#shared/adapters/aws/dynamo-usage-repository.ts';
+import { DynamoWebhookRepository } from '#shared/adapters/aws/dynamo-webhook-repository.ts';
 import { MemoryEnvelopeRepository } from '#shared/adapters/memory/memory-envelope-repository.ts';
-import { sendEnvelope } from '#shared/envelopes/envelope.ts';
+import { sendEnvelope, type EnvelopeChange } from '#shared/envelopes/envelope.ts';
+import { SubscriptionsChanged } from '#shared/kernel/errors.ts';
 import { dynamoTables } from '#test/support/dynamo-tables.ts';
 import { testCtx } from '#test/support/domain.ts';
 import { conflictingDynamo } from '#test/support/transaction-conflicts.ts';
@@ -30,6 +32,27 @@ describeEnvelopeSweeps('DynamoDB Local', {
 
 // A short horizon: these tests write from one caller, one commit after another.
 describeEventLog('DynamoDB Local', { build: async () => new DynamoEnvelopeRepository(tables.db, await tables.create(), { attempts: 10 }, 300), drop: tables.drop }, 300);
+
+describe('a commit that skipped webhook events on a version of the subscriptions', () => {
+  it('stands while that version does, and is refused whole (SubscriptionsChanged) once a webhook write advanced it', async () => {
+    const table = await tables.create();
+    const envelopes = new DynamoEnvelopeRepository(tables.db, table);
+    const webhooks = new DynamoWebhookRepository(tables.db, table);
+    const appId = randomUUID();
+    const guarded = (change: EnvelopeChange, version: number): EnvelopeChange => ({ ...change, outbox: [], logged: change.outbox.filter((i) => i.kind === 'event'), subscriptions: { appId, version } });
+    const first = newDraft(appId);
+    await envelopes.commit(guarded(first, 0));
+    expect(await envelopes.pendingOutbox(first.after.id)).toEqual([]);
+    await webhooks.put({ id: randomUUID(), appId, url: 'https://hooks.example.com/x', events: ['envelope.created'], active: true, retrySchedule: 'A', secretSealed: null, createdAt: '2026-01-01T00:00:00.000Z' });
+    const second = newDraft(appId);
+    await expect(envelopes.commit(guarded(second, 0))).rejects.toBeInstanceOf(SubscriptionsChanged);
+    expect(await envelopes.find(second.after.id)).toBeUndefined();
+    const { version } = await webhooks.subscriptions(appId);
+    await envelopes.commit(guarded(second, version));
+    expect(await envelopes.find(second.after.id)).toBeDefined();
+    await tables.drop();
+  });
+});
 
 describe('the in-memory repository against DynamoDB Local', () => {
   it('reads a limited sweep in the same order: shard by shard, by time within a shard', async () => {

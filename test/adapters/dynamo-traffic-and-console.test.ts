@@ -43,4 +43,21 @@ describe('DynamoRateLimiter', () => {
       mock.restore();
     }
   });
+
+  it('counts a key never seen in one call; only a closed window costs the put that opens the next', async () => {
+    const table = await tables.create();
+    let calls = 0;
+    const counted = Object.assign(Object.create(tables.db) as DynamoDBDocumentClient, {
+      send: (command: never) => { calls++; return tables.db.send(command); },
+    });
+    const limiter = new DynamoRateLimiter(counted, table);
+    const t0 = new Date('2026-01-01T00:00:00.000Z');
+    expect(await limiter.hit('tok#new', 60, t0)).toEqual({ count: 1, resetAtMs: t0.getTime() + 60_000 });
+    expect(calls).toBe(1);
+    expect(await limiter.hit('tok#new', 60, new Date(t0.getTime() + 1000))).toEqual({ count: 2, resetAtMs: t0.getTime() + 60_000 });
+    expect(calls).toBe(2);
+    const later = new Date(t0.getTime() + 61_000);
+    expect(await limiter.hit('tok#new', 60, later)).toEqual({ count: 1, resetAtMs: later.getTime() + 60_000 });
+    expect(calls).toBe(4);
+  });
 });

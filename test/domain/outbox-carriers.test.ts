@@ -12,6 +12,7 @@ describe('an outbox item whose carrier the committing function lacks', () => {
   it('stays in the outbox untried, and the sweep, which has every carrier, sends it', async () => {
     let now = T0;
     const deps = await memoryDeps({ clock: { now: () => now } });
+    await deps.webhooks.put({ id: 'w1', appId: 'app-1', url: 'https://example.com/hook', events: ['envelope.sent'], active: true, retrySchedule: 'A', secretSealed: null, createdAt: T0.toISOString() });
     const draft = createEnvelope({
       id: deps.ids.next(), appId: 'app-1', tenantId: 'acme', subject: 'Lease', createdBy: null, expiresInDays: 10,
       fieldOrigin: 'bottom-left', ...withPages(letterDocument()), signers: [signerInput('a@example.com', 1)], fields: [field(0)],

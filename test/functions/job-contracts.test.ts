@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { removeDocument } from '#shared/envelopes/envelope-documents.ts';
 import { createEnvelope, sendEnvelope, voidEnvelope, type EnvelopeChange } from '#shared/envelopes/envelope.ts';
-import type { JobOutboxItem } from '#shared/notices/outbox.ts';
+import { WEBHOOK_EVENTS, type JobOutboxItem } from '#shared/notices/outbox.ts';
 import { recordSignature, signerOf } from '#shared/signing/signing.ts';
 import { queueChunks } from '#shared/templates/bulk-send-actions.ts';
 import { commitChange } from '#shared/signing/signing-context.ts';
@@ -11,7 +11,11 @@ import { memoryDeps } from '#test/support/memory-deps.ts';
 import { letterDocument, signerInput, testCtx, withPages } from '#test/support/domain.ts';
 
 let deps: Awaited<ReturnType<typeof memoryDeps>>;
-beforeAll(async () => { deps = await memoryDeps(); });
+beforeAll(async () => {
+  deps = await memoryDeps();
+  // Events go on the queue only for an application with a webhook that subscribes to them.
+  await deps.webhooks.put({ id: 'w1', appId: 'app', url: 'https://example.com/hook', events: [...WEBHOOK_EVENTS], active: true, retrySchedule: 'A', secretSealed: null, createdAt: new Date().toISOString() });
+});
 
 /** A committed envelope of `signers` (email, routing order), sent unless `draft`; the changes are the real transitions. */
 async function envelopeOf(signers: [string, number][], draft = false) {

@@ -3,6 +3,7 @@ import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import { verifyChain } from '#shared/kernel/audit-chain.ts';
 import { isTerminal } from '#shared/kernel/model.ts';
+import { WEBHOOK_EVENTS } from '#shared/notices/outbox.ts';
 import { sendEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
 import { createEnvelope } from '#shared/envelopes/upload-actions.ts';
 import { EnvelopeNotReady, finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
@@ -37,6 +38,8 @@ export interface SentEnvelope {
  * sign at once. `groups` gives each signer's routing order (default: all in group 1).
  */
 export async function consentedEnvelope(deps: Deps, appId: string, groups: number[] = [1, 1]): Promise<SentEnvelope> {
+  // A webhook on every event, so each event goes on the queue, where the invariants count them.
+  await deps.webhooks.put({ id: 'invariants', appId, url: 'https://hooks.example.com/esign', events: [...WEBHOOK_EVENTS], active: true, retrySchedule: 'A', secretSealed: null, createdAt: '2026-01-01T00:00:00.000Z' });
   const request = parseWith(CreateEnvelopeRequest, {
     tenantId: 'races', subject: 'Race',
     signers: groups.map((routingOrder, i) => ({ name: `S${String(i)}`, email: `s${String(i)}@example.com`, routingOrder, authMethod: 'none' })),

@@ -30,13 +30,14 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
   const clock = overrides.clock ?? systemClock;
   const usage = new MemoryUsageRepository();
   const applications = new MemoryApplicationRepository();
+  const webhooks = new MemoryWebhookRepository();
   const { sent, ...outside } = captured();
   const signer = await testSigner();
   const deps: Deps = {
     config,
     clock,
     ids: uuidV7Ids,
-    envelopes: new MemoryEnvelopeRepository(usage),
+    envelopes: new MemoryEnvelopeRepository(usage, undefined, webhooks),
     tenants: new MemoryTenantRepository(),
     applications,
     team: new MemoryTeamRepository(applications),
@@ -47,7 +48,7 @@ export async function memoryDeps(overrides: Partial<Deps> = {}): Promise<Deps & 
     secrets: new AesSecretBox(config.dataKey),
     jobs: outside.jobs,
     workflows: outside.workflows,
-    webhooks: new MemoryWebhookRepository(),
+    webhooks,
     // Built from the route declarations on first use (importing them all costs a test that never asks).
     apiDescription: { document: async () => (await import('#infra/openapi.ts')).inMemoryApiDescription(config.baseUrl).document() },
     documentSigner: signer,

@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
 import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
-import { ConcurrentModification, QuotaExceeded } from '#shared/kernel/errors.ts';
+import { ConcurrentModification, QuotaExceeded, SubscriptionsChanged } from '#shared/kernel/errors.ts';
 import type { Envelope } from '#shared/kernel/model.ts';
 import type { OutboxItem } from '#shared/notices/outbox.ts';
 import { StageExpired, type BlobStage } from '#shared/envelopes/blob-staging.ts';
@@ -10,10 +10,11 @@ import type { Submission } from '#shared/signing/submission.ts';
 import type { EventLogPage, EventLogQuery } from '#shared/webhooks/event-log.ts';
 import type { EnvelopeListQuery, EnvelopePage, EnvelopeRepository } from '#shared/ports/repositories.ts';
 import { matchesSearch, SEARCH_SCAN_LIMIT, searchNeedle } from '#shared/envelopes/envelope-search.ts';
-import { cancelledBy, lostRace } from './dynamo.ts';
+import { cancelledBy, deleteAll, lostRace } from './dynamo.ts';
 import { openUsageShards, randomShard, tenantCount, tenantCountsItem, usageIncrementItem, usageShard } from './dynamo-counters.ts';
 import { EVENT_SETTLE_MS, eventLogPuts, readEventLog } from './dynamo-event-log.ts';
 import { findSealedHash, sealedHashItem } from './dynamo-sealed-hashes.ts';
+import { subscriptionsCheck } from './dynamo-webhook-repository.ts';
 import { SHARDS, auditItem, envKey, envPk, envelopeItem, envelopeOf, idOfPk, listPk, outboxItem, recordOf, stageItem, stageKey, submissionItem, tenantKey, type Item } from './dynamo-envelope-items.ts';
 
 /**
@@ -34,10 +35,12 @@ import { SHARDS, auditItem, envKey, envPk, envelopeItem, envelopeOf, idOfPk, lis
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The items of one change, each tagged with why it may cancel the transaction. */
-function transactionOf(table: string, change: EnvelopeChange, usageAt: number): { items: TransactItem[]; roles: ('version' | 'usage' | 'stage' | 'other')[] } {
+type Role = 'version' | 'usage' | 'stage' | 'subscriptions' | 'other';
+
+function transactionOf(table: string, change: EnvelopeChange, usageAt: number): { items: TransactItem[]; roles: Role[] } {
   const { before, after } = change;
   const items: TransactItem[] = [];
-  const roles: ('version' | 'usage' | 'stage' | 'other')[] = [];
+  const roles: Role[] = [];
   const add = (item: TransactItem, role: (typeof roles)[number] = 'other') => { items.push(item); roles.push(role); };
   add({
     Put: {
@@ -60,6 +63,7 @@ function transactionOf(table: string, change: EnvelopeChange, usageAt: number): 
   const counts = tenantCountsItem(table, change, randomShard());
   if (counts) add(counts);
   if (change.usage) add(usageIncrementItem(table, change.usage, usageAt), 'usage');
+  if (change.subscriptions) add(subscriptionsCheck(table, change.subscriptions.appId, change.subscriptions.version), 'subscriptions');
   return { items, roles };
 }
 
@@ -107,6 +111,18 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
     const last = items.at(-1);
     if (last?.SK !== 'ENV' || last.appId !== appId) return undefined;
     return { envelope: envelopeOf(last), auditLog: items.slice(0, -1).map((item) => recordOf<AuditEntry>(item)) };
+  }
+
+  /** The envelope's partition in one Query, from `ENV` on without the audit log (its outbox items, few, are left out of the answer). */
+  async findWhole(id: string, withAudit = true): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
+    const items = await this.queryAll({
+      TableName: this.table, ConsistentRead: true, KeyConditionExpression: withAudit ? 'PK = :pk' : 'PK = :pk AND SK >= :env',
+      ExpressionAttributeValues: { ':pk': envPk(id), ...(withAudit ? {} : { ':env': 'ENV' }) },
+    });
+    const envelope = items.find((item) => item.SK === 'ENV');
+    if (!envelope) return undefined;
+    const of = (prefix: string) => items.filter((item) => String(item.SK).startsWith(prefix));
+    return { envelope: envelopeOf(envelope), auditLog: of('AUD#').map((item) => recordOf<AuditEntry>(item)), submissions: of('SUB#').map((item) => recordOf<Submission>(item)) };
   }
 
   submissions(envelopeId: string): Promise<Submission[]> {
@@ -186,6 +202,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
           throw new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
         }
         if (failed.has('stage')) throw new StageExpired(change.releases ?? []);
+        if (failed.has('subscriptions') && change.subscriptions) throw new SubscriptionsChanged(change.after.id, change.subscriptions.appId);
         if (lostRace(error)) throw new ConcurrentModification(change.after.id);
         throw error;
       }
@@ -205,7 +222,7 @@ export class DynamoEnvelopeRepository implements EnvelopeRepository {
   }
 
   async removeOutbox(envelopeId: string, itemIds: readonly string[]): Promise<void> {
-    await Promise.all(itemIds.map((id) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { PK: envPk(envelopeId), SK: `OUT#${id}` } }))));
+    await deleteAll(this.db, this.table, itemIds.map((id) => ({ PK: envPk(envelopeId), SK: `OUT#${id}` })));
   }
 
   async stageBlobs(stage: BlobStage): Promise<void> {

@@ -9,8 +9,9 @@ const conditionFailed = (error: unknown) => (error as { name?: string }).name ==
 const MAX_ATTEMPTS = 5;
 
 /**
- * One counter item per key: an atomic ADD while its window is open; the first request after the window closed
- * opens the next one with a conditional put. TTL removes idle counters; the logic never relies on it.
+ * One counter item per key: an atomic ADD while its window is open, which also opens the first window of a key never
+ * counted before (one call for a new link or address); the first request after a window closed opens the next one
+ * with a conditional put. TTL removes idle counters; the logic never relies on it.
  */
 export class DynamoRateLimiter implements RateLimiter {
   constructor(private readonly db: DynamoDBDocumentClient, private readonly table: string) {}
@@ -18,7 +19,7 @@ export class DynamoRateLimiter implements RateLimiter {
   async hit(key: string, windowSeconds: number, now: Date): Promise<WindowCount> {
     const nowMs = now.getTime();
     for (let attempt = 1; ; attempt++) {
-      const counted = await this.countInOpenWindow(key, nowMs);
+      const counted = await this.countInOpenWindow(key, nowMs, windowSeconds);
       if (counted) return counted;
       const opened = await this.openWindow(key, nowMs, windowSeconds);
       if (opened) return opened;
@@ -26,18 +27,20 @@ export class DynamoRateLimiter implements RateLimiter {
     }
   }
 
-  private async countInOpenWindow(key: string, nowMs: number): Promise<WindowCount | undefined> {
+  private async countInOpenWindow(key: string, nowMs: number, windowSeconds: number): Promise<WindowCount | undefined> {
+    const resetAtMs = nowMs + windowSeconds * 1000;
     try {
       const { Attributes } = await this.db.send(new UpdateCommand({
         TableName: this.table, Key: rateKey(key),
-        UpdateExpression: 'ADD requests :one',
-        ConditionExpression: 'resetAtMs > :now',
-        ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
+        UpdateExpression: 'ADD requests :one SET resetAtMs = if_not_exists(resetAtMs, :reset), itemType = :type, #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression: 'attribute_not_exists(PK) OR resetAtMs > :now',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':now': nowMs, ':reset': resetAtMs, ':type': 'rate', ':ttl': Math.ceil(resetAtMs / 1000) + 60 },
         ReturnValues: 'ALL_NEW',
       }));
       return { count: Number(Attributes?.requests), resetAtMs: Number(Attributes?.resetAtMs) };
     } catch (error) {
-      if (conditionFailed(error)) return undefined; // no counter yet, or its window has closed
+      if (conditionFailed(error)) return undefined; // its window has closed
       throw error;
     }
   }

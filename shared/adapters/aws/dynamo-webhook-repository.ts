@@ -1,8 +1,20 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
-import type { WebhookRepository } from '#shared/ports/repositories.ts';
+import type { WebhookRepository, WebhookSubscriptions } from '#shared/ports/repositories.ts';
 
 const webhookKey = (appId: string, id: string) => ({ PK: `APP#${appId}`, SK: `WHK#${id}` });
+/** The application's subscriptions: the union of its active webhooks' events and a version every webhook write advances. */
+export const subscriptionsKey = (appId: string) => ({ PK: `APP#${appId}`, SK: 'WHKSUB' });
+/** An envelope commit that skipped events on version `v` checks the item still says `v` (absent reads as 0). */
+export const subscriptionsCheck = (table: string, appId: string, version: number) => ({
+  ConditionCheck: {
+    TableName: table, Key: subscriptionsKey(appId),
+    ConditionExpression: 'attribute_not_exists(PK) OR version = :subscriptions', ExpressionAttributeValues: { ':subscriptions': version },
+  },
+});
+const unionOf = (webhooks: readonly Webhook[]) => [...new Set(webhooks.filter((w) => w.active).flatMap((w) => w.events))].sort();
+/** Writers that met a concurrent writer of the subscriptions item try again, this often at most. */
+const SUBSCRIPTION_ATTEMPTS = 10;
 const deliveryKey = (appId: string, webhookId: string, id: string) => ({ PK: `APP#${appId}`, SK: `DLV#${webhookId}#${id}` });
 
 function strip(item: Record<string, unknown>): Record<string, unknown> {
@@ -21,6 +33,34 @@ export class DynamoWebhookRepository implements WebhookRepository {
     return (page.Items ?? []).map((item) => strip(item) as unknown as Webhook);
   }
 
+  /** The stored summary; before any webhook write made one, the webhooks themselves at version 0. */
+  async subscriptions(appId: string): Promise<WebhookSubscriptions> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: subscriptionsKey(appId), ConsistentRead: true }));
+    if (Item) return { version: Number(Item.version), events: (Item.events ?? []) as string[] };
+    return { version: 0, events: unionOf(await this.list(appId)) };
+  }
+
+  /**
+   * After a webhook write: the summary from the webhooks as they now stand, put only over the version read before
+   * listing them, so of two concurrent writers the later put saw both webhooks.
+   */
+  private async resubscribe(appId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: subscriptionsKey(appId), ConsistentRead: true }));
+      const version = Item ? Number(Item.version) : 0;
+      const events = unionOf(await this.list(appId));
+      try {
+        await this.db.send(new PutCommand({
+          TableName: this.table, Item: { ...subscriptionsKey(appId), itemType: 'webhookSubscriptions', version: version + 1, events },
+          ...(Item ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': version } } : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        }));
+        return;
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException' || attempt >= SUBSCRIPTION_ATTEMPTS) throw error;
+      }
+    }
+  }
+
   async get(appId: string, id: string): Promise<Webhook | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: webhookKey(appId, id), ConsistentRead: true }));
     return Item ? strip(Item) as unknown as Webhook : undefined;
@@ -28,6 +68,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
 
   async put(webhook: Webhook): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...webhook, ...webhookKey(webhook.appId, webhook.id), itemType: 'webhook' } }));
+    await this.resubscribe(webhook.appId);
   }
 
   /** A conditional put: the stored secret is still the one the rotation read (a null one is stored as null). */
@@ -48,7 +89,9 @@ export class DynamoWebhookRepository implements WebhookRepository {
 
   async delete(appId: string, id: string): Promise<boolean> {
     const result = await this.db.send(new DeleteCommand({ TableName: this.table, Key: webhookKey(appId, id), ReturnValues: 'ALL_OLD' }));
-    return result.Attributes !== undefined;
+    if (result.Attributes === undefined) return false;
+    await this.resubscribe(appId);
+    return true;
   }
 
   async createDelivery(delivery: Delivery): Promise<boolean> {

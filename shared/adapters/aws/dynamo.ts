@@ -1,5 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export function documentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
@@ -21,4 +21,20 @@ export function cancelledBy<R>(error: unknown, roles: readonly R[]): Set<R> {
     const role = roles[i];
     return reason.Code === 'ConditionalCheckFailed' && role !== undefined ? [role] : [];
   }));
+}
+
+/** Deletes the items: one DeleteItem, or BatchWriteItem 25 at a time, sending again what a batch left unprocessed. */
+export async function deleteAll(db: DynamoDBDocumentClient, table: string, keys: readonly Record<string, string>[]): Promise<void> {
+  if (keys.length === 1) {
+    await db.send(new DeleteCommand({ TableName: table, Key: keys[0] }));
+    return;
+  }
+  for (let start = 0; start < keys.length; start += 25) {
+    let requests = keys.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * 2 ** Math.min(attempt, 6)));
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+      requests = (UnprocessedItems?.[table] ?? []) as typeof requests;
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '#shared/kernel/audit-chain.ts';
 import type { EnvelopeChange } from '#shared/envelopes/envelope.ts';
-import { ConcurrentModification, QuotaExceeded } from '#shared/kernel/errors.ts';
+import { ConcurrentModification, QuotaExceeded, SubscriptionsChanged } from '#shared/kernel/errors.ts';
 import type { Envelope, EnvelopeStatus } from '#shared/kernel/model.ts';
 import type { OutboxItem } from '#shared/notices/outbox.ts';
 import { nextReminderAt } from '#shared/notices/reminders.ts';
@@ -81,7 +81,11 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   /** Every sealed file's hash a commit stored, kept after a renewal replaces the file (like the Dynamo adapter's items). */
   private readonly sealedHashes = new Map<string, { envelopeId: string; documentId: string }>();
 
-  constructor(private readonly usage = new MemoryUsageRepository(), private readonly eventLog = new MemoryEventLog()) {}
+  /** `webhooks`: whose subscriptions a commit that skipped webhook events checks (none: every check passes). */
+  constructor(
+    private readonly usage = new MemoryUsageRepository(), private readonly eventLog = new MemoryEventLog(),
+    private readonly webhooks?: { subscriptionVersion(appId: string): number },
+  ) {}
 
   events(query: EventLogQuery): Promise<EventLogPage> {
     return Promise.resolve(this.eventLog.read(query));
@@ -105,6 +109,11 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
   async getWithAudit(appId: string, id: string): Promise<{ envelope: Envelope; auditLog: AuditEntry[] } | undefined> {
     const envelope = await this.get(appId, id);
     return envelope && { envelope, auditLog: this.audit.list(id) };
+  }
+
+  async findWhole(id: string, withAudit = true): Promise<{ envelope: Envelope; auditLog: AuditEntry[]; submissions: Submission[] } | undefined> {
+    const envelope = await this.find(id);
+    return envelope && { envelope, auditLog: withAudit ? this.audit.list(id) : [], submissions: this.submitted.list(id) };
   }
 
   submissions(envelopeId: string): Promise<Submission[]> {
@@ -206,11 +215,13 @@ export class MemoryEnvelopeRepository implements EnvelopeRepository {
     const { before, after } = change;
     const stored = this.envelopes.get(after.id);
     const items = 1 + change.audit.length + change.outbox.length + loggedEventsOf(change).length + (change.submission ? 1 : 0) + (change.releases?.length ?? 0)
-      + (before?.status === after.status ? 0 : 1) + (change.usage ? 1 : 0);
+      + (before?.status === after.status ? 0 : 1) + (change.usage ? 1 : 0) + (change.subscriptions ? 1 : 0);
     if (items > MAX_TRANSACTION_ITEMS) return new Error(`a transaction holds at most ${String(MAX_TRANSACTION_ITEMS)} items; this change needs ${String(items)}`);
     const tooBig = oversized(after);
     if (tooBig) return tooBig;
     if (before ? stored?.version !== before.version : stored) return new ConcurrentModification(after.id);
+    const guard = change.subscriptions;
+    if (guard && (this.webhooks?.subscriptionVersion(guard.appId) ?? guard.version) !== guard.version) return new SubscriptionsChanged(after.id, guard.appId);
     if (change.usage && !this.usage.allows(change.usage)) {
       return new QuotaExceeded('The envelope quota of this billing period is used up, and the plan does not allow overage');
     }

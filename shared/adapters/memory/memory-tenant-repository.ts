@@ -25,6 +25,11 @@ export class MemoryTenantRepository implements TenantRepository {
     return Promise.resolve(stored ? copy(stored) : null);
   }
 
+  async forEnvelope(appId: string, tenantId: string): Promise<{ settings: TenantSettings; app: BrandingRecord | null; tenant: BrandingRecord | null }> {
+    const [settings, app, tenant] = await Promise.all([this.get(appId, tenantId), this.branding(appId, null), this.branding(appId, tenantId)]);
+    return { settings, app, tenant };
+  }
+
   saveBranding(appId: string, tenantId: string | null, record: BrandingRecord): Promise<void> {
     this.brandings.set(`${appId}#${tenantId ?? ''}`, copy(record));
     return Promise.resolve();

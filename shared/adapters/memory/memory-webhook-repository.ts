@@ -1,5 +1,5 @@
 import type { Delivery, DeliveryStatus, Webhook } from '#shared/webhooks/webhooks.ts';
-import type { WebhookRepository } from '#shared/ports/repositories.ts';
+import type { WebhookRepository, WebhookSubscriptions } from '#shared/ports/repositories.ts';
 import { byKey, copy } from './memory-table.ts';
 
 const webhookKey = (appId: string, id: string) => `${appId}#${id}`;
@@ -9,6 +9,22 @@ const deliveryKey = (appId: string, webhookId: string, id: string) => `${appId}#
 export class MemoryWebhookRepository implements WebhookRepository {
   private readonly webhooks = new Map<string, Webhook>();
   private readonly deliveryStore = new Map<string, Delivery>();
+  /** Per application: advanced by every webhook put or delete, as the Dynamo adapter's subscriptions item is. */
+  private readonly versions = new Map<string, number>();
+
+  /** The subscriptions' version now: what an envelope commit that skipped events checks (MemoryEnvelopeRepository). */
+  subscriptionVersion(appId: string): number {
+    return this.versions.get(appId) ?? 0;
+  }
+
+  private changed(appId: string): void {
+    this.versions.set(appId, this.subscriptionVersion(appId) + 1);
+  }
+
+  async subscriptions(appId: string): Promise<WebhookSubscriptions> {
+    const events = new Set((await this.list(appId)).filter((w) => w.active).flatMap((w) => w.events));
+    return { version: this.subscriptionVersion(appId), events: [...events].sort() };
+  }
 
   list(appId: string): Promise<Webhook[]> {
     const found = [...this.webhooks.values()].filter((w) => w.appId === appId).sort((a, b) => byKey(a.id, b.id));
@@ -22,6 +38,7 @@ export class MemoryWebhookRepository implements WebhookRepository {
 
   put(webhook: Webhook): Promise<void> {
     this.webhooks.set(webhookKey(webhook.appId, webhook.id), copy(webhook));
+    this.changed(webhook.appId);
     return Promise.resolve();
   }
 
@@ -33,7 +50,9 @@ export class MemoryWebhookRepository implements WebhookRepository {
   }
 
   delete(appId: string, id: string): Promise<boolean> {
-    return Promise.resolve(this.webhooks.delete(webhookKey(appId, id)));
+    const deleted = this.webhooks.delete(webhookKey(appId, id));
+    if (deleted) this.changed(appId);
+    return Promise.resolve(deleted);
   }
 
   createDelivery(delivery: Delivery): Promise<boolean> {

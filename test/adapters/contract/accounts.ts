@@ -95,6 +95,18 @@ export function describeTenantRepository(name: string, builder: Builder<TenantRe
       expect(Buffer.from(read?.bytes ?? []).equals(Buffer.from(bytes))).toBe(true);
       expect(await tenants().logo('b'.repeat(64))).toBeNull();
     });
+
+    it('reads what a new envelope takes in one go: the settings (or the defaults) and both branding records', async () => {
+      const appId = randomUUID();
+      expect(await tenants().forEnvelope(appId, 'eu')).toEqual({ settings: { appId, tenantId: 'eu', ...DEFAULT_TENANT }, app: null, tenant: null });
+      const app = { organizationName: 'Acme Corp', updatedAt: '2026-01-01T00:00:00.000Z' };
+      const eu = { organizationName: 'Acme Europe', updatedAt: '2026-01-02T00:00:00.000Z' };
+      await tenants().saveBranding(appId, null, app);
+      await tenants().saveBranding(appId, 'eu', eu);
+      await tenants().put({ appId, tenantId: 'eu', defaultExpiresInDays: 9, retentionDays: 30, fieldOrigin: 'bottom-left', defaultLocale: 'de', defaultReminders: null });
+      expect(await tenants().forEnvelope(appId, 'eu')).toEqual({ settings: await tenants().get(appId, 'eu'), app, tenant: eu });
+      expect(await tenants().forEnvelope(appId, 'us')).toEqual({ settings: { appId, tenantId: 'us', ...DEFAULT_TENANT }, app, tenant: null });
+    });
   });
 }
 

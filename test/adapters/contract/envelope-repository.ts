@@ -100,6 +100,11 @@ export function describeEnvelopeRepository(name: string, builder: Builder<Envelo
       await expect(repo().commit(again)).rejects.toBeInstanceOf(ConcurrentModification);
       expect(await repo().submissions(sent.after.id)).toEqual([submission]);
       expect((await repo().find(sent.after.id))?.version).toBe(signed.after.version);
+      expect(await repo().findWhole(sent.after.id)).toEqual({
+        envelope: await repo().find(sent.after.id), auditLog: await repo().auditLog(sent.after.id), submissions: [submission],
+      });
+      expect(await repo().findWhole(sent.after.id, false)).toEqual({ envelope: await repo().find(sent.after.id), auditLog: [], submissions: [submission] });
+      expect(await repo().findWhole(randomUUID())).toBeUndefined();
     });
 
     it('keeps what it stores out of reach of the caller: neither the committed nor the returned values are shared', async () => {

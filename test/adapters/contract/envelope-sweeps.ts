@@ -56,6 +56,15 @@ export function describeEnvelopeSweeps(name: string, builder: Builder<{ envelope
       expect(await repo().staleOutbox(at(plus(T0, 300_000)), 10)).toEqual([]);
     });
 
+    it('removes more dispatched items at once than one batch holds', async () => {
+      const envelope = await stored();
+      const items = Array.from({ length: 30 }, () => jobItem(envelope.id, T0));
+      await repo().commit(rewrite(envelope, {}, items));
+      expect(await repo().pendingOutbox(envelope.id)).toHaveLength(30);
+      await repo().removeOutbox(envelope.id, items.map((i) => i.id));
+      expect(await repo().pendingOutbox(envelope.id)).toEqual([]);
+    });
+
     it('returns at most `limit` due outbox items', async () => {
       const envelope = await stored();
       const items = Array.from({ length: 12 }, (_, i) => jobItem(envelope.id, plus(T0, i * 1000)));

@@ -39,6 +39,31 @@ export function describeWebhookRepository(name: string, builder: Builder<Webhook
       expect(await hooks().list(appId)).toEqual([b]);
     });
 
+    it('sums up the events its active webhooks subscribe to, advancing the version with every put and delete', async () => {
+      const appId = randomUUID();
+      expect(await hooks().subscriptions(appId)).toEqual({ version: 0, events: [] });
+      const a = webhook(appId, { events: ['envelope.sent', 'signer.signed'] });
+      await hooks().put(a);
+      const first = await hooks().subscriptions(appId);
+      expect(first.events).toEqual(['envelope.sent', 'signer.signed']);
+      await hooks().put(webhook(appId, { events: ['envelope.completed'], active: false }));
+      const second = await hooks().subscriptions(appId);
+      expect(second.events).toEqual(['envelope.sent', 'signer.signed']);
+      expect(second.version).toBeGreaterThan(first.version);
+      await hooks().delete(appId, a.id);
+      const third = await hooks().subscriptions(appId);
+      expect(third).toEqual({ version: third.version, events: [] });
+      expect(third.version).toBeGreaterThan(second.version);
+      expect((await hooks().subscriptions(randomUUID())).events).toEqual([]);
+    });
+
+    it('keeps every subscription of webhooks created at once', async () => {
+      const appId = randomUUID();
+      const events = ['envelope.created', 'envelope.sent', 'envelope.completed', 'signer.signed', 'signer.viewed'] as const;
+      await Promise.all(events.map((event) => hooks().put(webhook(appId, { events: [event] }))));
+      expect((await hooks().subscriptions(appId)).events).toEqual([...events].sort());
+    });
+
     it('replaces a secret only while the stored one is the one the rotation read (null included), and never a deleted webhook', async () => {
       const bare = webhook(randomUUID());
       await hooks().put(bare);
