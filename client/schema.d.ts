@@ -6319,6 +6319,18 @@ export interface operations {
                         role: "admin" | "sender";
                         appId: string;
                         applicationName: string;
+                        /** The application's branding for the console's header (its tenants may override it for their envelopes); null: none */
+                        branding: {
+                        organizationName: string;
+                        primaryColor: string;
+                        textColor: string;
+                        accentColor: string;
+                        /** Same-origin path of the logo */
+                        logoUrl: string | null;
+                        supportEmail: string | null;
+                        /** Who asked: the envelope's sender */
+                        senderName: string | null;
+                    } | null;
                     };
                 };
             };

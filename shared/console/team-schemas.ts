@@ -1,6 +1,7 @@
 /** Request and response bodies of sign-in discovery, the signed-in caller, console users and API clients. */
 import * as v from 'valibot';
 import { timestamp } from '../http/response-primitives.ts';
+import { PageBrandingResponse } from './branding-schemas.ts';
 
 export const CONSOLE_ROLES = ['admin', 'sender'] as const;
 const role = v.pipe(v.picklist(CONSOLE_ROLES, 'must be admin or sender'), v.description('`admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings'));
@@ -19,6 +20,7 @@ export const MeResponse = v.object({
   role,
   appId: v.string(),
   applicationName: v.string(),
+  branding: v.pipe(PageBrandingResponse, v.description("The application's branding for the console's header (its tenants may override it for their envelopes); null: none")),
 });
 
 export const UserResponse = v.object({

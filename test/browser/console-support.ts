@@ -1,6 +1,6 @@
 /**
  * Console test helpers: a page signed in with a token (before the provider's sign-in exists, the test file's own
- * client-credential token is put where the console keeps its session), screenshots under /tmp/console-ui, and
+ * client-credential token is put where the console keeps its session), screenshots under /tmp/console, and
  * envelopes made through the API in a tenant of the test's own.
  */
 import { mkdirSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { sigField, signer, type EnvelopeBody } from '../support/envelopes.ts';
 import { contractPdf, sendEnvelope, signingUrl } from './support.ts';
 import { createWithPdf } from '../support/envelopes.ts';
 
-export const SHOTS = '/tmp/console-ui';
+export const SHOTS = '/tmp/console';
 
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
