@@ -2485,6 +2485,18 @@ export interface operations {
                         returnUrl: string | null;
                         /** The origins the page may post its events to */
                         embedOrigins: string[];
+                        /** The header's branding: the draft's own (what its signers see), a template's tenant's; null: none */
+                        branding: {
+                        organizationName: string;
+                        primaryColor: string;
+                        textColor: string;
+                        accentColor: string;
+                        /** Same-origin path of the logo */
+                        logoUrl: string | null;
+                        supportEmail: string | null;
+                        /** Who asked: the envelope's sender */
+                        senderName: string | null;
+                    } | null;
                     };
                 };
             };

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.ts';
 import { axe, summary, unique, useBrowser } from './support.ts';
-import { consoleUrl, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
+import { consoleUrl, draftEnvelope, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
 
 let page: Page;
 let bearer: string;
@@ -97,6 +97,20 @@ describe('console branding and reassignment', () => {
     expect(after.signers).toEqual([expect.objectContaining({ id: envelope.signers[0]?.id, name: 'Carla Nunes', email: carla, status: 'sent' })]);
     expect(after.auditLog.find((e) => e.event === 'signer.reassigned')?.detail).toMatchObject({ to: { name: 'Carla Nunes', email: carla }, by: 'sender', reason: 'Dana is on leave' });
     await page.locator('.signers').getByText(carla).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the editor with the draft\'s branding in its header', async () => {
+    const draft = await draftEnvelope(bearer, tenantOf('editor'), 'Branded draft', unique('erin'));
+    const issued = await call<{ url: string }>('POST', `/v1/envelopes/${draft.id}/authoring-url`, { token: bearer, json: { mode: 'full' } });
+    expect(issued.status).toBe(200);
+    await page.goto(issued.body.url);
+    const header = page.locator('header.site-header');
+    await expect.poll(() => header.locator('.site-name').innerText()).toBe('Acme Corp');
+    await header.locator('img.brand-logo').waitFor();
+    const colours = "(() => { const s = getComputedStyle(document.querySelector('header.site-header')); return [s.backgroundColor, s.color]; })()";
+    expect(await page.evaluate<string[]>(colours)).toEqual(['rgb(255, 212, 0)', 'rgb(0, 0, 0)']);
+    await shot(page, 'editor-branded-1280');
     expect(errors).toEqual([]);
   });
 });

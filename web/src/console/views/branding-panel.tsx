@@ -2,11 +2,11 @@
  * Settings → Branding: the application's branding, or one tenant's override of it, through the branding routes
  * (docs/branding.md). The preview uses the API's own contrast rules, so the text colour shown is the one signers get.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { brandColors, contrastRatio, isHexColor } from '#shared/console/branding.ts';
 import { ApiProblem, call } from '../console-api.ts';
 import { t } from '../console-i18n.ts';
-import { Done, Problem, useAction, useLoad } from '../console-kit.tsx';
+import { Done, Loading, Problem, useAction, useLoad } from '../console-kit.tsx';
 
 interface Logo { url: string; contentType: string; sizeBytes: number }
 interface Effective { organizationName: string; primaryColor: string; emailFromName: string; replyTo: string | null; supportEmail: string | null; logo: Logo | null }
@@ -69,21 +69,17 @@ function readFile(file: File): Promise<string> {
   });
 }
 
-export function BrandingPanel(props: { onSaved: () => void }) {
-  const [tenantInput, setTenantInput] = useState('');
-  const [tenant, setTenant] = useState('');
-  const loaded = useLoad(() => call<Branding>('GET', routeOf(tenant)), [tenant]);
-  const [values, setValues] = useState<Values>(valuesOf(null));
+/** The form of one scope (the application, or one tenant): drawn afresh for each, with that scope's values. */
+function BrandingForm(props: { tenant: string; data: Branding; reload: () => void; onSaved: () => void }) {
+  const { tenant, data } = props;
+  const [values, setValues] = useState<Values>(() => valuesOf(data));
   // undefined: keep the logo in force; null: remove it; a data: URI: the new one
   const [logo, setLogo] = useState<string | null | undefined>(undefined);
   const [fileKey, setFileKey] = useState(0);
   const action = useAction();
-  useEffect(() => { setValues(valuesOf(loaded.data)); setLogo(undefined); }, [loaded.data]);
-
-  const effective = loaded.data?.effective ?? null;
+  const effective = data.effective;
   const set = (field: Field) => (e: Event) => { const value = (e.currentTarget as HTMLInputElement).value; setValues((v) => ({ ...v, [field]: value })); };
   const placeholder = (field: Field) => (tenant ? effective?.[field] ?? '' : '');
-  const show = (event: Event) => { event.preventDefault(); setTenant(tenantInput.trim()); };
   const chooseLogo = (e: Event) => {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
     if (file) void readFile(file).then(setLogo);
@@ -92,8 +88,9 @@ export function BrandingPanel(props: { onSaved: () => void }) {
     event.preventDefault();
     void action.run(async () => {
       await call<Branding>('PUT', routeOf(tenant), { json: requestOf(values, tenant, logo) });
+      setLogo(undefined);
       setFileKey((k) => k + 1);
-      loaded.reload();
+      props.reload();
       if (!tenant) props.onSaved();
       return t('branding.saved');
     });
@@ -101,9 +98,9 @@ export function BrandingPanel(props: { onSaved: () => void }) {
   /** The value typed, else (a tenant's empty field) the one in force. */
   const shown = (field: 'organizationName' | 'primaryColor') => { const typed = values[field].trim(); return typed === '' ? effective?.[field] ?? '' : typed; };
   const color = shown('primaryColor');
-  const logoUrl = logo === null ? null : logo ?? loaded.data?.logo?.url ?? effective?.logo?.url ?? null;
+  const logoUrl = logo === null ? null : logo ?? data.logo?.url ?? effective?.logo?.url ?? null;
   const text = (field: Field, label: Parameters<typeof t>[0], type: 'text' | 'email' = 'text', required = false) => {
-    const input = { id: `brand-${field}`, required, value: values[field], placeholder: placeholder(field), onInput: set(field), disabled: !loaded.data };
+    const input = { id: `brand-${field}`, required, value: values[field], placeholder: placeholder(field), onInput: set(field) };
     return (
       <div class="form-row">
         <label for={input.id}>{t(label)}</label>
@@ -111,6 +108,43 @@ export function BrandingPanel(props: { onSaved: () => void }) {
       </div>
     );
   };
+  return (
+    <form class="stack" onSubmit={submit} data-scope={tenant}>
+      <p class="notice notice-info">{tenant ? t('branding.ofTenant', { tenant }) : t('branding.ofApplication')}</p>
+      {text('organizationName', 'branding.name', 'text', !tenant)}
+      <div class="form-row">
+        <label for="brand-primaryColor">{t('branding.color')}</label>
+        <div class="color-row">
+          <input id="brand-primaryColor" type="text" pattern="#[0-9a-fA-F]{6}" required={!tenant} value={values.primaryColor} placeholder={placeholder('primaryColor') || '#1d4ed8'}
+            onInput={set('primaryColor')} />
+          <input type="color" aria-label={t('branding.pickColor')} value={isHexColor(color) ? color : '#1d4ed8'} onInput={set('primaryColor')} />
+        </div>
+      </div>
+      {text('emailFromName', 'branding.fromName', 'text', !tenant)}
+      {text('replyTo', 'branding.replyTo', 'email')}
+      {text('supportEmail', 'branding.support', 'email')}
+      <div class="form-row">
+        <label for="brand-logo">{t('branding.logo')}</label>
+        <input key={fileKey} id="brand-logo" type="file" accept="image/png,image/svg+xml" onChange={chooseLogo} />
+      </div>
+      {data.logo && logo !== null ? (
+        <div class="actions"><button type="button" class="button button-secondary button-small" onClick={() => { setLogo(null); }}>{t('branding.removeLogo')}</button></div>
+      ) : null}
+      <Preview name={shown('organizationName')} color={color} logoUrl={logoUrl} />
+      <LogoProblem error={action.error} />
+      <Done message={action.done} />
+      <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy}>{t('settings.save')}</button></div>
+    </form>
+  );
+}
+
+export function BrandingPanel(props: { onSaved: () => void }) {
+  const [tenantInput, setTenantInput] = useState('');
+  const [tenant, setTenant] = useState('');
+  // Each answer names its scope: while another scope loads, the form shown is never filled with the last one's values
+  const loaded = useLoad(async () => ({ tenant, branding: await call<Branding>('GET', routeOf(tenant)) }), [tenant]);
+  const show = (event: Event) => { event.preventDefault(); setTenant(tenantInput.trim()); };
+  const current = loaded.data?.tenant === tenant ? loaded.data.branding : null;
   return (
     <section class="panel stack" aria-labelledby="branding-heading">
       <h2 id="branding-heading">{t('branding.heading')}</h2>
@@ -122,33 +156,8 @@ export function BrandingPanel(props: { onSaved: () => void }) {
         </div>
         <button type="submit" class="button button-secondary">{t('branding.show')}</button>
       </form>
-      <p class="notice notice-info">{tenant ? t('branding.ofTenant', { tenant }) : t('branding.ofApplication')}</p>
       <Problem error={loaded.error} />
-      <form class="stack" onSubmit={submit}>
-        {text('organizationName', 'branding.name', 'text', !tenant)}
-        <div class="form-row">
-          <label for="brand-primaryColor">{t('branding.color')}</label>
-          <div class="color-row">
-            <input id="brand-primaryColor" type="text" pattern="#[0-9a-fA-F]{6}" required={!tenant} value={values.primaryColor} placeholder={placeholder('primaryColor') || '#1d4ed8'}
-              onInput={set('primaryColor')} disabled={!loaded.data} />
-            <input type="color" aria-label={t('branding.pickColor')} value={isHexColor(color) ? color : '#1d4ed8'} onInput={set('primaryColor')} disabled={!loaded.data} />
-          </div>
-        </div>
-        {text('emailFromName', 'branding.fromName', 'text', !tenant)}
-        {text('replyTo', 'branding.replyTo', 'email')}
-        {text('supportEmail', 'branding.support', 'email')}
-        <div class="form-row">
-          <label for="brand-logo">{t('branding.logo')}</label>
-          <input key={fileKey} id="brand-logo" type="file" accept="image/png,image/svg+xml" onChange={chooseLogo} disabled={!loaded.data} />
-        </div>
-        {loaded.data?.logo && logo !== null ? (
-          <div class="actions"><button type="button" class="button button-secondary button-small" onClick={() => { setLogo(null); }}>{t('branding.removeLogo')}</button></div>
-        ) : null}
-        <Preview name={shown('organizationName')} color={color} logoUrl={logoUrl} />
-        <LogoProblem error={action.error} />
-        <Done message={action.done} />
-        <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy || !loaded.data}>{t('settings.save')}</button></div>
-      </form>
+      {current ? <BrandingForm key={tenant} tenant={tenant} data={current} reload={loaded.reload} onSaved={props.onSaved} /> : loaded.error ? null : <Loading />}
     </section>
   );
 }
