@@ -6727,6 +6727,8 @@ export interface operations {
                     name?: string | null;
                     /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
                     role: "admin" | "sender";
+                    /** The language of the invitation email; default en */
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
                 };
             };
         };

@@ -1,6 +1,6 @@
 /**
  * What a signed-in console user does over HTTP on the local stack: a bulk send names them as every envelope's
- * sender (an API client's names nobody).
+ * sender (an API client's names nobody); an invitation comes in the language asked for, and its password signs in.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -20,10 +20,10 @@ let token: string;
 beforeAll(async () => { token = (await newApp('console user flows')).token; });
 
 /** Invites a console user and signs them in at the local provider with the invitation's password. */
-async function signedIn(role: 'admin' | 'sender', name: string): Promise<{ email: string; accessToken: string }> {
+async function signedIn(role: 'admin' | 'sender', name: string, locale?: string): Promise<{ email: string; accessToken: string }> {
   const email = unique(name.split(' ')[0]?.toLowerCase() ?? 'user');
-  expect((await call('POST', '/v1/console/users', { token, json: { email, name, role } })).status).toBe(201);
-  const password = /Temporary password: (\S+)/.exec((await mails(email)).at(-1)?.text ?? '')?.[1] ?? '';
+  expect((await call('POST', '/v1/console/users', { token, json: { email, name, role, locale } })).status).toBe(201);
+  const password = /(?:Temporary password|Vorläufiges Passwort): (\S+)/.exec((await mails(email)).at(-1)?.text ?? '')?.[1] ?? '';
   const { accessToken } = await signInWithPassword({
     issuer: inject('oidcIssuer'), clientId: inject('oidcClientId'), redirectUri: `${inject('signingUrl')}/app/callback`, email, password,
   });
@@ -61,5 +61,17 @@ describe('a console user', () => {
     const templateId = await template(jane.accessToken, tenantId);
     expect(await sendersOf(jane.accessToken, templateId, 2)).toEqual([{ name: 'Jane Console', email: jane.email }, { name: 'Jane Console', email: jane.email }]);
     expect(await sendersOf(token, templateId, 1)).toEqual([null]);
+  });
+
+  it('is invited in German when the invitation asks for it, and signs in with its password', async () => {
+    const erika = await signedIn('sender', 'Erika Mustermann', 'de');
+    const mail = (await mails(erika.email)).at(-1);
+    expect(mail?.subject).toBe('Ihre Einladung zu console user flows');
+    expect(mail?.text).toMatch(/^Hallo Erika Mustermann,\n\nSie wurden zur Versandkonsole von console user flows eingeladen\.\n\nMelden Sie sich hier an: http:\/\/[^\s]+\/app\/\n/);
+    expect(mail?.html).toContain('Wählen Sie bei der ersten Anmeldung Ihr eigenes Passwort.');
+    const me = await call<{ email: string; role: string }>('GET', '/v1/console/me', { token: erika.accessToken });
+    expect([me.status, me.body.email, me.body.role]).toEqual([200, erika.email, 'sender']);
+    const refused = await call('POST', '/v1/console/users', { token, json: { email: unique('x'), role: 'sender', locale: 'xx' } });
+    expect(refused.status).toBe(400);
   });
 });
