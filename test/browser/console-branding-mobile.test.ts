@@ -1,24 +1,15 @@
 /** Settings → Branding and Reassign on a 360 px phone, in German, by keyboard alone; nothing wider than the screen. */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.ts';
-import { axe, summary, unique, useBrowser } from './support.ts';
-import { consoleUrl, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
+import { axe, summary, unique } from './support.ts';
+import { consoleBrowser, consoleUrl, focusedLabel, overflow, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
 
-let page: Page;
-let bearer: string;
-let errors: string[];
-useBrowser({ width: 360, height: 640, mobile: true }, 'browser console branding mobile', (session) => {
-  page = session.page;
-  bearer = session.bearer;
-  errors = session.errors;
-});
+const session = consoleBrowser({ width: 360, height: 640, mobile: true }, 'browser console branding mobile');
 
-const overflow = (p: Page) => p.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-const focusedLabel = (p: Page) => p.evaluate<string>('(() => { const e = document.activeElement; return (e && (e.labels && e.labels[0] ? e.labels[0].textContent : e.textContent) || "").trim(); })()');
 
 describe('console branding and reassignment at 360 px in German', () => {
   it('sets the branding by keyboard and shows it in the header', async () => {
+    const { page, bearer, errors } = session;
     await useToken(page, bearer);
     await page.addInitScript("sessionStorage.setItem('esign.locale', 'de');");
     await page.goto(consoleUrl('settings'));
@@ -46,6 +37,7 @@ describe('console branding and reassignment at 360 px in German', () => {
   });
 
   it('reassigns a signer by keyboard', async () => {
+    const { page, bearer, errors } = session;
     const envelope = await sentEnvelope(bearer, tenantOf('reassign-de'), 'Liefervertrag', unique('dana'));
     const carla = unique('carla');
     await page.goto(consoleUrl(`envelopes/${envelope.id}`));

@@ -2,25 +2,27 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api.ts';
-import { axe, summary, unique, useBrowser } from './support.ts';
-import { consoleUrl, draftEnvelope, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
+import { axe, summary, unique } from './support.ts';
+import { consoleBrowser, consoleUrl, draftEnvelope, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
 
-let page: Page;
-let bearer: string;
-let errors: string[];
-useBrowser({ width: 1280, height: 900 }, 'browser console branding', (session) => {
-  page = session.page;
-  bearer = session.bearer;
-  errors = session.errors;
-});
+const session = consoleBrowser({ width: 1280, height: 900 }, 'browser console branding');
 
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40"><rect width="160" height="40" fill="#111"/><text x="10" y="28" fill="#ffd400">ACME</text></svg>';
 const file = (name: string, mimeType: string, buffer: Buffer) => ({ name, mimeType, buffer });
+
+/** Waits for the header to name the organisation and show its logo; answers its background and text colours. */
+async function brandedHeader(page: Page, selector: string): Promise<string[]> {
+  const header = page.locator(selector);
+  await expect.poll(() => header.locator('.site-name').innerText()).toBe('Acme Corp');
+  await header.locator('img.brand-logo').waitFor();
+  return page.evaluate<string[]>(`(() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)})); return [s.backgroundColor, s.color]; })()`);
+}
 
 interface Branding { organizationName: string | null; primaryColor: string | null; replyTo: string | null; supportEmail: string | null; logo: { contentType: string } | null; effective: { primaryColor: string; organizationName: string; textColor: string } | null }
 
 describe('console branding and reassignment', () => {
   it('sets the application\'s branding, shows the API\'s refusal of a bad logo, and brands its own header', async () => {
+    const { page, bearer, errors } = session;
     await useToken(page, bearer);
     await page.goto(consoleUrl('settings'));
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
@@ -49,17 +51,14 @@ describe('console branding and reassignment', () => {
     expect(saved.effective?.textColor).toBe('#000000');
 
     // The console's own header takes the application's branding: name, logo, colour and its text colour
-    const header = page.locator('header.console-header');
-    await expect.poll(() => header.locator('.site-name').innerText()).toBe('Acme Corp');
-    await header.locator('img.brand-logo').waitFor();
-    const colours = "(() => { const s = getComputedStyle(document.querySelector('header.console-header')); return [s.backgroundColor, s.color]; })()";
-    expect(await page.evaluate<string[]>(colours)).toEqual(['rgb(255, 212, 0)', 'rgb(0, 0, 0)']);
+    expect(await brandedHeader(page, 'header.console-header')).toEqual(['rgb(255, 212, 0)', 'rgb(0, 0, 0)']);
     await shot(page, 'branding-1280');
     expect(summary(await axe(page))).toEqual([]);
     expect(errors).toEqual([]);
   });
 
   it('overrides a field for one tenant, the rest staying the application\'s', async () => {
+    const { page, bearer, errors } = session;
     const tenant = tenantOf('branded');
     await page.goto(consoleUrl('settings'));
     await page.getByLabel('Tenant', { exact: true }).fill(tenant);
@@ -77,6 +76,7 @@ describe('console branding and reassignment', () => {
   });
 
   it('hands a signer\'s place to someone else from the envelope\'s screen', async () => {
+    const { page, bearer, errors } = session;
     const tenant = tenantOf('reassign');
     const envelope = await sentEnvelope(bearer, tenant, 'Supply agreement', unique('dana'));
     const carla = unique('carla');
@@ -101,15 +101,12 @@ describe('console branding and reassignment', () => {
   });
 
   it('opens the editor with the draft\'s branding in its header', async () => {
+    const { page, bearer, errors } = session;
     const draft = await draftEnvelope(bearer, tenantOf('editor'), 'Branded draft', unique('erin'));
     const issued = await call<{ url: string }>('POST', `/v1/envelopes/${draft.id}/authoring-url`, { token: bearer, json: { mode: 'full' } });
     expect(issued.status).toBe(200);
     await page.goto(issued.body.url);
-    const header = page.locator('header.site-header');
-    await expect.poll(() => header.locator('.site-name').innerText()).toBe('Acme Corp');
-    await header.locator('img.brand-logo').waitFor();
-    const colours = "(() => { const s = getComputedStyle(document.querySelector('header.site-header')); return [s.backgroundColor, s.color]; })()";
-    expect(await page.evaluate<string[]>(colours)).toEqual(['rgb(255, 212, 0)', 'rgb(0, 0, 0)']);
+    expect(await brandedHeader(page, 'header.site-header')).toEqual(['rgb(255, 212, 0)', 'rgb(0, 0, 0)']);
     await shot(page, 'editor-branded-1280');
     expect(errors).toEqual([]);
   });

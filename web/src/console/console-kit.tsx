@@ -146,3 +146,16 @@ export function useAction(): { busy: boolean; error: unknown; done: string | nul
   }, []);
   return { ...state, run };
 }
+
+/** A labelled one-line text or email field, its value kept by the caller. */
+export function TextField(props: {
+  id: string; label: string; value: string; onValue: (value: string) => void; type?: 'text' | 'email'; required?: boolean; maxLength?: number; placeholder?: string;
+}) {
+  const input = { id: props.id, required: props.required, maxLength: props.maxLength, placeholder: props.placeholder, value: props.value, onInput: (e: Event) => { props.onValue((e.currentTarget as HTMLInputElement).value); } };
+  return (
+    <div class="form-row">
+      <label for={props.id}>{props.label}</label>
+      {props.type === 'email' ? <input type="email" {...input} /> : <input type="text" {...input} />}
+    </div>
+  );
+}

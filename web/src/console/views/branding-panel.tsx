@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { brandColors, contrastRatio, isHexColor } from '#shared/console/branding.ts';
 import { ApiProblem, call } from '../console-api.ts';
 import { t } from '../console-i18n.ts';
-import { Done, Loading, Problem, useAction, useLoad } from '../console-kit.tsx';
+import { Done, Loading, Problem, TextField, useAction, useLoad } from '../console-kit.tsx';
 
 interface Logo { url: string; contentType: string; sizeBytes: number }
 interface Effective { organizationName: string; primaryColor: string; emailFromName: string; replyTo: string | null; supportEmail: string | null; logo: Logo | null }
@@ -78,7 +78,7 @@ function BrandingForm(props: { tenant: string; data: Branding; reload: () => voi
   const [fileKey, setFileKey] = useState(0);
   const action = useAction();
   const effective = data.effective;
-  const set = (field: Field) => (e: Event) => { const value = (e.currentTarget as HTMLInputElement).value; setValues((v) => ({ ...v, [field]: value })); };
+  const set = (field: Field) => (value: string) => { setValues((v) => ({ ...v, [field]: value })); };
   const placeholder = (field: Field) => (tenant ? effective?.[field] ?? '' : '');
   const chooseLogo = (e: Event) => {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
@@ -99,15 +99,9 @@ function BrandingForm(props: { tenant: string; data: Branding; reload: () => voi
   const shown = (field: 'organizationName' | 'primaryColor') => { const typed = values[field].trim(); return typed === '' ? effective?.[field] ?? '' : typed; };
   const color = shown('primaryColor');
   const logoUrl = logo === null ? null : logo ?? data.logo?.url ?? effective?.logo?.url ?? null;
-  const text = (field: Field, label: Parameters<typeof t>[0], type: 'text' | 'email' = 'text', required = false) => {
-    const input = { id: `brand-${field}`, required, value: values[field], placeholder: placeholder(field), onInput: set(field) };
-    return (
-      <div class="form-row">
-        <label for={input.id}>{t(label)}</label>
-        {type === 'email' ? <input type="email" {...input} /> : <input type="text" {...input} />}
-      </div>
-    );
-  };
+  const text = (field: Field, label: Parameters<typeof t>[0], type: 'text' | 'email' = 'text', required = false) => (
+    <TextField id={`brand-${field}`} label={t(label)} type={type} required={required} value={values[field]} placeholder={placeholder(field)} onValue={set(field)} />
+  );
   return (
     <form class="stack" onSubmit={submit} data-scope={tenant}>
       <p class="notice notice-info">{tenant ? t('branding.ofTenant', { tenant }) : t('branding.ofApplication')}</p>
@@ -116,8 +110,8 @@ function BrandingForm(props: { tenant: string; data: Branding; reload: () => voi
         <label for="brand-primaryColor">{t('branding.color')}</label>
         <div class="color-row">
           <input id="brand-primaryColor" type="text" pattern="#[0-9a-fA-F]{6}" required={!tenant} value={values.primaryColor} placeholder={placeholder('primaryColor') || '#1d4ed8'}
-            onInput={set('primaryColor')} />
-          <input type="color" aria-label={t('branding.pickColor')} value={isHexColor(color) ? color : '#1d4ed8'} onInput={set('primaryColor')} />
+            onInput={(e) => { set('primaryColor')(e.currentTarget.value); }} />
+          <input type="color" aria-label={t('branding.pickColor')} value={isHexColor(color) ? color : '#1d4ed8'} onInput={(e) => { set('primaryColor')(e.currentTarget.value); }} />
         </div>
       </div>
       {text('emailFromName', 'branding.fromName', 'text', !tenant)}

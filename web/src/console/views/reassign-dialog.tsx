@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../console-api.ts';
 import { t } from '../console-i18n.ts';
-import { Dialog } from '../console-kit.tsx';
+import { Dialog, TextField } from '../console-kit.tsx';
 import type { Signer } from '../console-model.ts';
 
 /** Who may be replaced: someone who has neither signed nor declined, while the envelope is out for signature. */
@@ -26,14 +26,8 @@ export function ReassignDialog(props: { envelopeId: string; signer: Signer | nul
   return (
     <Dialog open={signer !== null} title={t('reassign.title', { name: signer?.name ?? '' })} confirm={t('reassign.confirm')} busy={props.busy} onClose={props.onClose} onConfirm={confirm}>
       <p>{t('reassign.text')}</p>
-      <div class="form-row">
-        <label for="reassign-name">{t('reassign.name')}</label>
-        <input id="reassign-name" type="text" required maxLength={200} value={name} onInput={(e) => { setName(e.currentTarget.value); }} />
-      </div>
-      <div class="form-row">
-        <label for="reassign-email">{t('reassign.email')}</label>
-        <input id="reassign-email" type="email" required maxLength={254} value={email} onInput={(e) => { setEmail(e.currentTarget.value); }} />
-      </div>
+      <TextField id="reassign-name" label={t('reassign.name')} required maxLength={200} value={name} onValue={setName} />
+      <TextField id="reassign-email" label={t('reassign.email')} type="email" required maxLength={254} value={email} onValue={setEmail} />
       <div class="form-row">
         <label for="reassign-reason">{t('reassign.reason')}</label>
         <textarea id="reassign-reason" rows={2} maxLength={1000} value={reason} onInput={(e) => { setReason(e.currentTarget.value); }} />
