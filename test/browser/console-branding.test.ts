@@ -97,6 +97,7 @@ describe('console branding and reassignment', () => {
     expect(after.signers).toEqual([expect.objectContaining({ id: envelope.signers[0]?.id, name: 'Carla Nunes', email: carla, status: 'sent' })]);
     expect(after.auditLog.find((e) => e.event === 'signer.reassigned')?.detail).toMatchObject({ to: { name: 'Carla Nunes', email: carla }, by: 'sender', reason: 'Dana is on leave' });
     await page.locator('.signers').getByText(carla).waitFor();
+    await page.locator('.timeline').getByText('handed the place of Dana Signer to Carla Nunes.').waitFor();
     expect(errors).toEqual([]);
   });
 
