@@ -36,15 +36,15 @@ describe('console branding and reassignment', () => {
     expect(await page.getByTestId('contrast').innerText()).toMatch(/^Text on this colour: black \(contrast 1[0-9]\.\d:1\)\. Links on white: #[0-9a-f]{6}\.$/);
 
     await page.getByLabel('Logo (PNG or SVG, at most 200 KB)').setInputFiles(file('huge.png', 'image/png', Buffer.alloc(210 * 1024, 7)));
-    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('The logo is larger than 200 KB. Choose a smaller file.').waitFor();
     await page.getByLabel('Logo (PNG or SVG, at most 200 KB)').setInputFiles(file('page.svg', 'image/svg+xml', Buffer.from('<html><body>not a drawing</body></html>')));
-    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText(/^The logo is not a PNG or SVG file that can be used: /).waitFor();
     expect((await call<Branding>('GET', '/v1/console/branding', { token: bearer })).body.organizationName).toBeNull();
 
     await page.getByLabel('Logo (PNG or SVG, at most 200 KB)').setInputFiles(file('acme.svg', 'image/svg+xml', Buffer.from(LOGO)));
-    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('The branding was saved. Envelopes created from now on take it.').waitFor();
     const saved = (await call<Branding>('GET', '/v1/console/branding', { token: bearer })).body;
     expect(saved).toMatchObject({ organizationName: 'Acme Corp', primaryColor: '#ffd400', replyTo: 'contracts@acme.example', supportEmail: 'help@acme.example', logo: { contentType: 'image/svg+xml' } });
@@ -66,7 +66,7 @@ describe('console branding and reassignment', () => {
     await page.getByText(`The override of tenant ${tenant}: an empty field keeps the value shown in grey.`).waitFor();
     await expect.poll(() => page.getByLabel('Organisation name').getAttribute('placeholder')).toBe('Acme Corp');
     await page.getByLabel('Organisation name').fill('Acme Retail');
-    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('The branding was saved. Envelopes created from now on take it.').waitFor();
     const override = (await call<Branding>('GET', `/v1/console/tenants/${tenant}/branding`, { token: bearer })).body;
     expect(override).toMatchObject({ organizationName: 'Acme Retail', primaryColor: null, effective: { organizationName: 'Acme Retail', primaryColor: '#ffd400' } });

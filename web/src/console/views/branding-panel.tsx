@@ -127,7 +127,7 @@ function BrandingForm(props: { tenant: string; data: Branding; reload: () => voi
       <Preview name={shown('organizationName')} color={color} logoUrl={logoUrl} />
       <LogoProblem error={action.error} />
       <Done message={action.done} />
-      <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy}>{t('settings.save')}</button></div>
+      <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy}>{t('branding.save')}</button></div>
     </form>
   );
 }
