@@ -2485,6 +2485,18 @@ export interface operations {
                         returnUrl: string | null;
                         /** The origins the page may post its events to */
                         embedOrigins: string[];
+                        /** The header's branding: the draft's own (what its signers see), a template's tenant's; null: none */
+                        branding: {
+                        organizationName: string;
+                        primaryColor: string;
+                        textColor: string;
+                        accentColor: string;
+                        /** Same-origin path of the logo */
+                        logoUrl: string | null;
+                        supportEmail: string | null;
+                        /** Who asked: the envelope's sender */
+                        senderName: string | null;
+                    } | null;
                     };
                 };
             };
@@ -6321,6 +6333,18 @@ export interface operations {
                         role: "admin" | "sender";
                         appId: string;
                         applicationName: string;
+                        /** The application's branding for the console's header (its tenants may override it for their envelopes); null: none */
+                        branding: {
+                        organizationName: string;
+                        primaryColor: string;
+                        textColor: string;
+                        accentColor: string;
+                        /** Same-origin path of the logo */
+                        logoUrl: string | null;
+                        supportEmail: string | null;
+                        /** Who asked: the envelope's sender */
+                        senderName: string | null;
+                    } | null;
                     };
                 };
             };
@@ -6705,6 +6729,8 @@ export interface operations {
                     name?: string | null;
                     /** `admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings */
                     role: "admin" | "sender";
+                    /** The language of the invitation email; default en */
+                    locale?: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "zh-CN" | "ar";
                 };
             };
         };

@@ -1,6 +1,7 @@
 import { csvRows, MAX_BULK_BYTES, MAX_BULK_COLUMNS, MAX_BULK_FIELD_BYTES, MAX_BULK_ROW_BYTES, MAX_BULK_ROWS, type CsvBatch } from '#shared/templates/bulk-send.ts';
 import { UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
 import { startBulkSend } from '#shared/templates/bulk-send-actions.ts';
+import { callerAsSender } from '#shared/console/envelope-sender.ts';
 import type { BodyRule } from '#shared/http/body-rules.ts';
 import { json, respond, route } from '#shared/http/endpoint.ts';
 import { lambda } from '#shared/http/lambda.ts';
@@ -33,7 +34,8 @@ export const definition = route({
     + `At most ${String(MAX_BULK_BYTES)} bytes of rows together (the CSV body, or the rows as JSON), ${String(MAX_BULK_ROW_BYTES)} bytes per row, ${String(MAX_BULK_FIELD_BYTES)} bytes per value `
     + `and ${String(MAX_BULK_COLUMNS)} columns (values of a JSON row); past a limit, or with a \`prefill.<label>\` column no field of the template has, the request is refused with 400 naming the limit and the row. `
     + 'Rows are made and sent in the background, each exactly once, even after a crash (a sweep re-queues a batch that makes no progress); a row that fails validation or the quota fails alone, '
-    + 'as does a row whose job keeps failing (`processing_failed`), so every batch ends (see `GET /v1/bulk-sends/{id}`).',
+    + 'as does a row whose job keeps failing (`processing_failed`), so every batch ends (see `GET /v1/bulk-sends/{id}`). '
+    + 'Each envelope names as its sender the console user who started the batch (none for an API client\'s token).',
   params: IdParams,
   body: rowsBody,
   requestContent: {
@@ -47,7 +49,7 @@ export const definition = route({
   },
   access: { table: 'write', secrets: ['JWT_SECRET'], jobs: true },
 }, (deps) => async ({ params, body, principal }) => {
-  const batch = await startBulkSend(deps, principal.appId, params.id, body.rows, body.prefillLabels);
+  const batch = await startBulkSend(deps, principal.appId, params.id, body.rows, body.prefillLabels, await callerAsSender(deps, principal) ?? null);
   return respond(BulkSendAcceptedResponse, { id: batch.id, templateId: batch.templateId, status: 'queued', total: batch.total }, 202);
 });
 

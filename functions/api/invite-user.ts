@@ -8,7 +8,7 @@ export const definition = route({
   operationId: 'inviteUser', summary: 'Invite a user to the console',
   description:
     'Makes the account at the identity provider with a temporary password and emails the invitation (where to sign in, the password ' +
-    'to replace). The user belongs to this application with `role`. Administrators only.',
+    'to replace), in `locale` (default en). The user belongs to this application with `role`. Administrators only.',
   body: jsonBody(InviteUserRequest),
   success: { status: 201, description: 'Invited', content: json(UserResponse) },
   errors: { 400: 'Not an email address, or no such role', 409: 'An account with this email exists already' },

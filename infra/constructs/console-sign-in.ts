@@ -2,16 +2,20 @@
  * The console's sign-in on AWS: a Cognito user pool (email and password, no self sign-up: users are invited; MFA by
  * authenticator app, optional or required by context), its hosted sign-in domain, the customer's own identity
  * providers (OIDC or SAML) from context, and the console's public app client: authorization code only (no implicit
- * flow, no secret: the console proves itself with PKCE), back to `<signing host>/app/callback`.
+ * flow, no secret: the console proves itself with PKCE), back to `<signing host>/app/callback`. With providers, a
+ * pre-sign-up trigger links each provider's user to the user invited with the same email.
  */
 import { Aws, Duration, RemovalPolicy, SecretValue, Stack } from 'aws-cdk-lib';
+import { Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
-  AccountRecovery, Mfa, OAuthScope, ProviderAttribute, UserPool, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc,
+  AccountRecovery, Mfa, OAuthScope, ProviderAttribute, UserPool, UserPoolClientIdentityProvider, UserPoolIdentityProviderOidc, UserPoolOperation,
   UserPoolIdentityProviderSaml, UserPoolIdentityProviderSamlMetadata, type UserPoolClient, type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import type { ConsoleSignInSettings } from '../stacks/sign-in-settings.ts';
 import { acknowledge } from './nag.ts';
+import { ServiceFunction } from './service-function.ts';
 
 const MFA = { off: Mfa.OFF, optional: Mfa.OPTIONAL, required: Mfa.REQUIRED } as const;
 const SAML_EMAIL = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';
@@ -24,7 +28,7 @@ export class ConsoleSignIn extends Construct {
   readonly issuer: string;
   readonly logoutUrl: string;
 
-  constructor(scope: Construct, id: string, props: { prefix: string; signingUrl: string; settings: ConsoleSignInSettings }) {
+  constructor(scope: Construct, id: string, props: { prefix: string; signingUrl: string; settings: ConsoleSignInSettings; logRetention: RetentionDays }) {
     super(scope, id);
     const { settings } = props;
     this.userPool = new UserPool(this, 'Users', {
@@ -56,6 +60,7 @@ export class ConsoleSignIn extends Construct {
         userPool: this.userPool, name: p.name, metadata: UserPoolIdentityProviderSamlMetadata.url(p.metadataUrl),
         attributeMapping: { email: ProviderAttribute.other(SAML_EMAIL) },
       })));
+    if (providers.length > 0) this.linkFederatedUsers(settings.identityProviders.map((p) => p.name), props.logRetention);
     this.client = this.userPool.addClient('Console', {
       userPoolClientName: 'console',
       generateSecret: false,
@@ -76,5 +81,21 @@ export class ConsoleSignIn extends Construct {
     for (const provider of providers) this.client.node.addDependency(provider);
     this.issuer = `https://cognito-idp.${Stack.of(this).region}.${Aws.URL_SUFFIX}/${this.userPool.userPoolId}`;
     this.logoutUrl = `${this.domain.baseUrl()}/logout`;
+  }
+
+  /** The pre-sign-up trigger (functions/triggers/federated-sign-up.ts), allowed to look users up and link them in this pool only. */
+  private linkFederatedUsers(providerNames: string[], logRetention: RetentionDays): void {
+    const trigger = new ServiceFunction(this, 'FederatedSignUp', {
+      entry: 'functions/triggers/federated-sign-up.ts',
+      description: "Links a user of the customer's identity provider to the console user invited with the same email",
+      logRetention,
+    });
+    trigger.addEnvironment('IDENTITY_PROVIDERS', JSON.stringify(providerNames));
+    this.userPool.addTrigger(UserPoolOperation.PRE_SIGN_UP, trigger.fn);
+    // A policy of its own: the function does not wait for it, so the pool (which names the function) may name it
+    new Policy(this, 'FederatedSignUpGrant', {
+      roles: [trigger.role],
+      statements: [new PolicyStatement({ actions: ['cognito-idp:ListUsers', 'cognito-idp:AdminLinkProviderForUser'], resources: [this.userPool.userPoolArn] })],
+    });
   }
 }

@@ -75,7 +75,7 @@ export class WebStack extends Stack {
     const originVerifySecretArn = read(this, settings.prefix, 'originVerifySecretArn');
     this.distribution = this.signingHost(settings, props.logRetention, originVerifySecretArn);
     this.signingUrl = customOrigin ?? `https://${this.distribution.distributionDomainName}`;
-    const signIn = new ConsoleSignIn(this, 'ConsoleSignIn', { prefix: settings.prefix, signingUrl: this.signingUrl, settings: settings.signIn });
+    const signIn = new ConsoleSignIn(this, 'ConsoleSignIn', { prefix: settings.prefix, signingUrl: this.signingUrl, settings: settings.signIn, logRetention: props.logRetention });
     publish(this, settings.prefix, {
       apiUrl: this.apiUrl, apiId: this.httpApi.apiId, signingUrl: this.signingUrl,
       userPoolId: signIn.userPool.userPoolId, consoleClientId: signIn.client.userPoolClientId, signInIssuer: signIn.issuer, signInLogoutUrl: signIn.logoutUrl,

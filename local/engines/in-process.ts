@@ -90,7 +90,7 @@ export function inProcessAnswers(services: InProcessServices): Partial<Record<Aw
         return accounts.delete(email).then((removed) => (removed ? {} : Promise.reject(new UserNotFoundException({ message: 'User does not exist.', $metadata }))));
       }
       const name = input.UserAttributes?.find((a) => a.Name === 'name')?.Value ?? null;
-      return accounts.create(email, name, input.TemporaryPassword ?? '').then((account) => {
+      return accounts.create(email, name, input.TemporaryPassword ?? '', true).then((account) => {
         if (!account) throw new UsernameExistsException({ message: 'An account with the given email already exists.', $metadata });
         return { User: { Username: account.id, Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD', Attributes: [{ Name: 'sub', Value: account.id }, { Name: 'email', Value: account.email }] } };
       });

@@ -13,6 +13,8 @@ export interface LocalAccount {
   email: string;
   name: string | null;
   passwordHash: string;
+  /** An invitation's temporary password: replaced at the first sign-in, as Cognito's FORCE_CHANGE_PASSWORD. */
+  mustChangePassword?: boolean;
 }
 
 export class LocalAccounts {
@@ -39,10 +41,10 @@ export class LocalAccounts {
     return [...this.accounts.values()].find((account) => account.id === id);
   }
 
-  /** Creates the account; false when the email has one already. */
-  async create(email: string, name: string | null, password: string): Promise<LocalAccount | undefined> {
+  /** Creates the account; false when the email has one already. A temporary password is replaced at the first sign-in. */
+  async create(email: string, name: string | null, password: string, temporary = false): Promise<LocalAccount | undefined> {
     if (this.byEmail(email)) return undefined;
-    const account = { id: randomUUID(), email: email.trim().toLowerCase(), name, passwordHash: await hashClientSecret(password) };
+    const account: LocalAccount = { id: randomUUID(), email: email.trim().toLowerCase(), name, passwordHash: await hashClientSecret(password), ...(temporary ? { mustChangePassword: true } : {}) };
     this.accounts.set(account.email, account);
     await this.save();
     return account;
@@ -61,6 +63,15 @@ export class LocalAccounts {
       await this.save();
     }
     return existing;
+  }
+
+  /** The user's own password, in place of the temporary one. */
+  async setPassword(id: string, password: string): Promise<void> {
+    const account = this.byId(id);
+    if (!account) throw new Error('no such account');
+    account.passwordHash = await hashClientSecret(password);
+    delete account.mustChangePassword;
+    await this.save();
   }
 
   async delete(email: string): Promise<boolean> {

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type Configuration } from 'oidc-provider';
 import { freePort } from './free-port.ts';
-import type { LocalAccounts } from './oidc-accounts.ts';
-import { loginPage } from './oidc-login-page.ts';
+import type { LocalAccount, LocalAccounts } from './oidc-accounts.ts';
+import { loginPage, MIN_PASSWORD, newPasswordPage } from './oidc-login-page.ts';
 import type { RunningEngine } from './types.ts';
 
 /** The resource the console's access tokens are for: their `aud`, which the API requires. */
@@ -110,7 +110,24 @@ const page = (res: ServerResponse, status: number, html: string) => {
   res.end(html);
 };
 
-/** The login form and its answer: a matching password finishes the interaction with the first-party grant. */
+/** Sign-ins whose temporary password was right, by interaction: the account that must now choose its own. */
+const choosing = new Map<string, string>();
+
+/** A new password for an account that must replace its temporary one; its problem, else null once saved. */
+async function chooseNewPassword(accounts: LocalAccounts, accountId: string, form: URLSearchParams): Promise<string | null> {
+  const password = form.get('newPassword') ?? '';
+  if (password.length < MIN_PASSWORD) return `The new password needs at least ${String(MIN_PASSWORD)} characters.`;
+  if (password !== form.get('confirmPassword')) return 'The two passwords are not the same.';
+  const account = accounts.byId(accountId);
+  if (account && await accounts.check(account.email, password)) return 'Choose a password other than the temporary one.';
+  await accounts.setPassword(accountId, password);
+  return null;
+}
+
+/**
+ * The login form and its answer: a matching password finishes the interaction with the first-party grant; an
+ * invited user's temporary password first asks for their own, as Cognito does.
+ */
 async function interaction(provider: Provider, accounts: LocalAccounts, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   if (details.uid !== uid) {
@@ -122,10 +139,31 @@ async function interaction(provider: Provider, accounts: LocalAccounts, req: Inc
     return;
   }
   const form = await formOf(req);
-  const email = form.get('email') ?? '';
-  const account = await accounts.check(email, form.get('password') ?? '');
+  const pending = choosing.get(uid);
+  let account: LocalAccount | undefined;
+  if (form.get('step') === 'new-password' && pending) {
+    const problem = await chooseNewPassword(accounts, pending, form);
+    account = accounts.byId(pending);
+    if (problem && account) {
+      page(res, 400, newPasswordPage({ action: `/interaction/${uid}`, email: account.email, error: problem }));
+      return;
+    }
+    choosing.delete(uid);
+  } else {
+    const email = form.get('email') ?? '';
+    account = await accounts.check(email, form.get('password') ?? '');
+    if (!account) {
+      page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }));
+      return;
+    }
+    if (account.mustChangePassword) {
+      choosing.set(uid, account.id);
+      page(res, 200, newPasswordPage({ action: `/interaction/${uid}`, email: account.email }));
+      return;
+    }
+  }
   if (!account) {
-    page(res, 401, loginPage({ action: `/interaction/${uid}`, email, error: 'The email or password is not correct.' }));
+    page(res, 400, loginPage({ error: 'This sign-in has expired; start again.' }));
     return;
   }
   // The console is the provider's own client: what it asks for is granted without a consent page.

@@ -1,6 +1,6 @@
 /** Branding as the console routes and the signer's pages show it. */
 import type { Envelope } from '../kernel/model.ts';
-import { brandColors, logoPath, type BrandingRecord, type EnvelopeBranding, type LogoRef } from './branding.ts';
+import { brandColors, brandingFor, logoPath, type BrandingRecord, type EnvelopeBranding, type LogoRef } from './branding.ts';
 
 const logoView = (logo: LogoRef | null | undefined, signingUrl: string) =>
   logo ? { url: `${signingUrl}${logoPath(logo)}`, contentType: logo.contentType, width: logo.width, height: logo.height, sizeBytes: logo.sizeBytes } : null;
@@ -30,4 +30,21 @@ export function pageBrandingView(envelope: Pick<Envelope, 'branding' | 'sender'>
     organizationName: branding.organizationName, ...brandColors(branding.primaryColor),
     logoUrl: branding.logo ? logoPath(branding.logo) : null, supportEmail: branding.supportEmail, senderName: envelope.sender?.name ?? null,
   };
+}
+
+/** The header of a sender's page (the editor): a draft's own branding, what its signers will see; a template's tenant's. */
+export async function editorBrandingView(
+  deps: {
+    envelopes: { find(id: string): Promise<Pick<Envelope, 'appId' | 'branding' | 'sender'> | undefined> };
+    templates: { get(appId: string, id: string): Promise<{ tenantId: string } | undefined> };
+    tenants: { branding(appId: string, tenantId: string | null): Promise<BrandingRecord | null> };
+  },
+  appId: string, kind: 'envelope' | 'template', id: string,
+) {
+  if (kind === 'envelope') {
+    const envelope = await deps.envelopes.find(id);
+    return envelope?.appId === appId ? pageBrandingView(envelope) : null;
+  }
+  const template = await deps.templates.get(appId, id);
+  return template ? pageBrandingView({ branding: await brandingFor(deps, appId, template.tenantId), sender: null }) : null;
 }

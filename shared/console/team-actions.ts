@@ -12,6 +12,7 @@ import type { ApiClient, ApplicationRepository, ConsoleRole, ConsoleUser, TeamRe
 import type { Clock, IdentityAdmin, Mailer } from '#shared/ports/services.ts';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets.ts';
 import { userInvitationEmail } from './user-invitation-email.ts';
+import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.ts';
 
 export interface InviteDeps {
   config: Pick<Config, 'signingUrl'>;
@@ -25,9 +26,10 @@ export interface InviteDeps {
 /** Long and mixed enough for any user pool password policy (upper, lower, digit, symbol). */
 const temporaryPassword = () => `${randomBytes(12).toString('base64url')}-Aa7`;
 
-export async function inviteUser(deps: InviteDeps, appId: string, invited: { email: string; name: string | null; role: ConsoleRole }): Promise<ConsoleUser> {
+export async function inviteUser(deps: InviteDeps, appId: string, invited: { email: string; name: string | null; role: ConsoleRole; locale?: Locale | undefined }): Promise<ConsoleUser> {
   // One account per address, whatever its case: the provider compares emails case-insensitively too.
-  const input = { ...invited, email: invited.email.toLowerCase() };
+  const { locale = DEFAULT_LOCALE, ...rest } = invited;
+  const input = { ...rest, email: invited.email.toLowerCase() };
   const password = temporaryPassword();
   const { userId } = await deps.identities.createUser({ email: input.email, name: input.name, temporaryPassword: password });
   const user: ConsoleUser = { appId, userId, email: input.email, name: input.name, role: input.role, createdAt: deps.clock.now().toISOString() };
@@ -39,7 +41,7 @@ export async function inviteUser(deps: InviteDeps, appId: string, invited: { ema
     throw error;
   }
   const app = await deps.applications.get(appId);
-  await deps.mailer.send({ to: input.email, ...userInvitationEmail({ name: input.name, applicationName: app?.name ?? 'the e-signature service', consoleUrl: `${deps.config.signingUrl}/app/`, email: input.email, temporaryPassword: password }) });
+  await deps.mailer.send({ to: input.email, ...userInvitationEmail({ name: input.name, applicationName: app?.name ?? 'the e-signature service', consoleUrl: `${deps.config.signingUrl}/app/`, email: input.email, temporaryPassword: password, locale }) });
   return user;
 }
 

@@ -1,6 +1,8 @@
 /** Request and response bodies of sign-in discovery, the signed-in caller, console users and API clients. */
 import * as v from 'valibot';
 import { timestamp } from '../http/response-primitives.ts';
+import { PageBrandingResponse } from './branding-schemas.ts';
+import { LOCALES } from '../i18n/locales.ts';
 
 export const CONSOLE_ROLES = ['admin', 'sender'] as const;
 const role = v.pipe(v.picklist(CONSOLE_ROLES, 'must be admin or sender'), v.description('`admin`: everything; `sender`: envelopes and templates, no users, API clients, webhooks or settings'));
@@ -19,6 +21,7 @@ export const MeResponse = v.object({
   role,
   appId: v.string(),
   applicationName: v.string(),
+  branding: v.pipe(PageBrandingResponse, v.description("The application's branding for the console's header (its tenants may override it for their envelopes); null: none")),
 });
 
 export const UserResponse = v.object({
@@ -34,6 +37,7 @@ export const InviteUserRequest = v.object({
   email: v.pipe(v.string('must be an email address'), v.trim(), v.email('must be an email address'), v.maxLength(254, 'must be at most 254 characters')),
   name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200, 'must be at most 200 characters'))), null),
   role,
+  locale: v.pipe(v.optional(v.picklist(LOCALES, `must be one of ${LOCALES.join(', ')}`)), v.description('The language of the invitation email; default en')),
 });
 
 export const UpdateUserRequest = v.object({ role });

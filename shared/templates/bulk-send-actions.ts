@@ -1,6 +1,7 @@
 import type { BulkSendRepository } from '#shared/ports/repositories.ts';
 import type { JobQueue } from '#shared/ports/services.ts';
 import { BULK_CHECK_MINUTES, BULK_ROW_CONCURRENCY, bulkEnvelopeId, bulkStatus, checkBulkRows, chunksOf, clip, clipError, type BulkRowInput, type BulkRowResult, type BulkSend } from './bulk-send.ts';
+import type { EnvelopeSender } from '../console/branding.ts';
 import { ConcurrentModification, DomainError, NotFound, ValidationError } from '../kernel/errors.ts';
 import { parseId } from '../kernel/ids.ts';
 import type { FromTemplateInput } from './templates.ts';
@@ -57,6 +58,7 @@ export async function queueChunks(deps: Pick<BulkSendDeps, 'jobs' | 'logger'>, b
  */
 export async function startBulkSend(
   deps: Pick<BulkSendDeps, 'templates' | 'bulkSends' | 'jobs' | 'clock' | 'ids' | 'logger'>, appId: string, rawTemplateId: string, rows: readonly BulkRowInput[], prefillLabels: readonly string[] = [],
+  sender: EnvelopeSender | null = null,
 ): Promise<BulkSend> {
   const template = await readTemplate(deps, appId, rawTemplateId);
   checkBulkRows(rows);
@@ -67,7 +69,7 @@ export async function startBulkSend(
   const chunks = chunksOf(rows);
   const now = deps.clock.now();
   const batch: BulkSend = {
-    id: deps.ids.next(), appId, templateId: template.id, tenantId: template.tenantId, total: rows.length, chunks: chunks.length, createdAt: now.toISOString(),
+    id: deps.ids.next(), appId, templateId: template.id, tenantId: template.tenantId, total: rows.length, chunks: chunks.length, createdAt: now.toISOString(), sender,
     check: { at: minutesAfter(now, BULK_CHECK_MINUTES), seen: 0, redrives: 0 },
   };
   await deps.bulkSends.create(batch, chunks);
@@ -125,7 +127,7 @@ export async function runBulkChunk(deps: BulkSendDeps, job: { appId: string; bat
       const source = loaded ?? await load();
       if (source instanceof DomainError) return fail(row, source);
       try {
-        const request = { ...parseRow(input), templateId: batch.templateId, message: null, cc: [], reminders: null, send: true };
+        const request = { ...parseRow(input), templateId: batch.templateId, message: null, cc: [], reminders: null, send: true, sender: batch.sender ?? undefined };
         await createFromTemplate(deps, job.appId, request, SYSTEM, { ...source, envelopeId, bulkSend: { id: batch.id, row } });
         await sent();
       } catch (error) {

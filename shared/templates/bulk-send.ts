@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../kernel/errors.ts';
+import type { EnvelopeSender } from '../console/branding.ts';
 
 /**
  * Bulk send: one envelope per row of a template, made in the background. Rows are stored in chunks beside the batch,
@@ -18,6 +19,8 @@ export interface BulkSend {
   total: number;
   chunks: number;
   createdAt: string;
+  /** Who every envelope of the batch names as its sender: the console user who started it (none for an API client). */
+  sender?: EnvelopeSender | null | undefined;
   /** The sweep's next look at the unfinished batch; null once every row has a result. */
   check: BulkCheck | null;
 }

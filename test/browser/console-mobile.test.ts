@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axe, contractPdf, summary, unique, useBrowser } from './support.ts';
-import { consoleUrl, envelopeStatus, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
+import { consoleUrl, envelopeStatus, overflow, sentEnvelope, shot, tenantOf, useToken } from './console-support.ts';
 
 let page: Page;
 let bearer: string;
@@ -13,7 +13,6 @@ useBrowser({ width: 360, height: 640, mobile: true }, 'browser console mobile', 
   errors = session.errors;
 });
 
-const overflow = (p: Page) => p.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
 const focusedText = (p: Page) => p.evaluate<string>('(document.activeElement && document.activeElement.textContent || "").trim()');
 
 describe('console at 360 px in German', () => {

@@ -16,7 +16,7 @@ useBrowser({ width: 1280, height: 900 }, 'browser console sign-in', (session) =>
 });
 
 /** From the console's sign-in screen through the provider's form and back, signed in. */
-async function signIn(p: Page, email: string, password: string): Promise<void> {
+async function signIn(p: Page, email: string, password: string, newPassword?: string): Promise<void> {
   await p.goto(consoleUrl());
   await p.getByRole('heading', { level: 1, name: 'Sign in to the sender console' }).waitFor();
   await p.getByRole('button', { name: 'Sign in' }).click();
@@ -24,6 +24,15 @@ async function signIn(p: Page, email: string, password: string): Promise<void> {
   await p.getByLabel('Email').fill(email);
   await p.getByLabel('Password').fill(password);
   await p.getByRole('button', { name: 'Sign in' }).click();
+  if (newPassword) {
+    // An invited user's first sign-in: their own password in place of the temporary one
+    await p.getByRole('heading', { level: 1, name: 'Choose your password' }).waitFor();
+    await shot(p, 'new-password-1280');
+    expect(summary(await axe(p))).toEqual([]);
+    await p.getByLabel('New password', { exact: true }).fill(newPassword);
+    await p.getByLabel('New password again').fill(newPassword);
+    await p.getByRole('button', { name: 'Save and sign in' }).click();
+  }
   await p.waitForURL((url) => url.pathname.startsWith('/app/'));
   await p.getByRole('heading', { level: 1, name: 'Envelopes' }).waitFor();
 }
@@ -65,7 +74,7 @@ describe('console sign-in', () => {
     await signOut(page);
     errors.length = 0; // what the provider's own logout page logged is not the console's
 
-    await signIn(page, sender, password);
+    await signIn(page, sender, password, 'Sams-own-password-42');
     expect(await page.locator('.whoami').innerText()).toContain(`${sender} · Sender`);
     const sections = await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link').allInnerTexts();
     expect(sections).toEqual(['Envelopes', 'New envelope', 'Templates']);

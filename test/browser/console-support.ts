@@ -1,6 +1,6 @@
 /**
  * Console test helpers: a page signed in with a token (before the provider's sign-in exists, the test file's own
- * client-credential token is put where the console keeps its session), screenshots under /tmp/console-ui, and
+ * client-credential token is put where the console keeps its session), screenshots under /tmp/console, and
  * envelopes made through the API in a tenant of the test's own.
  */
 import { mkdirSync } from 'node:fs';
@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { call } from '../support/api.ts';
 import { sigField, signer, type EnvelopeBody } from '../support/envelopes.ts';
-import { contractPdf, sendEnvelope, signingUrl } from './support.ts';
+import { contractPdf, sendEnvelope, signingUrl, useBrowser, type BrowserSession } from './support.ts';
 import { createWithPdf } from '../support/envelopes.ts';
 
-export const SHOTS = '/tmp/console-ui';
+export const SHOTS = '/tmp/console';
 
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
@@ -25,6 +25,12 @@ export async function useToken(page: Page, token: string): Promise<void> {
 }
 
 export const consoleUrl = (path = '') => `${signingUrl()}/app/${path}`;
+
+/** How far the page is wider than the screen (0 or less: nothing scrolls sideways). */
+export const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+
+/** The focused control's label, else its text: where the keyboard is. */
+export const focusedLabel = (page: Page) => page.evaluate<string>('(() => { const e = document.activeElement; return (e && (e.labels && e.labels[0] ? e.labels[0].textContent : e.textContent) || "").trim(); })()');
 
 export const tenantOf = (name: string) => `${name}-${String(Date.now())}-${String(Math.random()).slice(2, 6)}`;
 
@@ -42,4 +48,11 @@ export async function draftEnvelope(bearer: string, tenant: string, subject: str
 
 export async function envelopeStatus(bearer: string, id: string): Promise<string> {
   return (await call<EnvelopeBody>('GET', `/v1/envelopes/${id}`, { token: bearer })).body.status;
+}
+
+/** A test file's browser and application (support.ts useBrowser), its page, token and errors read once the file starts. */
+export function consoleBrowser(viewport: Parameters<typeof useBrowser>[0], appName: string): BrowserSession {
+  const session: BrowserSession = { page: undefined as unknown as Page, bearer: '', errors: [] };
+  useBrowser(viewport, appName, (ready) => { Object.assign(session, ready); });
+  return session;
 }

@@ -63,7 +63,7 @@ describe('console templates and settings', () => {
     // The field takes input once the settings in force are shown in it
     await expect.poll(() => page.getByLabel('Sites that may show the signing page in a frame').isEnabled()).toBe(true);
     await page.getByLabel('Sites that may show the signing page in a frame').fill('https://app.example.com\nhttps://portal.example.com');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').waitFor();
     expect((await call<{ embedOrigins: string[] }>('GET', '/v1/console/settings', { token: bearer })).body.embedOrigins).toEqual(['https://app.example.com', 'https://portal.example.com']);
     await page.getByText('https://hooks.example.com/esign').click();

@@ -11,6 +11,7 @@ import { declinedNoticeEmail, expiredNoticeEmail, signingReminderEmail, signingR
 import { completionEmail, invitationEmail, invitationSms, otpEmail, otpSms, recipientLocale, reminderEmail } from '#shared/notices/email-messages.ts';
 import type { Envelope } from '#shared/kernel/model.ts';
 import { CATALOGUES } from '#shared/i18n/messages.ts';
+import { userInvitationEmail } from '#shared/console/user-invitation-email.ts';
 import { LOCALES, localeOf } from '#shared/i18n/locales.ts';
 import { literalsOf, placeholdersOf } from '#test/support/icu.ts';
 import { letterDocument, withPages, signerInput, testCtx } from '#test/support/domain.ts';
@@ -124,5 +125,26 @@ describe('messages in the signer’s locale', () => {
     expect(declinedNoticeEmail(envelope, 'Ana', 'Ben Okafor', 'Zu teuer', 'de').text).toContain('Ben Okafor hat die Unterschrift von A <b> & C abgelehnt');
     expect(declinedNoticeEmail(envelope, 'Ana', 'Ben Okafor', 'Zu teuer', 'de').text).toContain('Begründung: Zu teuer');
     expect(voidedNoticeEmail(envelope, 'Ana', 'Falsche Fassung', 'fr').text).toContain('Motif indiqué : Falsche Fassung');
+  });
+});
+
+describe('the console invitation', () => {
+  const invite = { applicationName: 'Müller & Söhne', consoleUrl: 'https://sign.example.com/app/', email: 'erika@example.com', temporaryPassword: 'Xy7-<pw>' };
+  it('is in German when asked for, the values escaped in HTML', () => {
+    const mail = userInvitationEmail({ ...invite, name: 'Erika', locale: 'de' });
+    expect(mail.subject).toBe('Ihre Einladung zu Müller & Söhne');
+    expect(mail.text).toBe('Hallo Erika,\n\nSie wurden zur Versandkonsole von Müller & Söhne eingeladen.\n\nMelden Sie sich hier an: https://sign.example.com/app/\n'
+      + 'E-Mail: erika@example.com\nVorläufiges Passwort: Xy7-<pw>\n\nWählen Sie bei der ersten Anmeldung Ihr eigenes Passwort.\n');
+    expect(mail.html).toContain('<p>Sie wurden zur Versandkonsole von <strong>Müller &amp; Söhne</strong> eingeladen.</p>');
+    expect(mail.html).toContain('<a href="https://sign.example.com/app/">Anmelden</a>');
+    expect(mail.html).toContain('Vorläufiges Passwort: Xy7-&lt;pw&gt;');
+  });
+
+  it('greets without a name, in every language', () => {
+    for (const locale of LOCALES) {
+      const mail = userInvitationEmail({ ...invite, name: null, locale });
+      expect(mail.text.split('\n')[0], locale).toBe(CATALOGUES[locale]['consoleInvite.hello']);
+      expect(mail.text, locale).toContain('Xy7-<pw>');
+    }
   });
 });

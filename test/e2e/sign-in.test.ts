@@ -71,6 +71,20 @@ describe('a user invited by email', () => {
   });
 });
 
+describe('an invited user\'s first sign-in', () => {
+  it('replaces the temporary password with their own, as Cognito asks; from then on only their own works', async () => {
+    const admin = (await signIn(inject('devAdminEmail'), inject('devAdminPassword'))).accessToken;
+    const email = `first-${String(Date.now())}@example.org`;
+    expect((await call('POST', '/v1/console/users', { token: admin, json: { email, role: 'sender' } })).status).toBe(201);
+    const temporary = /Temporary password: (\S+)/.exec((await outboxFor(email))[0]?.text ?? '')?.[1] ?? '';
+    const own = 'Correct-horse-battery-9';
+    const first = await signInWithPassword({ issuer: config.issuer, clientId: config.clientId, redirectUri, email, password: temporary, newPassword: own });
+    expect((await call('GET', '/v1/console/me', { token: first.accessToken })).body).toMatchObject({ email, role: 'sender' });
+    await expect(signIn(email, temporary)).rejects.toThrow(/refused \(401\)/);
+    expect((await call('GET', '/v1/console/me', { token: (await signIn(email, own)).accessToken })).status).toBe(200);
+  });
+});
+
 describe('API clients made in the console', () => {
   it('get tokens at /oauth/token until revoked, and from then on none of their tokens work', async () => {
     const admin = (await signIn(inject('devAdminEmail'), inject('devAdminPassword'))).accessToken;

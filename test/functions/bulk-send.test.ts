@@ -16,14 +16,14 @@ const APP = 'app-bulk';
 type Row = Record<string, unknown>;
 const rowsOf = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ recipients: { signer: { name: `Row ${String(i + 1)}`, email: `row${String(i + 1)}@example.com` } } }));
 
-async function batchOf(rows: number | Row[], overrides: Partial<Deps> = {}) {
+async function batchOf(rows: number | Row[], overrides: Partial<Deps> = {}, sender: { name: string; email: string | null } | null = null) {
   const deps = await memoryDeps(overrides);
   const template = await createTemplate(deps, APP, {
     tenantId: 'acme', name: 'NDA', subject: 'NDA', message: null, expiresInDays: null,
     roles: [{ role: 'signer', routingOrder: 1, authMethod: 'none' }],
     fields: [{ role: 'signer', documentIndex: 0, type: 'signature', page: 1, x: 72, y: 72, w: 100, h: 30, required: true }],
   }, [{ bytes: await makePdf(), filename: 'nda.pdf' }]);
-  const batch = await startBulkSend(deps, APP, template.id, typeof rows === 'number' ? rowsOf(rows) : rows);
+  const batch = await startBulkSend(deps, APP, template.id, typeof rows === 'number' ? rowsOf(rows) : rows, [], sender);
   return { deps, batch, template, jobs: [...deps.sent.jobs] };
 }
 
@@ -53,6 +53,16 @@ describe('bulk-send rows', () => {
     const { view } = await readBulkSend(deps, APP, batch.id);
     expect(view).toMatchObject({ status: 'completed', sent: 5, failed: 0 });
     expect((await deps.envelopes.find(bulkEnvelopeId(batch.id, 3)))?.signers[0]?.email).toBe('row3@example.com');
+  });
+
+  it('name as their sender the console user who started the batch, and nobody for an API client', async () => {
+    const jane = { name: 'Jane Console', email: 'jane@acme.example' };
+    const started = await batchOf(2, {}, jane);
+    await definition.createHandler(started.deps)(eventOf(started.jobs[0], 'm-user'));
+    expect((await started.deps.envelopes.find(bulkEnvelopeId(started.batch.id, 1)))?.sender).toEqual(jane);
+    const byClient = await batchOf(1);
+    await definition.createHandler(byClient.deps)(eventOf(byClient.jobs[0], 'm-client'));
+    expect((await byClient.deps.envelopes.find(bulkEnvelopeId(byClient.batch.id, 0)))?.sender ?? null).toBeNull();
   });
 
   it('make no second envelope when a run stopped after the envelope but before recording the row', async () => {

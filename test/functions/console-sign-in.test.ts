@@ -92,8 +92,12 @@ describe('a console user\'s access token', () => {
   it('is accepted with the provider\'s signature, issuer, audience and client: the user, role and application', async () => {
     const { deps, app } = await setup();
     const me = await send(deps, getMe, eventOf('GET', '/v1/console/me', await mint('u-admin')));
-    expect(me).toEqual({ status: 200, body: { email: 'ada@acme.test', name: 'Ada', role: 'admin', appId: app.appId, applicationName: 'Acme' } });
+    expect(me).toEqual({ status: 200, body: { email: 'ada@acme.test', name: 'Ada', role: 'admin', appId: app.appId, applicationName: 'Acme', branding: null } });
     expect((await send(deps, getMe, eventOf('GET', '/v1/console/me', await mint('u-sender')))).body.role).toBe('sender');
+    // The console's header shows the application's branding, to a sender too (who may not read the branding routes)
+    await deps.tenants.saveBranding(app.appId, null, { organizationName: 'Acme Corp', primaryColor: '#ffd400', updatedAt: '2026-01-01T00:00:00.000Z' });
+    expect((await send(deps, getMe, eventOf('GET', '/v1/console/me', await mint('u-sender')))).body.branding)
+      .toEqual({ organizationName: 'Acme Corp', primaryColor: '#ffd400', textColor: '#000000', accentColor: '#786300', logoUrl: null, supportEmail: null, senderName: null });
   });
 
   it.each([

@@ -70,6 +70,33 @@ describe('the console user pool', () => {
   });
 });
 
+describe('federated users', () => {
+  const triggers = (template: Template) => Object.entries(template.findResources('AWS::Lambda::Function'))
+    .filter(([, r]) => (r as { Properties: { Description?: string } }).Properties.Description?.startsWith("Links a user of the customer's identity provider"));
+
+  it('are linked by a pre-sign-up trigger that knows the providers, only where there are providers', () => {
+    const [trigger] = triggers(web);
+    expect(trigger).toBeDefined();
+    const [logicalId, resource] = trigger ?? ['', {}];
+    expect((resource as { Properties: { Environment: { Variables: Record<string, string> } } }).Properties.Environment.Variables.IDENTITY_PROVIDERS).toBe('["Okta","AzureAD"]');
+    web.hasResourceProperties('AWS::Cognito::UserPool', { LambdaConfig: { PreSignUp: { 'Fn::GetAtt': [logicalId, 'Arn'] } } });
+    web.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+    expect(triggers(defaults)).toHaveLength(0);
+    expect(poolOf(defaults).Properties.LambdaConfig).toBeUndefined();
+  });
+
+  it('the trigger may look users up and link them in this pool, and do nothing else there', () => {
+    const [[, resource] = ['', {}]] = triggers(web);
+    const role = (resource as { Properties: { Role: { 'Fn::GetAtt': [string, string] } } }).Properties.Role['Fn::GetAtt'][0];
+    const policies = Object.values(web.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify((p as { Properties: { Roles: unknown } }).Properties.Roles).includes(role));
+    const cognito = policies.flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } } }).Properties.PolicyDocument.Statement)
+      .filter((s) => [s.Action].flat().some((a) => a.startsWith('cognito-idp:')));
+    const pool = Object.keys(web.findResources('AWS::Cognito::UserPool'))[0];
+    expect(cognito).toEqual([{ Effect: 'Allow', Action: ['cognito-idp:AdminLinkProviderForUser', 'cognito-idp:ListUsers'], Resource: { 'Fn::GetAtt': [pool, 'Arn'] } }]);
+  });
+});
+
 describe('the routes', () => {
   it('are told the issuer and the console client, and only the user routes may administer the pool', () => {
     const me = functions.find((f) => f.handler === 'functions/api/get-me.ts');

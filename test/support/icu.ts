@@ -1,4 +1,6 @@
 /** What a translation must keep of an ICU message: the names it fills in or wraps (`{count}`, `<strong>`). */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isPluralElement, isSelectElement, isTagElement, parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 export function icuNames(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
@@ -22,4 +24,19 @@ export function literalsOf(elements: MessageFormatElement[]): string[] {
     if (isPluralElement(e) || isSelectElement(e)) return Object.values(e.options).flatMap((o) => literalsOf(o.value));
     return [];
   });
+}
+
+/** Every `<locale>.json` catalogue of a folder, by locale. */
+export function cataloguesIn(dir: string): Record<string, Record<string, string>> {
+  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
+    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>]));
+}
+
+/** The source text of every file below `dir` whose name matches `files`: where a catalogue's keys must be named. */
+export function codeUnder(dir: string, files: RegExp): string {
+  return readdirSync(dir, { withFileTypes: true }).map((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return codeUnder(path, files);
+    return files.test(entry.name) ? readFileSync(path, 'utf8') : '';
+  }).join('\n');
 }

@@ -4,7 +4,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export interface SignIn { issuer: string; clientId: string; redirectUri: string; email: string; password: string; scope?: string }
+export interface SignIn {
+  issuer: string; clientId: string; redirectUri: string; email: string; password: string; scope?: string;
+  /** Chosen when the provider asks an invited user to replace the temporary password (default: one derived from it). */
+  newPassword?: string;
+}
 export interface SignedIn { accessToken: string; idToken: string; expiresIn: number }
 
 class CookieJar {
@@ -41,7 +45,12 @@ export async function signInWithPassword(input: SignIn): Promise<SignedIn> {
   const form = await go(loginUrl);
   if (form.status !== 200) throw new Error(`the login page answered ${String(form.status)}: ${await form.text()}`);
   await form.text();
-  const posted = await go(loginUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: input.email, password: input.password }).toString() });
+  const post = (fields: Record<string, string>) => go(loginUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  let posted = await post({ email: input.email, password: input.password });
+  if (posted.status === 200 && (await posted.text()).includes('Choose your password')) {
+    const chosen = input.newPassword ?? `${input.password}-Own1`;
+    posted = await post({ step: 'new-password', newPassword: chosen, confirmPassword: chosen });
+  }
   if (posted.status >= 400) throw new Error(`the login was refused (${String(posted.status)})`);
   let next = locationOf(posted, input.issuer);
   while (!next.startsWith(input.redirectUri)) next = locationOf(await go(next), input.issuer);

@@ -2,34 +2,14 @@
  * The message catalogues: every message is ICU MessageFormat, every language has English's keys with the same
  * placeholders and tags, every catalogue is registered, and every English message is used by the pages.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPluralElement, isSelectElement, isTagElement, parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { LOCALES, resolveLocale } from '../../web/src/i18n/locales.ts';
+import { cataloguesIn, codeUnder, placeholdersOf } from '../support/icu.ts';
 
-const DIR = join(process.cwd(), 'web', 'src', 'i18n');
-const read = (file: string) => JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Record<string, string>;
-const catalogues = Object.fromEntries(readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => [f.replace(/\.json$/, ''), read(f)]));
+const catalogues = cataloguesIn(join(process.cwd(), 'web', 'src', 'i18n'));
 const english = catalogues.en ?? {};
-
-/** The names a message fills in or wraps (`{count}`, `<strong>`), whatever the translation does around them. */
-function names(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
-  for (const e of elements) {
-    if (e.type === TYPE.literal || e.type === TYPE.pound) continue;
-    into.add(isTagElement(e) ? `<${e.value}>` : `{${e.value}}`);
-    if (isTagElement(e)) names(e.children, into);
-    if (isPluralElement(e) || isSelectElement(e)) for (const option of Object.values(e.options)) names(option.value, into);
-  }
-  return into;
-}
-
-const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-  const path = join(dir, entry.name);
-  if (entry.isDirectory()) return sources(path);
-  return entry.name.endsWith('.ts') ? [readFileSync(path, 'utf8')] : [];
-});
 
 describe('message catalogues', () => {
   it('are all registered, English among them', () => {
@@ -40,16 +20,12 @@ describe('message catalogues', () => {
   for (const [locale, messages] of Object.entries(catalogues)) {
     it(`${locale}: every message parses and has English's placeholders and tags`, () => {
       expect(Object.keys(messages).sort()).toEqual(Object.keys(english).sort());
-      for (const [key, message] of Object.entries(messages)) {
-        const ast = parse(message, { requiresOtherClause: true, shouldParseSkeletons: true });
-        const source = english[key] ?? '';
-        expect([...names(ast)].sort(), `${locale} ${key}`).toEqual([...names(parse(source))].sort());
-      }
+      for (const [key, message] of Object.entries(messages)) expect(placeholdersOf(message), `${locale} ${key}`).toEqual(placeholdersOf(english[key] ?? ''));
     });
   }
 
   it('are used: every English message is named in the pages’ code', () => {
-    const code = sources(join(process.cwd(), 'web', 'src')).join('\n');
+    const code = codeUnder(join(process.cwd(), 'web', 'src'), /\.ts$/);
     const unused = Object.keys(english).filter((key) => !code.includes(`'${key}'`));
     expect(unused).toEqual([]);
   });

@@ -5,8 +5,8 @@
 import type { PageBranding } from './api-types.ts';
 import { h } from './dom.ts';
 
-export function applyBranding(branding: PageBranding | null): void {
-  if (!branding) return;
+/** The brand colours as the page's CSS variables (the console's header draws its own logo and name). */
+export function applyBrandColours(branding: Pick<PageBranding, 'primaryColor' | 'textColor' | 'accentColor'>): void {
   const root = document.documentElement.style;
   root.setProperty('--brand-bg', branding.primaryColor);
   root.setProperty('--brand-text', branding.textColor);
@@ -14,6 +14,11 @@ export function applyBranding(branding: PageBranding | null): void {
   root.setProperty('--primary', branding.accentColor);
   root.setProperty('--primary-dark', branding.accentColor);
   root.setProperty('--focus', branding.accentColor);
+}
+
+export function applyBranding(branding: PageBranding | null): void {
+  if (!branding) return;
+  applyBrandColours(branding);
   const header = document.querySelector('.site-header');
   if (!header) return;
   header.classList.add('branded');

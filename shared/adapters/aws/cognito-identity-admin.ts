@@ -1,4 +1,8 @@
-import { AdminCreateUserCommand, AdminDeleteUserCommand, CognitoIdentityProviderClient, UsernameExistsException, UserNotFoundException, type CognitoIdentityProviderClientConfig } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand, AdminDeleteUserCommand, AdminLinkProviderForUserCommand, CognitoIdentityProviderClient, ListUsersCommand, UsernameExistsException,
+  UserNotFoundException, type CognitoIdentityProviderClientConfig, type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { PoolDirectory } from '#shared/console/federated-link.ts';
 import { Conflict } from '#shared/kernel/errors.ts';
 import type { IdentityAdmin } from '#shared/ports/services.ts';
 
@@ -32,5 +36,30 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
     } catch (error) {
       if (!(error instanceof UserNotFoundException)) throw error;
     }
+  }
+}
+
+/** What the pre-sign-up trigger sends Cognito: one lookup by email, one link (a test passes a fake). */
+export interface FederationClient {
+  send(command: ListUsersCommand | AdminLinkProviderForUserCommand): Promise<{ Users?: UserType[] | undefined }>;
+}
+
+/** The pool's users by email, and linking a provider's user to one of them (AdminLinkProviderForUser). */
+export class CognitoPoolDirectory implements PoolDirectory {
+  constructor(private readonly client: FederationClient) {}
+
+  async invitedUsername(poolId: string, email: string): Promise<string | null> {
+    // The filter is a quoted string: an address that would need escaping is not one an administrator invited
+    if (/["\\]/.test(email)) return null;
+    const { Users = [] } = await this.client.send(new ListUsersCommand({ UserPoolId: poolId, Filter: `email = "${email}"`, Limit: 10 }));
+    return Users.find((user) => user.UserStatus !== 'EXTERNAL_PROVIDER' && user.Username)?.Username ?? null;
+  }
+
+  async link(poolId: string, username: string, provider: string, subject: string): Promise<void> {
+    await this.client.send(new AdminLinkProviderForUserCommand({
+      UserPoolId: poolId,
+      DestinationUser: { ProviderName: 'Cognito', ProviderAttributeValue: username },
+      SourceUser: { ProviderName: provider, ProviderAttributeName: 'Cognito_Subject', ProviderAttributeValue: subject },
+    }));
   }
 }

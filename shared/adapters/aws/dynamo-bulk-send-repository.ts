@@ -17,8 +17,8 @@ const shardOf = (id: string) => parseInt(id.replace(/-/g, '').slice(-4), 16) % I
 const checkIndex = (id: string, check: BulkCheck | null) => (check ? { GSI3PK: `BULKCHECK#${String(shardOf(id))}`, GSI3SK: `${check.at}#${id}` } : {});
 
 function batchOf(item: Item): BulkSend {
-  const { id, appId, templateId, tenantId, total, chunks, createdAt, check } = item as unknown as BulkSend;
-  return { id, appId, templateId, tenantId, total, chunks, createdAt, check: check ?? null };
+  const { id, appId, templateId, tenantId, total, chunks, createdAt, sender, check } = item as unknown as BulkSend;
+  return { id, appId, templateId, tenantId, total, chunks, createdAt, sender: sender ?? null, check: check ?? null };
 }
 
 export class DynamoBulkSendRepository implements BulkSendRepository {

@@ -4,6 +4,8 @@
  */
 import { h as preact, render } from 'preact';
 import { asApiError } from '../api-error.ts';
+import type { PageBranding } from '../api-types.ts';
+import { applyBranding } from '../branding.ts';
 import { h, loadingScreen, showScreen } from '../dom.ts';
 import { t } from '../i18n/i18n.ts';
 import { adoptLocale } from '../i18n/language.ts';
@@ -43,15 +45,17 @@ export async function startAuthoring(ticket: string, opening: Promise<unknown> |
   performance.mark('author:start');
   loadingScreen(t('author.title'), t('author.opening'));
   warmWorker(); // pdf.js and its worker load while the ticket is opened and the draft read
-  let opened: Opened & Session;
+  let opened: Opened & Session & { branding?: PageBranding | null };
   try {
-    opened = await (opening ? (opening as Promise<Opened & Session>) : openTicket<Opened & Session>(ticket));
+    type Answer = Opened & Session & { branding?: PageBranding | null };
+    opened = await (opening ? (opening as Promise<Answer>) : openTicket<Answer>(ticket));
   } catch (error) {
     const e = asApiError(error);
     problem(t('author.openFailed'), e.status === 401 ? t('author.linkUsed') : e.status === 0 ? t('author.noAnswer') : e.message);
     return;
   }
   performance.mark('author:opened');
+  applyBranding(opened.branding ?? null); // the header, as the draft's signers will see it
   if (opened.locale) await adoptLocale(opened.locale);
   const api = new AuthorApi(opened);
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => { api.keepAlive(); }, { passive: true });

@@ -1,14 +1,17 @@
 /**
  * The console's calls: the public API on the console's own origin (/v1/...), with the signed-in user's bearer
- * token. Errors keep the API's `error.code`, `reason` and `details`, so a view can tell cases apart.
+ * token. Errors keep the API's code (`error`), `reason` and `details`, so a view can tell cases apart.
  */
 import { accessToken, forgetSession } from './console-auth.ts';
 
 export class ApiProblem extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly details: unknown = null) {
+  constructor(readonly status: number, readonly code: string, message: string, readonly details: unknown = null, readonly reason: string | null = null) {
     super(message);
   }
 }
+
+/** The API's error body: `error` is the code, `reason` tells apart the causes one code has. */
+interface ErrorBody { error?: unknown; reason?: unknown; message?: unknown; details?: unknown }
 
 export interface CallOptions {
   json?: unknown;
@@ -41,8 +44,9 @@ export async function call<T>(method: string, path: string, options: CallOptions
     onUnauthorised();
   }
   if (!response.ok) {
-    const problem = await response.json().catch(() => null) as { error?: { code?: string; message?: string; details?: unknown } } | null;
-    throw new ApiProblem(response.status, problem?.error?.code ?? 'http_error', problem?.error?.message ?? response.statusText, problem?.error?.details ?? null);
+    const problem = await response.json().catch(() => null) as ErrorBody | null;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    throw new ApiProblem(response.status, text(problem?.error) ?? 'http_error', text(problem?.message) ?? response.statusText, problem?.details ?? null, text(problem?.reason));
   }
   if (response.status === 204) return null as T;
   return (response.headers.get('content-type') ?? '').includes('json') ? await response.json() as T : await response.blob() as T;

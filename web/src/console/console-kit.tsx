@@ -1,6 +1,6 @@
 /** The console's small building blocks: navigation, loading data, headings that take focus, notices, dialogs. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from './console-api.ts';
 import { t } from './console-i18n.ts';
 
@@ -107,6 +107,8 @@ export function Status(props: { status: string; label: string }) {
  */
 export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ComponentChildren; confirm: string; danger?: boolean; busy?: boolean; onConfirm: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // A screen may hold more than one dialog: each needs its own title id
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -115,9 +117,9 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
   }, [props.open]);
   const submit = (event: Event) => { event.preventDefault(); props.onConfirm(); };
   return (
-    <dialog ref={ref} class="console-dialog" aria-labelledby="dialog-title" onClose={props.onClose}>
+    <dialog ref={ref} class="console-dialog" aria-labelledby={titleId} onClose={props.onClose}>
       <form onSubmit={submit} class="stack">
-        <h2 id="dialog-title">{props.title}</h2>
+        <h2 id={titleId}>{props.title}</h2>
         {props.children}
         <div class="actions">
           <button type="submit" class={`button ${props.danger ? 'button-danger' : 'button-primary'}`} disabled={props.busy}>{props.confirm}</button>
@@ -143,4 +145,17 @@ export function useAction(): { busy: boolean; error: unknown; done: string | nul
     }
   }, []);
   return { ...state, run };
+}
+
+/** A labelled one-line text or email field, its value kept by the caller. */
+export function TextField(props: {
+  id: string; label: string; value: string; onValue: (value: string) => void; type?: 'text' | 'email'; required?: boolean; maxLength?: number; placeholder?: string;
+}) {
+  const input = { id: props.id, required: props.required, maxLength: props.maxLength, placeholder: props.placeholder, value: props.value, onInput: (e: Event) => { props.onValue((e.currentTarget as HTMLInputElement).value); } };
+  return (
+    <div class="form-row">
+      <label for={props.id}>{props.label}</label>
+      {props.type === 'email' ? <input type="email" {...input} /> : <input type="text" {...input} />}
+    </div>
+  );
 }

@@ -67,7 +67,7 @@ function App() {
   if (config === undefined || path.startsWith('/app/callback') || (accessToken() && !me && !error)) return <div class="screen"><Loading /></div>;
   if (!me) return <SignIn config={config} error={error} />;
   const changeLanguage = (tag: string) => { void setConsoleLocale(tag).then(() => { setLanguage((n) => n + 1); }); };
-  return <Shell me={me} path={path} onSignOut={() => { void signOut(config).catch(() => { window.location.assign('/app/'); }); }} onLanguage={changeLanguage} />;
+  return <Shell me={me} path={path} onSignOut={() => { void signOut(config).catch(() => { window.location.assign('/app/'); }); }} onLanguage={changeLanguage} onBrandingSaved={() => { void whoAmI().then(setMe, () => undefined); }} />;
 }
 
 void setConsoleLocale().then(() => {

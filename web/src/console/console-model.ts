@@ -1,6 +1,8 @@
 /** The API's shapes the console reads (the published responses, only the members it uses). */
-/** Who is signed in (GET /v1/console/me). */
-export interface Me { email: string | null; name: string | null; role: 'admin' | 'sender'; appId: string; applicationName: string }
+import type { PageBranding } from '../api-types.ts';
+
+/** Who is signed in (GET /v1/console/me), with the application's branding for the header. */
+export interface Me { email: string | null; name: string | null; role: 'admin' | 'sender'; appId: string; applicationName: string; branding?: PageBranding | null }
 
 export const ENVELOPE_STATUSES = ['draft', 'sent', 'in_progress', 'completed', 'declined', 'voided', 'expired'] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];

@@ -1,4 +1,6 @@
 /** The console's frame: the header (who is signed in, language, sign out), the sections a role may see, the screen. */
+import { useEffect } from 'preact/hooks';
+import { applyBrandColours } from '../branding.ts';
 import type { Me } from './console-model.ts';
 import { CONSOLE_LOCALES, consoleCatalogue, languageName, t, type ConsoleKey } from './console-i18n.ts';
 import { Link } from './console-kit.tsx';
@@ -19,7 +21,7 @@ const SECTIONS: Section[] = [
   { path: '/app/users', label: 'nav.users', admin: true },
 ];
 
-function Screen(props: { path: string; me: Me }) {
+function Screen(props: { path: string; me: Me; onBrandingSaved: () => void }) {
   const parts = props.path.split('?')[0]?.split('/').filter(Boolean).slice(1) ?? [];
   const [section = 'envelopes', id] = parts;
   const admin = props.me.role === 'admin';
@@ -28,7 +30,7 @@ function Screen(props: { path: string; me: Me }) {
   if (section === 'envelopes') return <EnvelopeList />;
   if (section === 'templates' && id) return <TemplateDetail id={decodeURIComponent(id)} />;
   if (section === 'templates') return <TemplateList />;
-  if (section === 'settings' && admin) return <SettingsScreen />;
+  if (section === 'settings' && admin) return <SettingsScreen onBrandingSaved={props.onBrandingSaved} />;
   if (section === 'users' && admin) return <UsersScreen me={props.me} />;
   return (
     <div class="stack">
@@ -47,16 +49,26 @@ function currentSection(path: string): string | null {
   return matches[0]?.path ?? null;
 }
 
-export function Shell(props: { me: Me; path: string; onSignOut: () => void; onLanguage: (tag: string) => void }) {
+/** The brand colours on the page while the application has branding; the page's own otherwise. */
+function useBrandColours(branding: Me['branding']): void {
+  useEffect(() => {
+    if (branding) applyBrandColours(branding);
+    else for (const name of ['--brand-bg', '--brand-text', '--primary', '--primary-dark', '--focus']) document.documentElement.style.removeProperty(name);
+  }, [branding?.primaryColor, branding?.textColor, branding?.accentColor]);
+}
+
+export function Shell(props: { me: Me; path: string; onSignOut: () => void; onLanguage: (tag: string) => void; onBrandingSaved: () => void }) {
   const visible = SECTIONS.filter((s) => !s.admin || props.me.role === 'admin');
   const active = currentSection(props.path);
   const catalogue = consoleCatalogue();
+  const branding = props.me.branding ?? null;
+  useBrandColours(branding);
   return (
     <>
       <a class="skip-link" href="#main">{t('app.skip')}</a>
-      <header class="site-header console-header">
-        <span class="brand" aria-hidden="true">&#9998;</span>
-        <span class="site-name">{props.me.applicationName || t('app.name')}</span>
+      <header class={`site-header console-header${branding ? ' branded' : ''}`}>
+        {branding ? (branding.logoUrl ? <img class="brand-logo" src={branding.logoUrl} alt="" height={32} /> : null) : <span class="brand" aria-hidden="true">&#9998;</span>}
+        <span class="site-name">{branding?.organizationName ?? (props.me.applicationName || t('app.name'))}</span>
         <span class="whoami">{props.me.email ?? t('app.apiClient')} · {props.me.role === 'admin' ? t('role.admin') : t('role.sender')}</span>
         <select class="language-select" aria-label={t('app.language')} lang={catalogue} value={catalogue} onChange={(e) => { props.onLanguage(e.currentTarget.value); }}>
           {CONSOLE_LOCALES.map((tag) => <option key={tag} value={tag} lang={tag}>{languageName(tag)}</option>)}
@@ -69,7 +81,7 @@ export function Shell(props: { me: Me; path: string; onSignOut: () => void; onLa
         </ul>
       </nav>
       <main id="main" tabIndex={-1} class="screen console-screen">
-        <Screen path={props.path} me={props.me} />
+        <Screen path={props.path} me={props.me} onBrandingSaved={props.onBrandingSaved} />
       </main>
     </>
   );

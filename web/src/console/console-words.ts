@@ -40,6 +40,7 @@ const SENTENCES: Record<string, ConsoleKey> = {
   'signer.otp_unlocked': 'audit.signer.otp_unlocked',
   'signer.invitation_failed': 'audit.signer.invitation_failed',
   'signer.embedded_url_issued': 'audit.signer.embedded_url_issued',
+  'signer.reassigned': 'audit.signer.reassigned',
   'document.uploaded': 'audit.document.uploaded',
   'document.removed': 'audit.document.removed',
   'document.downloaded': 'audit.document.downloaded',
@@ -51,6 +52,8 @@ const SENTENCES: Record<string, ConsoleKey> = {
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** A person the detail names (`{ name, email }`): by name, else email. */
+const person = (value: unknown) => (value && typeof value === 'object' ? text((value as { name?: unknown }).name) || text((value as { email?: unknown }).email) : '') || t('actor.someone');
 
 /** Who an actor is: a signer by name, a console user by email, else the service or the application. */
 function who(actor: string, signers: Map<string, Signer>): string {
@@ -66,7 +69,8 @@ export function auditSentence(event: AuditEvent, envelope: Pick<Envelope, 'signe
   const detail = event.detail ?? {};
   const signerId = text(detail.signerId) || (event.actor.startsWith('signer:') ? event.actor.slice('signer:'.length) : '');
   const signer = signers.get(signerId)?.name ?? (text(detail.email) || t('actor.signer'));
-  const values = { who: who(event.actor, signers), signer, name: text(detail.name) || t('actor.document'), email: text(detail.email) || t('actor.someone'), event: event.event };
+  const values = { who: who(event.actor, signers), signer, name: text(detail.name) || t('actor.document'), email: text(detail.email) || t('actor.someone'), event: event.event,
+    from: person(detail.from), to: person(detail.to) };
   const key = SENTENCES[event.event];
   return key ? t(key, values) : t('audit.other', values);
 }

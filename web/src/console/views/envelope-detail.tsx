@@ -6,10 +6,11 @@ import { Dialog, Done, Heading, Link, Loading, Problem, Status, useAction, useLo
 import type { Envelope, Signer } from '../console-model.ts';
 import { auditSentence, signerStatusLabel, statusLabel } from '../console-words.ts';
 import { DraftActions } from './draft-actions.tsx';
+import { canReassign, ReassignDialog } from './reassign-dialog.tsx';
 
 const LIVE = new Set(['sent', 'in_progress']);
 
-function SignerRow(props: { envelope: Envelope; signer: Signer; onResend: (s: Signer) => void; busy: boolean }) {
+function SignerRow(props: { envelope: Envelope; signer: Signer; onResend: (s: Signer) => void; onReassign: (s: Signer) => void; busy: boolean }) {
   const { signer } = props;
   const canResend = LIVE.has(props.envelope.status) && (signer.status === 'sent' || signer.status === 'viewed') && !signer.embedded;
   const when = signer.signedAt ?? signer.declinedAt;
@@ -21,6 +22,7 @@ function SignerRow(props: { envelope: Envelope; signer: Signer; onResend: (s: Si
       </div>
       <Status status={`signer-${signer.status}`} label={signerStatusLabel(signer.status)} />
       {canResend ? <button type="button" class="button button-secondary button-small" disabled={props.busy} onClick={() => { props.onResend(signer); }}>{t('detail.resend', { name: signer.name })}</button> : null}
+      {canReassign(props.envelope.status, signer) ? <button type="button" class="button button-secondary button-small" disabled={props.busy} onClick={() => { props.onReassign(signer); }}>{t('detail.reassign', { name: signer.name })}</button> : null}
     </li>
   );
 }
@@ -29,6 +31,7 @@ export function EnvelopeDetail(props: { id: string }) {
   const loaded = useLoad(() => call<Envelope>('GET', `/v1/envelopes/${encodeURIComponent(props.id)}`), [props.id]);
   const action = useAction();
   const [voiding, setVoiding] = useState(false);
+  const [reassigning, setReassigning] = useState<Signer | null>(null);
   const [reason, setReason] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const envelope = loaded.data;
@@ -72,7 +75,7 @@ export function EnvelopeDetail(props: { id: string }) {
       ) : null}
       <section aria-labelledby="signers-heading" class="panel">
         <h2 id="signers-heading">{t('detail.signers')}</h2>
-        <ul class="signers">{envelope.signers.map((s) => <SignerRow key={s.id} envelope={envelope} signer={s} onResend={resend} busy={action.busy} />)}</ul>
+        <ul class="signers">{envelope.signers.map((s) => <SignerRow key={s.id} envelope={envelope} signer={s} onResend={resend} onReassign={setReassigning} busy={action.busy} />)}</ul>
       </section>
       <section aria-labelledby="documents-heading" class="panel">
         <h2 id="documents-heading">{t('detail.documents')}</h2>
@@ -99,6 +102,7 @@ export function EnvelopeDetail(props: { id: string }) {
           ))}
         </ol>
       </section>
+      <ReassignDialog envelopeId={envelope.id} signer={reassigning} busy={action.busy} onClose={() => { setReassigning(null); }} run={act} />
       <Dialog open={voiding} title={t('void.title')} confirm={t('void.confirm')} danger busy={action.busy} onClose={() => { setVoiding(false); }} onConfirm={voidIt}>
         <p>{t('void.text')}</p>
         <div class="form-row">

@@ -1,8 +1,9 @@
-/** Admin settings: embed origins, webhooks with their failed deliveries, API clients (secret shown once). */
+/** Admin settings: branding, embed origins, webhooks with their failed deliveries, API clients (secret shown once). */
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../console-api.ts';
 import { formatTime, t } from '../console-i18n.ts';
 import { Dialog, Done, Heading, Loading, Problem, useAction, useLoad } from '../console-kit.tsx';
+import { BrandingPanel } from './branding-panel.tsx';
 
 function EmbedOrigins() {
   const loaded = useLoad(() => call<{ embedOrigins: string[] }>('GET', '/v1/console/settings'), []);
@@ -147,10 +148,11 @@ function ApiClients() {
   );
 }
 
-export function SettingsScreen() {
+export function SettingsScreen(props: { onBrandingSaved: () => void }) {
   return (
     <div class="stack">
       <Heading>{t('settings.heading')}</Heading>
+      <BrandingPanel onSaved={props.onBrandingSaved} />
       <EmbedOrigins />
       <Webhooks />
       <ApiClients />

@@ -1,7 +1,7 @@
 /** The application's console users: invite by email as admin or sender, change a role, remove. */
 import { useState } from 'preact/hooks';
 import { call } from '../console-api.ts';
-import { t } from '../console-i18n.ts';
+import { CONSOLE_LOCALES, consoleCatalogue, languageName, t } from '../console-i18n.ts';
 import { Dialog, Done, Heading, Loading, Problem, useAction, useLoad } from '../console-kit.tsx';
 import type { Me } from '../console-model.ts';
 
@@ -13,13 +13,15 @@ export function UsersScreen(props: { me: Me }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('sender');
+  // The invitation is written in the console's language unless the admin picks the invitee's
+  const [locale, setLocale] = useState(consoleCatalogue());
   const [removing, setRemoving] = useState<User | null>(null);
   const action = useAction();
   const users = Array.isArray(loaded.data) ? loaded.data : loaded.data?.data ?? [];
   const invite = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      await call('POST', '/v1/console/users', { json: { email: email.trim(), name: name.trim() || undefined, role } });
+      await call('POST', '/v1/console/users', { json: { email: email.trim(), name: name.trim() || undefined, role, locale } });
       setEmail('');
       setName('');
       loaded.reload();
@@ -90,6 +92,12 @@ export function UsersScreen(props: { me: Me }) {
             <select id="invite-role" value={role} onChange={(e) => { setRole(e.currentTarget.value as Role); }}>
               <option value="sender">{t('role.sender')}</option>
               <option value="admin">{t('role.admin')}</option>
+            </select>
+          </div>
+          <div class="form-row">
+            <label for="invite-language">{t('users.language')}</label>
+            <select id="invite-language" value={locale} onChange={(e) => { setLocale(e.currentTarget.value); }}>
+              {CONSOLE_LOCALES.map((tag) => <option key={tag} value={tag} lang={tag}>{languageName(tag)}</option>)}
             </select>
           </div>
           <div class="actions"><button type="submit" class="button button-primary" disabled={action.busy}>{t('users.inviteButton')}</button></div>
