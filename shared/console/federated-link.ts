@@ -2,7 +2,7 @@
  * Federated console users (docs/sign-in.md): someone who signs in through the customer's own identity provider gets a
  * new user in the pool, with a `sub` no application knows. The pool's pre-sign-up trigger links them, by email, to the
  * user an administrator invited, so the provider's sign-in acts as that user (their `sub`: their application and
- * role). Nobody without an invitation gets in this way either: there is no self sign-up.
+ * role). Nobody without an invitation gets in this way either: there is no self sign-up (decision 50).
  */
 import type { PreSignUpTriggerEvent } from 'aws-lambda';
 

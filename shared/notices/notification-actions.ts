@@ -37,7 +37,8 @@ export type DispatchDeps = OutboxDeps & Partial<Carriers> & { inline?: InlineJob
 
 /**
  * Jobs a function runs itself right after its commit instead of queueing them (it has their grants, and they are
- * cheap): a failure leaves the item for the outbox sweep, which queues it as usual. The committed envelope is at hand.
+ * cheap): a failure leaves the item for the outbox sweep, which queues it as usual (decision 48). The committed
+ * envelope is at hand.
  */
 export type InlineJobs = { readonly [T in JobMessage['type']]?: (envelope: Envelope, job: Extract<JobMessage, { type: T }>) => Promise<void> };
 

@@ -87,7 +87,7 @@ function roleErrors(roles: readonly RoleChange[], before: readonly TemplateRole[
 
 /**
  * The template's roles replaced: a renamed role's fields follow it to its new name; a role neither kept by name
- * nor renamed takes its fields with it (pure).
+ * nor renamed takes its fields with it (pure; decision 49).
  */
 export function withRoles(template: Pick<Template, 'roles' | 'fields'>, changes: readonly RoleChange[]): Pick<Template, 'roles' | 'fields'> {
   assertNoErrors(roleErrors(changes, template.roles), 'The roles are invalid');

@@ -5,9 +5,10 @@ import type { WebhookRepository, WebhookSubscriptions } from '#shared/ports/repo
 export type SubscriptionSource = Pick<WebhookRepository, 'subscriptions'>;
 
 /**
- * Each application's webhook subscriptions as this container last read them, per repository. Never refreshed on a
- * clock: a commit that skips an event on a cached answer names its version, and the transaction checks it, so a
- * stale answer fails that commit (SubscriptionsChanged), is forgotten here, and the decision runs again on a fresh one.
+ * Only subscribed events are queued (decision 47). Each application's webhook subscriptions as this container last
+ * read them, per repository. Never refreshed on a clock: a commit that skips an event on a cached answer names its
+ * version, and the transaction checks it, so a stale answer fails that commit (SubscriptionsChanged), is forgotten
+ * here, and the decision runs again on a fresh one.
  */
 const cache = new WeakMap<SubscriptionSource, Map<string, Promise<WebhookSubscriptions>>>();
 

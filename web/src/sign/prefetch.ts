@@ -2,7 +2,7 @@
  * The signing page's first requests, started together as soon as the link's token is known (main.ts, before the
  * page's language is settled): the signing context and the first document. On a first visit each is answered by a
  * function of its own, likely cold; side by side the signer waits for the slower, not for both one after the other
- * (docs/performance.md, "The signer's first page"). Each answer is used once; a later read asks the API again.
+ * (decision 51; docs/performance.md, "The signer's first page"). Each answer is used once; a later read asks the API again.
  */
 import { api, fetchBytes, signingPath } from '../api.ts';
 import type { SigningContext } from '../api-types.ts';
