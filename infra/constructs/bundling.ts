@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
-import { buildSync, type BuildOptions } from 'esbuild';
+import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -52,7 +52,7 @@ export interface BundleOptions {
 }
 
 /** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
-export interface BundleResult { inputs: string[] }
+export interface BundleResult { inputs: string[]; metafile: Metafile }
 
 /**
  * Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so),
@@ -60,6 +60,7 @@ export interface BundleResult { inputs: string[] }
  */
 export function bundleFunction(entry: string, outdir: string, options: BundleOptions = {}): BundleResult {
   let inputs: string[] = [];
+  let meta: Metafile = { inputs: {}, outputs: {} };
   const stubs = mkdtempSync(join(tmpdir(), 'esign-unbound-'));
   try {
     // Each omitted module becomes a stub that throws when loaded (esbuild's alias: a synchronous build takes no plugins).
@@ -69,6 +70,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
       return [specifier, stub];
     }));
     const { metafile } = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE), alias, metafile: true });
+    meta = metafile;
     inputs = Object.keys(metafile.inputs);
     const absolute = inputs.map((input) => join(REPO_ROOT, input));
     const unused = Object.entries(alias).filter(([, stub]) => !absolute.includes(stub)).map(([specifier]) => specifier);
@@ -79,7 +81,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
   trimSourceMap(join(outdir, `${BUNDLE_FILE}.map`));
   copyModuleFiles(options.files ?? [], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
-  return { inputs };
+  return { inputs, metafile: meta };
 }
 
 /**
