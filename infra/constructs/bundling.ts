@@ -155,3 +155,18 @@ export function sealFontFiles(): string[] {
   if (files.length === 0) throw new Error('No font files found in shared/sealing/text/catalog.ts: the seal bundle would lack its fonts');
   return [...new Set(files)];
 }
+
+/**
+ * The inputs a bundle evaluates when it is imported: the entry and what it reaches by static imports. What only a
+ * dynamic `import()` reaches is wrapped by esbuild and evaluated on that import's first run.
+ */
+export function evaluatedAtInit(metafile: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [entry];
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const edge of metafile.inputs[file]?.imports ?? []) if (edge.kind !== 'dynamic-import' && edge.path in metafile.inputs) stack.push(edge.path);
+  }
+  return seen;
+}
