@@ -49,7 +49,16 @@ export interface BundleOptions {
   omit?: readonly string[];
   /** Files made at build time, written beside the bundle (name -> contents): the API description, for one. */
   generated?: Readonly<Record<string, string>>;
+  /**
+   * What only a dynamic import() reaches goes into chunk files beside index.mjs (the same folder, so import.meta.url
+   * still finds the fonts): the cold start neither evaluates nor reads them. Workers only: esbuild keeps every
+   * import() target even where the code around it is dropped, which would put pdf.js in routes over their budget.
+   */
+  split?: boolean;
 }
+
+/** The JavaScript files of a bundle in `dir`: the entry and its chunks. */
+export const bundleFiles = (dir: string) => readdirSync(dir).filter((name) => name === BUNDLE_FILE || /^chunk-\w+\.mjs$/.test(name));
 
 /** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
 export interface BundleResult { inputs: string[]; metafile: Metafile }
@@ -69,7 +78,10 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
       writeFileSync(stub, `throw new Error(${JSON.stringify(`${specifier} is not in this function's bundle: its access row (infra/stacks/access.ts) does not bind it`)});\n`);
       return [specifier, stub];
     }));
-    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE), alias, metafile: true });
+    const output = options.split
+      ? { entryPoints: { index: join(REPO_ROOT, entry) }, outdir, splitting: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' } }
+      : { entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE) };
+    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias, metafile: true });
     meta = metafile;
     inputs = Object.keys(metafile.inputs);
     const absolute = inputs.map((input) => join(REPO_ROOT, input));
@@ -78,7 +90,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
   } finally {
     rmSync(stubs, { recursive: true, force: true });
   }
-  trimSourceMap(join(outdir, `${BUNDLE_FILE}.map`));
+  for (const name of bundleFiles(outdir)) trimSourceMap(join(outdir, `${name}.map`));
   copyModuleFiles(options.files ?? [], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
   return { inputs, metafile: meta };
