@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
-import { buildSync, type BuildOptions } from 'esbuild';
+import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -49,10 +49,19 @@ export interface BundleOptions {
   omit?: readonly string[];
   /** Files made at build time, written beside the bundle (name -> contents): the API description, for one. */
   generated?: Readonly<Record<string, string>>;
+  /**
+   * What only a dynamic import() reaches goes into chunk files beside index.mjs (the same folder, so import.meta.url
+   * still finds the fonts): the cold start neither evaluates nor reads them. Workers only: esbuild keeps every
+   * import() target even where the code around it is dropped, which would put pdf.js in routes over their budget.
+   */
+  split?: boolean;
 }
 
+/** The JavaScript files of a bundle in `dir`: the entry and its chunks. */
+export const bundleFiles = (dir: string) => readdirSync(dir).filter((name) => name === BUNDLE_FILE || /^chunk-\w+\.mjs$/.test(name));
+
 /** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
-export interface BundleResult { inputs: string[] }
+export interface BundleResult { inputs: string[]; metafile: Metafile }
 
 /**
  * Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so),
@@ -60,6 +69,7 @@ export interface BundleResult { inputs: string[] }
  */
 export function bundleFunction(entry: string, outdir: string, options: BundleOptions = {}): BundleResult {
   let inputs: string[] = [];
+  let meta: Metafile = { inputs: {}, outputs: {} };
   const stubs = mkdtempSync(join(tmpdir(), 'esign-unbound-'));
   try {
     // Each omitted module becomes a stub that throws when loaded (esbuild's alias: a synchronous build takes no plugins).
@@ -68,7 +78,11 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
       writeFileSync(stub, `throw new Error(${JSON.stringify(`${specifier} is not in this function's bundle: its access row (infra/stacks/access.ts) does not bind it`)});\n`);
       return [specifier, stub];
     }));
-    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE), alias, metafile: true });
+    const output = options.split
+      ? { entryPoints: { index: join(REPO_ROOT, entry) }, outdir, splitting: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' } }
+      : { entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE) };
+    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias, metafile: true });
+    meta = metafile;
     inputs = Object.keys(metafile.inputs);
     const absolute = inputs.map((input) => join(REPO_ROOT, input));
     const unused = Object.entries(alias).filter(([, stub]) => !absolute.includes(stub)).map(([specifier]) => specifier);
@@ -76,10 +90,10 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
   } finally {
     rmSync(stubs, { recursive: true, force: true });
   }
-  trimSourceMap(join(outdir, `${BUNDLE_FILE}.map`));
+  for (const name of bundleFiles(outdir)) trimSourceMap(join(outdir, `${name}.map`));
   copyModuleFiles(options.files ?? [], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
-  return { inputs };
+  return { inputs, metafile: meta };
 }
 
 /**
@@ -152,4 +166,19 @@ export function sealFontFiles(): string[] {
   const files = [...source.matchAll(/'((?:@[\w.-]+\/)?[\w.-]+\/[^'\s]+\.(?:ttf|wasm))'/g)].map((m) => m[1] ?? '');
   if (files.length === 0) throw new Error('No font files found in shared/sealing/text/catalog.ts: the seal bundle would lack its fonts');
   return [...new Set(files)];
+}
+
+/**
+ * The inputs a bundle evaluates when it is imported: the entry and what it reaches by static imports. What only a
+ * dynamic `import()` reaches is wrapped by esbuild and evaluated on that import's first run.
+ */
+export function evaluatedAtInit(metafile: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [entry];
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const edge of metafile.inputs[file]?.imports ?? []) if (edge.kind !== 'dynamic-import' && edge.path in metafile.inputs) stack.push(edge.path);
+  }
+  return seen;
 }

@@ -52,6 +52,7 @@ export function bundleOptionsOf(handler: string): BundleOptions {
   return {
     files: access.sign ? sealFontFiles() : [],
     omit: unboundAdapters(handler),
+    split: !isRoute(handler),
     ...(access.apiDescription ? { generated: { 'openapi.json': apiDescriptionFile() } } : {}),
   };
 }

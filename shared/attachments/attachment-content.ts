@@ -6,7 +6,7 @@
  */
 import { PNG } from 'pngjs';
 import jpeg from 'jpeg-js';
-import { inspectPdf, type PdfRejection } from '#shared/pdf/inspect.ts';
+import type { PdfRejection } from '#shared/pdf/inspect.ts';
 import type { AttachmentFormat } from '../kernel/model.ts';
 import { MIME_TYPES } from './attachment-formats.ts';
 
@@ -63,6 +63,7 @@ export async function checkAttachmentContent(bytes: Uint8Array, accept: readonly
   if (!format) return { ok: false, reason: 'attachment_unrecognised', message: 'The file is not a PDF, PNG or JPEG (judged by its content, not its name)' };
   if (!accept.includes(format)) return { ok: false, reason: 'attachment_not_accepted', message: `The file is a ${format.toUpperCase()}; this field accepts ${accept.map((f) => f.toUpperCase()).join(', ')}` };
   if (format === 'pdf') {
+    const { inspectPdf } = await import('#shared/pdf/inspect.ts');
     const inspection = await inspectPdf(bytes, { allowActiveContent: false });
     return inspection.ok ? { ok: true, format, mimeType: MIME_TYPES.pdf } : { ok: false, reason: inspection.reason, message: inspection.message };
   }

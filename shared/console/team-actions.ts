@@ -11,7 +11,6 @@ import type { BearerPrincipal } from '../kernel/tokens.ts';
 import type { ApiClient, ApplicationRepository, ConsoleRole, ConsoleUser, TeamRepository } from '#shared/ports/repositories.ts';
 import type { Clock, IdentityAdmin, Mailer } from '#shared/ports/services.ts';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets.ts';
-import { userInvitationEmail } from './user-invitation-email.ts';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.ts';
 
 export interface InviteDeps {
@@ -41,6 +40,8 @@ export async function inviteUser(deps: InviteDeps, appId: string, invited: { ema
     throw error;
   }
   const app = await deps.applications.get(appId);
+  // The message's escaping loads the catalogues' module: only the invitation needs it, not the other team routes.
+  const { userInvitationEmail } = await import('./user-invitation-email.ts');
   await deps.mailer.send({ to: input.email, ...userInvitationEmail({ name: input.name, applicationName: app?.name ?? 'the e-signature service', consoleUrl: `${deps.config.signingUrl}/app/`, email: input.email, temporaryPassword: password, locale }) });
   return user;
 }

@@ -3,7 +3,7 @@ import { pageBrandingView } from '../console/branding-views.ts';
 import type { Config } from '../config.ts';
 import { recordDownload } from './completion.ts';
 import { Unauthorized } from '../kernel/errors.ts';
-import { recipientLocale } from '../notices/email-messages.ts';
+import { localeOf } from '../i18n/locales.ts';
 import { documentName, originals, sealedOf, type Document, type DownloadLink, type Envelope, type RequestMeta } from '../kernel/model.ts';
 import { transact, type CoreDeps } from '../signing/signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from './document-actions.ts';
@@ -37,7 +37,8 @@ export async function downloadStatus(deps: DownloadDeps, token: string) {
   const sealed = originals(envelope).map((original) => sealedOf(envelope, original)).filter((d): d is Document => d !== undefined);
   return {
     envelopeId: envelope.id, available: true, subject: envelope.subject, completedAt: envelope.completedAt,
-    locale: recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId)),
+    // The recipient's language, as their emails pick it (recipientLocale), without loading the mail templates.
+    locale: localeOf(envelope.signers.find((s) => s.id === link.signerId)?.locale, envelope.locale),
     sha256: first.sha256, pageCount: first.pageCount, sizeBytes: first.sizeBytes, retentionUntil: first.retentionUntil,
     documents: sealed.map((d) => ({ documentId: d.id, name: documentName(d), sizeBytes: d.sizeBytes, pageCount: d.pageCount, sha256: d.sha256 })),
     branding: pageBrandingView(envelope),

@@ -1,5 +1,4 @@
-import { extractTextIndex, type TextIndex } from '#shared/pdf/text-anchors.ts';
-import { inspectPdf } from '#shared/pdf/inspect.ts';
+import type { TextIndex } from '#shared/pdf/text-anchors.ts';
 import { PdfRefused } from '#shared/pdf/pdf-limits.ts';
 import type { ApplicationRepository } from '#shared/ports/repositories.ts';
 import { addDocument, assertDocumentLimits, named } from './envelope-documents.ts';
@@ -50,6 +49,8 @@ export interface CheckedOriginal {
 export async function checkOriginal(upload: UploadInput, ids: { envelopeId: string; documentId: string; now: Date; order: number }, path: string, policy: IntakePolicy = { allowActiveContent: false, others: [] }): Promise<CheckedOriginal> {
   const { bytes } = upload;
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The uploaded file is larger than 25 MB');
+  // The PDF readers load here, on the first upload: the routes that only share this module never evaluate them.
+  const [{ inspectPdf }, { extractTextIndex }] = await Promise.all([import('#shared/pdf/inspect.ts'), import('#shared/pdf/text-anchors.ts')]);
   const inspection = await inspectPdf(bytes, { allowActiveContent: policy.allowActiveContent });
   if (!inspection.ok) throw new ValidationError(inspection.message, { [path]: [inspection.message] }, inspection.reason);
   const { info } = inspection;

@@ -1,9 +1,6 @@
 import { downloadUrl, mintDownloadToken, mintSigningToken, signingUrl } from '../kernel/tokens.ts';
 import type { Config } from '../config.ts';
 import { localeOf } from '../i18n/locales.ts';
-import { brandEmail } from './email-branding.ts';
-import { completionEmail, invitationEmail, invitationSms, recipientLocale, reminderEmail } from './email-messages.ts';
-import { declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, reassignedNoticeEmail, signingReminderEmail, signingReminderSms, voidedNoticeEmail } from './localized-notices.ts';
 import { documentName, originals, sealedOf, type Document, type Envelope } from '../kernel/model.ts';
 import type { CompletionOutboxItem, InvitationOutboxItem, JobMessage, NoticeOutboxItem, OutboxItem, ReminderOutboxItem } from './outbox.ts';
 import type { EnvelopeRepository } from '#shared/ports/repositories.ts';
@@ -63,6 +60,12 @@ async function eachOf<T, I extends OutboxItem>(item: I, entries: readonly T[], r
   }
 }
 
+/** The mail templates and their catalogues, loaded on the first message sent: the routes that only enqueue never evaluate them. */
+async function rendering() {
+  const [branding, messages, notices] = await Promise.all([import('./email-branding.ts'), import('./email-messages.ts'), import('./localized-notices.ts')]);
+  return { ...branding, ...messages, ...notices };
+}
+
 function sendInvitations(deps: OutboxDeps & Pick<Carriers, 'mailer'> & Partial<Carriers>, envelope: Envelope, item: InvitationOutboxItem): Promise<void> {
   return eachOf(item, item.invitations, (invitations) => ({ ...item, invitations }), async (invitation) => {
     const signer = envelope.signers.find((s) => s.id === invitation.link.signerId);
@@ -71,6 +74,7 @@ function sendInvitations(deps: OutboxDeps & Pick<Carriers, 'mailer'> & Partial<C
     const url = signingUrl(deps.config.signingUrl, await mintSigningToken(deps.config.linkSecret, invitation.link));
     const expiresAt = new Date(invitation.link.expiresAt * 1000);
     const reminder = item.template === 'signing_reminder';
+    const { brandEmail, invitationEmail, invitationSms, recipientLocale, signingReminderEmail, signingReminderSms } = await rendering();
     const locale = recipientLocale(envelope, signer);
     const email = reminder ? signingReminderEmail(envelope, signer.name, url, expiresAt, deps.clock.now(), locale) : invitationEmail(envelope, signer, url, expiresAt, locale);
     if (invitation.channels.includes('email')) await deps.mailer.send({ to: signer.email, ...brandEmail(envelope, locale, email, deps.config.signingUrl, { saysWho: true }) });
@@ -96,6 +100,7 @@ async function sendCompletion(deps: OutboxDeps & Pick<Carriers, 'mailer' | 'blob
     const link = envelope.downloadLinks?.find((l) => l.id === linkId);
     if (!link) return;
     const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, { envelopeId: envelope.id, linkId, issuedAt: link.issuedAt, expiresAt: link.expiresAt }));
+    const { brandEmail, completionEmail, recipientLocale } = await rendering();
     const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
     const email = completionEmail(envelope, link.name, url, sealed.map((d) => ({ name: documentName(d), sha256: d.sha256 })), attach, first.retentionUntil, locale);
     await deps.mailer.send({ to: link.email, ...brandEmail(envelope, locale, email, deps.config.signingUrl), ...(attach ? { attachments } : {}) });
@@ -114,6 +119,7 @@ async function sendReminder(deps: OutboxDeps & Pick<Carriers, 'mailer'>, envelop
   if (!link || link.downloadedAt || !envelope.deletionAt) return;
   const claims = { envelopeId: envelope.id, linkId: link.id, issuedAt: link.issuedAt, expiresAt: link.expiresAt };
   const url = downloadUrl(deps.config.signingUrl, await mintDownloadToken(deps.config.linkSecret, claims));
+  const { brandEmail, recipientLocale, reminderEmail } = await rendering();
   const locale = recipientLocale(envelope, envelope.signers.find((s) => s.id === link.signerId));
   await deps.mailer.send({ to: link.email, ...brandEmail(envelope, locale, reminderEmail(envelope, link.name, url, item.daysBefore, envelope.deletionAt, locale), deps.config.signingUrl) });
 }
@@ -121,6 +127,7 @@ async function sendReminder(deps: OutboxDeps & Pick<Carriers, 'mailer'>, envelop
 /** Notices that the envelope ended early (void, decline, expiry) or a link was locked, one per recipient: the jobs worker's `notice.send`. */
 export function sendNotices(deps: Pick<Carriers, 'mailer'> & { config: Pick<Config, 'signingUrl'> }, envelope: Envelope, item: NoticeOutboxItem): Promise<void> {
   return eachOf(item, item.recipients, (recipients) => ({ ...item, recipients }), async ({ name, email }) => {
+    const { brandEmail, declinedNoticeEmail, expiredNoticeEmail, otpLockedNoticeEmail, reassignedNoticeEmail, recipientLocale, voidedNoticeEmail } = await rendering();
     // A signer reads it in their language; a carbon copy in the envelope's; a person no longer on it in the one the item kept
     const signer = envelope.signers.find((s) => s.email.toLowerCase() === email.toLowerCase());
     const locale = recipientLocale(envelope, item.locale && !signer ? { locale: localeOf(item.locale) } : signer);

@@ -4,7 +4,6 @@ import type { Document, Envelope } from '../kernel/model.ts';
 import { purgeDocument } from '../retention/purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from '../retention/retention.ts';
 import { sealedKey } from '../envelopes/blob-staging.ts';
-import { archiveTimestampOf, renewArchiveTimestamp } from '#shared/sealing/archive-timestamp.ts';
 import type { SealEvidence } from '#shared/sealing/seal.ts';
 import type { RevocationSource, TimestampAuthority } from '#shared/ports/services.ts';
 import { withStagedBlobs } from '../envelopes/blob-actions.ts';
@@ -56,6 +55,8 @@ async function renewDocument(deps: ArchiveRenewalDeps, envelope: Envelope, docum
   if (document.archiveValidUntil && Date.parse(document.archiveValidUntil) > horizon.getTime()) return false; // known, not due: not read
   const bytes = await deps.blobs.get(document.blobKey);
   if (!bytes || createHash('sha256').update(bytes).digest('hex') !== document.sha256) return false; // renewed or purged meanwhile
+  // The PDF and PKI code loads when a document is due, not at every cold start of the sweep.
+  const { archiveTimestampOf, renewArchiveTimestamp } = await import('#shared/sealing/archive-timestamp.ts');
   const last = await archiveTimestampOf(bytes);
   if (!last) return false; // sealed below B-LTA: nothing to renew
   const deletion = envelope.deletionAt ? Date.parse(envelope.deletionAt) : Infinity;

@@ -7,7 +7,7 @@ import { originalDocument, originals, type Document, type DownloadLink, type Env
 import { toPdfRect } from '../envelopes/field-placement.ts';
 import { sealedKey } from '../envelopes/blob-staging.ts';
 import type { FieldValue, Submission } from '../signing/submission.ts';
-import { sealPdf, type SealEvidence } from '#shared/sealing/seal.ts';
+import type { SealEvidence } from '#shared/sealing/seal.ts';
 import type { FlattenItem } from '#shared/sealing/flatten.ts';
 import type { FinalizeInput } from '#shared/background/workflow-schemas.ts';
 import type { DocumentSigner } from '#shared/ports/services.ts';
@@ -126,6 +126,8 @@ export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<
     timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
   });
   const sealed: { original: Document; bytes: Uint8Array; pageCount: number; level: SealedFile['padesLevel']; uncovered: string[] }[] = [];
+  // The PDF, font and PKI code loads on the first seal, not at the cold start of every function of the seal chain.
+  const { sealPdf } = await import('#shared/sealing/seal.ts');
   for (const original of documents) {
     const bytes = await committedBlob(deps, original.blobKey, original.sha256);
     const result = await sealPdf(bytes, {

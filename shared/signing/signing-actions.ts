@@ -3,8 +3,6 @@ import { downloadUrl, mintDownloadToken, sameDigest, sha256Hex, verifySigningTok
 import type { Config } from '../config.ts';
 import type { Ctx } from '../envelopes/envelope.ts';
 import { Gone, SignedAndComplete, Unauthorized, ValidationError } from '../kernel/errors.ts';
-import { otpEmail, otpSms, recipientLocale } from '../notices/email-messages.ts';
-import { brandEmail } from '../notices/email-branding.ts';
 import { originals, type Envelope, type Field, type RequestMeta, type Signer } from '../kernel/model.ts';
 import { assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_LOCKED_MESSAGE, OTP_MAX_FAILURES, OTP_TTL_SECONDS, type SigningStep } from './signing.ts';
 import { otpLocked } from './otp-budget.ts';
@@ -126,6 +124,8 @@ export async function requestCode(deps: SigningDeps & Pick<Carriers, 'mailer' | 
   });
   const { envelope, signer, channel, locked } = result;
   if (locked) throw lockedError();
+  // The mail templates load where a code is sent, not in every signing route that shares this module.
+  const [{ otpEmail, otpSms, recipientLocale }, { brandEmail }] = await Promise.all([import('../notices/email-messages.ts'), import('../notices/email-branding.ts')]);
   if (channel === 'sms' && signer.phone) await deps.sms.send({ to: signer.phone, text: otpSms(code, recipientLocale(envelope, signer), OTP_TTL_SECONDS / 60) });
   else await deps.mailer.send({ to: signer.email, ...brandEmail(envelope, recipientLocale(envelope, signer), otpEmail(envelope, signer, code, OTP_TTL_SECONDS / 60), deps.config.signingUrl) });
   return {

@@ -1,0 +1,42 @@
+/**
+ * What every function evaluates at its cold start (esbuild's metafile: the entry and its static imports). The PDF
+ * readers, the seal's fonts, shaper and PKI code, and the mail templates with their message catalogues are loaded by
+ * a dynamic import where a request needs them, so no function pays for them in its init phase.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleFunction, evaluatedAtInit } from '#infra/constructs/bundling.ts';
+import { bundleOptionsOf } from '#infra/stacks/functions.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'esign-init-'));
+afterAll(() => { rmSync(scratch, { recursive: true, force: true }); });
+
+/** Inputs only some requests need, by a part of their path. */
+const FIRST_USE_ONLY = [
+  'node_modules/pdf-lib/', 'node_modules/pdfjs-dist/', 'node_modules/fontkit/', 'node_modules/brotli/', 'node_modules/harfbuzzjs/',
+  'node_modules/pkijs/', 'node_modules/intl-messageformat/', 'shared/i18n/messages.ts', 'shared/notices/email-', 'shared/notices/localized-notices.ts',
+];
+/** A function of each kind that once evaluated some of them: intake, templates, signing, console, the jobs, the seal chain, sweeps. */
+const HANDLERS = [
+  'functions/api/create-envelope.ts', 'functions/api/get-template.ts', 'functions/api/sign.ts', 'functions/api/otp-request.ts', 'functions/api/list-users.ts',
+  'functions/api/download-status.ts', 'functions/api/complete-attachment-upload.ts', 'functions/workers/jobs.ts', 'functions/workers/outbox-sweep.ts',
+  'functions/workers/deletion-reminders.ts', 'functions/workers/archive-sweep.ts', 'functions/workers/seal.ts', 'functions/workers/finalize.ts',
+];
+const heavy = (input: string) => FIRST_USE_ONLY.some((part) => input.includes(part));
+
+describe('cold init', () => {
+  it('no function evaluates PDF, font, PKI or mail rendering code, nor a message catalogue, when it is imported', () => {
+    const found: Record<string, string[]> = {};
+    HANDLERS.forEach((handler, i) => {
+      const { metafile } = bundleFunction(handler, join(scratch, String(i)), bundleOptionsOf(handler));
+      const atInit = [...evaluatedAtInit(metafile, handler)].filter(heavy);
+      const shipped = Object.keys(metafile.inputs).filter(heavy);
+      if (atInit.length > 0) found[handler] = [...new Set(atInit.map((input) => FIRST_USE_ONLY.find((part) => input.includes(part))))].filter((p) => p !== undefined);
+      // The code is still in the bundles that need it, only later: a seal task carries the seal.
+      if (handler === 'functions/workers/seal.ts') expect(shipped.some((input) => input.includes('node_modules/fontkit/'))).toBe(true);
+    });
+    expect(found).toEqual({});
+  }, 600_000);
+});
