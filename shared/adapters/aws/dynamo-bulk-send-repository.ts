@@ -18,7 +18,7 @@ const checkIndex = (id: string, check: BulkCheck | null) => (check ? { GSI3PK: `
 
 function batchOf(item: Item): BulkSend {
   const { id, appId, templateId, tenantId, total, chunks, createdAt, sender, check } = item as unknown as BulkSend;
-  return { id, appId, templateId, tenantId, total, chunks, createdAt, sender: sender ?? null, check: check ?? null };
+  return { id, appId, templateId, tenantId, total, chunks, createdAt, ...(sender ? { sender } : {}), check: check ?? null };
 }
 
 export class DynamoBulkSendRepository implements BulkSendRepository {
