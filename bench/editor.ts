@@ -10,7 +10,8 @@ import { buildWeb, DIST } from '../web/build.ts';
 import { fmt, median, sleep, type Row, type RunSize } from './lib.ts';
 import type { BenchStack } from './stack.ts';
 
-async function textPdf(pages: number): Promise<Uint8Array> {
+/** A PDF of `pages` pages of text, as a contract reads. */
+export async function textPdf(pages: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let n = 1; n <= pages; n++) {

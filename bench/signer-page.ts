@@ -11,10 +11,10 @@
  * turn pays them in a row. Lambda's own sandbox start comes on top in AWS and is not modelled.
  */
 import { chromium, type Browser, type Route } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { measureBundles } from '#test/support/cold-start.ts';
 import { coldChain, recordSigningCalls, signingFunction } from '#test/support/request-chain.ts';
 import { buildWeb } from '../web/build.ts';
+import { textPdf } from './editor.ts';
 import { fmt, median, sleep, type Row, type RunSize } from './lib.ts';
 import { startBenchStack, type BenchStack } from './stack.ts';
 
@@ -25,17 +25,6 @@ const FUNCTIONS: Record<string, string> = {
   'POST consent': 'functions/api/consent.ts',
 };
 const TARGET_COLD_IN_A_ROW = 2;
-
-async function contract(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= 3; n++) {
-    const page = doc.addPage([612, 792]);
-    page.drawText(`Service agreement - page ${String(n)}`, { x: 72, y: 700, size: 20, font });
-    for (let line = 0; line < 30; line++) page.drawText('The Contractor will deliver the services described in the schedule, on time and with due care.', { x: 72, y: 660 - line * 18, size: 10, font });
-  }
-  return doc.save();
-}
 
 /** A sent envelope whose one signer (no code, not yet consented) has never opened the link. */
 async function firstVisitLink(stack: BenchStack, pdf: Uint8Array): Promise<string> {
@@ -104,7 +93,7 @@ export async function signerFigure(size: RunSize): Promise<Row[]> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const cold = await coldStarts(stack, Math.min(size.coldStarts, 3));
-    const pdf = await contract();
+    const pdf = await textPdf(3);
     const runs = Math.min(size.runs, 7);
     const results: Record<'warm' | 'cold', Visit[]> = { warm: [], cold: [] };
     for (let run = 0; run < size.warmup + runs; run++) {
