@@ -44,7 +44,8 @@ describe('the local sign-in page', () => {
 
   it('signs in by keyboard alone and goes back to the console with a code', async () => {
     await page.goto(authorizeUrl());
-    // the email field has the focus on arrival
+    // the email field has the focus on arrival (Chromium applies autofocus at a frame after load: wait for it, then type)
+    await expect.poll(() => page.evaluate('document.activeElement?.id ?? null')).toBe('email');
     await page.keyboard.type(inject('devAdminEmail'));
     await page.keyboard.press('Tab');
     await page.keyboard.type(inject('devAdminPassword'));
