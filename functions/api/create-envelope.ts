@@ -5,6 +5,7 @@ import type { BodyRule } from '#shared/http/body-rules.ts';
 import type { ParsedBody } from '#shared/http/body.ts';
 import { envelopeWrite, invites, json, PDF_SCHEMA, pdfHandling, respond, route } from '#shared/http/endpoint.ts';
 import { lambda } from '#shared/http/lambda.ts';
+import { withCheckedApplication } from '#shared/http/app-cache.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import { envelopeView } from '#shared/envelopes/envelope-views.ts';
 import { CreateEnvelopeRequest } from '#shared/envelopes/envelope-schemas.ts';
@@ -103,7 +104,9 @@ export const definition = route({
   },
   // From a template: its documents are copied from templates/ into the envelope's own original/ keys.
   access: { ...envelopeWrite, ...invites, documents: { read: ['templates/'], write: ['original/'], delete: ['original/'] }, ...pdfHandling },
-}, (deps) => async ({ body, principal, meta }) => {
+}, (routeDeps) => async ({ body, principal, application, meta }) => {
+  // The active-content setting and the quota's plan are the application record the pipeline checked for this request.
+  const deps = withCheckedApplication(routeDeps, application);
   // Without a `sender`, the signed-in user who creates it asks the signers
   const sender = async (given: EnvelopeSender | undefined) => given ?? await callerAsSender(deps, principal);
   if (body.fromTemplate) {

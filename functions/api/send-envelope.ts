@@ -2,6 +2,7 @@ import { sendEnvelopeNow } from '#shared/envelopes/envelope-actions.ts';
 import { envelopeWrite, invites, json, jsonBody, respond, route } from '#shared/http/endpoint.ts';
 import { CONCURRENT, NO_ENVELOPE } from '#shared/http/error-docs.ts';
 import { lambda } from '#shared/http/lambda.ts';
+import { withCheckedApplication } from '#shared/http/app-cache.ts';
 import { envelopeView } from '#shared/envelopes/envelope-views.ts';
 import { IdParams } from '#shared/http/common-schemas.ts';
 import { SendRequest } from '#shared/envelopes/envelope-schemas.ts';
@@ -17,8 +18,9 @@ export const definition = route({
   errors: { 400: 'Not in draft, or a signer without fields, or no signers or fields', 403: 'Suspended application or envelope quota reached', 404: NO_ENVELOPE, 409: CONCURRENT },
   authoring: { kind: 'envelope', mode: 'full' },
   access: { ...envelopeWrite, ...invites },
-}, (deps) => async ({ params, body, principal, meta }) => {
-  const { envelope, signingUrls } = await sendEnvelopeNow(deps, principal.appId, params.id, body.message, meta);
+}, (deps) => async ({ params, body, principal, application, meta }) => {
+  // The quota's plan is the application record the pipeline checked for this request.
+  const { envelope, signingUrls } = await sendEnvelopeNow(withCheckedApplication(deps, application), principal.appId, params.id, body.message, meta);
   return respond(EnvelopeResponse, envelopeView(envelope, { signingUrls }));
 });
 

@@ -22,3 +22,17 @@ export function cachedApplications(applications: Pick<ApplicationRepository, 'ge
     },
   };
 }
+
+/**
+ * A bearer route's deps with the application `authorize` checked for this request answered from hand, not read
+ * again: the plan's envelope quota and the active-content setting are then as old as that check's read (at most
+ * the cache's 30 s, as a suspension is). The repository's other methods are untouched.
+ */
+export function withCheckedApplication<D extends { applications: Pick<ApplicationRepository, 'get'> }>(deps: D, checked: Application | undefined): D {
+  if (!checked) return deps;
+  const inner = deps.applications;
+  const applications = Object.assign(Object.create(inner) as D['applications'], {
+    get: (appId: string) => (appId === checked.appId ? Promise.resolve(checked) : inner.get(appId)),
+  });
+  return { ...deps, applications };
+}

@@ -33,6 +33,7 @@ import { withSecurityHeaders, type HttpResult } from './responses.ts';
 import { parseWith } from './validation.ts';
 import { viewerEvent } from './viewer.ts';
 import type { IdempotencyClaim } from '#shared/ports/traffic.ts';
+import type { Application } from '#shared/ports/repositories.ts';
 
 /** What a route's implementation is handed. `principal` is the application on bearer routes. */
 export interface HttpRequest<P, Q, B, A> {
@@ -40,6 +41,8 @@ export interface HttpRequest<P, Q, B, A> {
   query: Q;
   body: B;
   principal: A;
+  /** Bearer routes: the application record `authorize` checked (the pipeline's cached read, at most 30 s old). */
+  application?: Application;
   headers: Record<string, string | undefined>;
   meta: RequestMeta;
   requestId: string;
@@ -62,6 +65,7 @@ interface Exchange {
   requestId: string;
   caller?: Caller;
   principal?: BearerPrincipal;
+  application?: Application;
   charge?: Charge;
   claim?: IdempotencyClaim;
   replay?: HttpResult;
@@ -169,6 +173,7 @@ function authorize(exchanges: Exchanges, deps: Pick<PipelineDeps, 'applications'
       if (declaration.adminOnly === true && principal.user?.role === 'sender') throw new Forbidden('Only an administrator of this application may do this; your role is sender', {}, 'role_forbidden');
       authoringScope(caller.principal, declaration, request.event.pathParameters?.id);
       state.principal = caller.principal;
+      state.application = app;
     },
   };
 }
@@ -215,7 +220,9 @@ function parse(exchanges: Exchanges, declaration: RouteDeclaration, readsInput: 
       const user = state.principal?.user;
       const meta = { ip: event.requestContext.http.sourceIp || null, userAgent: event.requestContext.http.userAgent || null, ...(user ? { actor: `user:${user.email}` } : {}) };
       const { method, path } = event.requestContext.http;
-      state.request = { params, query, body, principal: state.principal, headers: event.headers, meta, requestId: state.requestId, method, path };
+      state.request = {
+        params, query, body, principal: state.principal, ...(state.application ? { application: state.application } : {}), headers: event.headers, meta, requestId: state.requestId, method, path,
+      };
     },
   };
 }
