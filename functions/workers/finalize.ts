@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { Envelope } from '#shared/kernel/model.ts';
+import type { Submission } from '#shared/signing/submission.ts';
 import { finalizeStep } from '#shared/sealing/sealing-actions.ts';
 import { task } from '#shared/http/endpoint.ts';
 import { FinalizeInput } from '#shared/background/workflow-schemas.ts';
@@ -18,9 +19,11 @@ export const definition = task({
     documents: { read: ['sealed/'], delete: ['sealed/'], tag: ['original/', 'sealed/', 'signatures/', 'attachments/'] },
     memorySize: 1024, timeoutSeconds: 120,
   },
-}, (deps) => {
-  const inline = { 'retention.tag': async (envelope: Envelope) => { await tagEnvelope(deps, envelope); } };
-  return (input: unknown) => finalizeStep({ ...deps, inline }, v.parse(FinalizeInput, input));
+}, (deps) => (input: unknown) => {
+  // The completion's read brings the submissions with the envelope: the tags are put from them, not from a second read.
+  const read: { submissions?: readonly Submission[] } = {};
+  const inline = { 'retention.tag': async (envelope: Envelope) => { await tagEnvelope(deps, envelope, read.submissions); } };
+  return finalizeStep({ ...deps, inline }, v.parse(FinalizeInput, input), read);
 });
 
 export const handler = lambda(definition);

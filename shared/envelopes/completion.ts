@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AuditDraft } from '../kernel/audit-chain.ts';
 import { changeOf, retentionJob, type Ctx, type EnvelopeChange } from './envelope.ts';
 import { startRetention } from '../retention/retention.ts';
@@ -55,7 +56,7 @@ export function completeEnvelope(envelope: Envelope, sealed: SealedFiles, links:
   const emails: CompletionOutboxItem = {
     kind: 'notify', template: 'completion', id: ctx.nextId(), envelopeId: envelope.id, createdAt: completedAt, linkIds: links.map((l) => l.id),
   };
-  return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId] };
+  return { ...changeOf(envelope, after, drafts, [event, emails, retentionJob(after, ctx)], ctx), releases: [sealed.stageId], settles: [sealJobId(envelope.id, envelope.sealing?.rounds ?? 1)] };
 }
 
 /** A recorded download through the portal (decision 33): it stops the deletion reminders for that link. */
@@ -81,8 +82,17 @@ export function beginSealing(envelope: Envelope, ctx: Ctx): { envelope: Envelope
   return { envelope: { ...envelope, sealing }, job: sealJob(envelope, 1, ctx) };
 }
 
+/**
+ * A seal round's outbox item has an id of its own derived from the envelope and the round: the commit that ends the
+ * round (completion, recorded failure) removes it by that id, since its start is kept until then (dispatchOutbox).
+ */
+export function sealJobId(envelopeId: string, round: number): string {
+  const hex = createHash('sha256').update(`seal-job:${envelopeId}:${String(round)}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 const sealJob = (envelope: Envelope, round: number, ctx: Ctx): JobOutboxItem => ({
-  kind: 'job', id: ctx.nextId(), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'seal', envelopeId: envelope.id, round },
+  kind: 'job', id: sealJobId(envelope.id, round), envelopeId: envelope.id, createdAt: ctx.now.toISOString(), job: { type: 'seal', envelopeId: envelope.id, round },
 });
 
 const awaitingSeal = (envelope: Envelope) =>
@@ -113,5 +123,5 @@ export function recordSealFailure(envelope: Envelope, round: number, error: stri
   if (!awaitingSeal(envelope) || !sealing) return null;
   const after = { ...envelope, sealing: { ...sealing, lastError: error } };
   const draft: AuditDraft = { event: 'envelope.seal_failed', actor: 'system', ip: null, userAgent: null, detail: { round, error } };
-  return changeOf(envelope, after, [draft], [], ctx);
+  return { ...changeOf(envelope, after, [draft], [], ctx), settles: [sealJobId(envelope.id, round)] };
 }

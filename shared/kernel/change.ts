@@ -28,6 +28,8 @@ export interface EnvelopeChange {
   logged?: EventOutboxItem[];
   /** The subscriptions `logged` was decided on: the commit fails (SubscriptionsChanged) when they changed since. */
   subscriptions?: { appId: string; version: number };
+  /** Outbox items of earlier commits this one makes moot (its seal round's start): removed with its own once they are dispatched. */
+  settles?: string[];
 }
 
 /** Builds the change from `before` to `after`, chaining the audit drafts and bumping the version. */

@@ -1,4 +1,5 @@
 import type { Envelope } from '../kernel/model.ts';
+import type { Submission } from '../signing/submission.ts';
 import { storedKeys } from '../envelopes/page-geometry.ts';
 import { purgeDocument, recordReminders } from './purge.ts';
 import { classFor, retentionClass, RETENTION_TAG } from './retention.ts';
@@ -14,11 +15,14 @@ export async function tagRetention(deps: RetentionDeps & Pick<Carriers, 'blobs'>
   return envelope ? tagEnvelope(deps, envelope) : 0;
 }
 
-/** retention.tag on the envelope in hand: the committing function's own (InlineJobs), after the commit that ended it. */
-export async function tagEnvelope(deps: RetentionDeps & Pick<Carriers, 'blobs'>, envelope: Envelope): Promise<number> {
+/**
+ * retention.tag on the envelope in hand: the committing function's own (InlineJobs), after the commit that ended it;
+ * with the submissions too when its read brought them (they no longer change once everyone signed).
+ */
+export async function tagEnvelope(deps: RetentionDeps & Pick<Carriers, 'blobs'>, envelope: Envelope, submissions?: readonly Submission[]): Promise<number> {
   if (!envelope.deletionAt) return 0;
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
-  const keys = await retainedKeys(deps.envelopes, envelope);
+  const keys = await retainedKeys(deps.envelopes, envelope, submissions);
   for (const key of keys) await deps.blobs.retain(key, tag);
   return keys.length;
 }
@@ -27,8 +31,8 @@ export async function tagEnvelope(deps: RetentionDeps & Pick<Carriers, 'blobs'>,
  * The blobs of an envelope that carry its retention tag: signature images and signers' attachments first, then each stored document with its
  * text index and page geometry. Tagged in this order, they expire in it too, so a document is never gone while an image is left.
  */
-export async function retainedKeys(envelopes: Pick<RetentionDeps['envelopes'], 'submissions'>, envelope: Envelope): Promise<string[]> {
-  const submissions = await envelopes.submissions(envelope.id);
+export async function retainedKeys(envelopes: Pick<RetentionDeps['envelopes'], 'submissions'>, envelope: Envelope, known?: readonly Submission[]): Promise<string[]> {
+  const submissions = known ?? await envelopes.submissions(envelope.id);
   const images = submissions.flatMap((s) => s.values.flatMap((v) => (v.kind === 'image' ? [v.blobKey] : [])));
   const attached = (envelope.attachments ?? []).filter((a) => a.purgeStatus === 'active').map((a) => a.blobKey);
   // a document's PDF last: its removal is what marks the document purged

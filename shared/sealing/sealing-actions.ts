@@ -14,7 +14,7 @@ import type { DocumentSigner } from '#shared/ports/services.ts';
 import { discardStage, stageBlobs } from '../envelopes/blob-actions.ts';
 import { certificateFacts } from './audit-certificate-input.ts';
 import { assertSealKeyMatches } from './seal-key-check.ts';
-import { transactById, type Carriers, type CoreDeps } from '../signing/signing-context.ts';
+import { SYSTEM, transact, transactById, type Carriers, type CoreDeps } from '../signing/signing-context.ts';
 import { readPages } from '../envelopes/page-actions.ts';
 import { conditionText, hasConditions, shownFields } from '../signing/shown-fields.ts';
 import { submittedAttachments } from '../attachments/attachments.ts';
@@ -167,10 +167,16 @@ async function downloadLinks(deps: SealingDeps, envelope: Envelope, retentionUnt
  * never visible before the sealed PDFs are stored, and the completion emails go out from its outbox. Files this round
  * made that do not become the record (the envelope completed meanwhile, or cannot) are deleted.
  */
-export async function finalizeStep(deps: SealingDeps & Pick<Carriers, 'blobs'>, sealed: FinalizeInput): Promise<{ envelopeId: string }> {
+export async function finalizeStep(deps: SealingDeps & Pick<Carriers, 'blobs'>, sealed: FinalizeInput, read: { submissions?: readonly Submission[] } = {}): Promise<{ envelopeId: string }> {
   const stage = { id: sealed.stageId, envelopeId: sealed.envelopeId, keys: sealed.files.map((f) => f.blobKey), createdAt: '' };
+  // The envelope with its submissions in one read: `read` hands them to the retention tags put after the commit.
+  const load = async () => {
+    const whole = await deps.envelopes.findWhole(sealed.envelopeId, false);
+    read.submissions = whole?.submissions;
+    return whole?.envelope;
+  };
   try {
-    const done = await transactById(deps, sealed.envelopeId, async (envelope, ctx) => {
+    const done = await transact(deps, SYSTEM, load, async (envelope, ctx) => {
       // Links outlive the PDF by 90 days, so a purged document answers 410 (gone) rather than 401 (invalid link).
       const retentionEnd = Math.floor(ctx.now.getTime() / 1000) + (envelope.retentionDays + 90) * 86_400;
       const change = completeEnvelope(envelope, sealed, await downloadLinks(deps, envelope, retentionEnd), ctx);

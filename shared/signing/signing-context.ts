@@ -134,17 +134,23 @@ async function deferOrDeadLetter(deps: CoreDeps, envelope: Envelope, failed: Out
   deps.logger.error('outbox message dead-lettered', { envelopeId: envelope.id, outboxId: item.id, kind: item.kind, attempts, error, alarm: true });
 }
 
+/** A seal round's start: a second start of that round is refused and ignored (its execution is named after it). */
+const startsSealRound = (item: OutboxItem) => item.kind === 'job' && item.job.type === 'seal';
+
 /**
- * Carries out what a committed change queued (messages, jobs, workflows), then removes those outbox items. A failure
- * keeps the item (what is left of it) for the sweep, with backoff; it never undoes the change itself. An item this
- * function has no carrier for (no mailer, say) stays as it is, due for the sweep a minute after its commit.
+ * Carries out what a committed change queued (messages, jobs, workflows), then removes those outbox items, with the
+ * earlier ones the change `settles`. A failure keeps the item (what is left of it) for the sweep, with backoff; it
+ * never undoes the change itself. An item this function has no carrier for (no mailer, say) stays as it is, due for
+ * the sweep a minute after its commit. Right after its commit (`afterCommit`), a seal round's start is kept too: the
+ * commit that ends the round removes it with its own items (one delete less per envelope), and a sweep that finds it
+ * first starts the round again, which is refused and ignored, and removes it.
  */
-export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: readonly OutboxItem[]): Promise<void> {
-  const done: string[] = [];
+export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: readonly OutboxItem[], settles: readonly string[] = [], afterCommit = false): Promise<void> {
+  const done: string[] = [...settles];
   for (const item of items) {
     if (item.deadAt) continue;
     try {
-      if (await dispatchItem(deps, envelope, item)) done.push(item.id);
+      if (await dispatchItem(deps, envelope, item) && !(afterCommit && startsSealRound(item))) done.push(item.id);
     } catch (error) {
       const rest = error instanceof PartlySent ? error.rest : item;
       const cause: unknown = error instanceof PartlySent ? error.cause : error;
@@ -167,7 +173,7 @@ export async function commitChange(deps: CoreDeps, change: EnvelopeChange): Prom
     throw error;
   }
   for (const entry of committed.audit) deps.metrics.count('AuditEvents', 1, { name: 'event', value: entry.event });
-  await dispatchOutbox(deps, committed.after, committed.outbox);
+  await dispatchOutbox(deps, committed.after, committed.outbox, committed.settles, true);
 }
 
 /** The outbox sweep: items a crash left undispatched, or whose backoff ran out, go out now (nothing is lost). */
