@@ -157,7 +157,8 @@ export async function dispatchOutbox(deps: CoreDeps, envelope: Envelope, items: 
       await deferOrDeadLetter(deps, envelope, rest, (cause as Error | undefined)?.message ?? String(cause));
     }
   }
-  if (done.length > 0) await deps.envelopes.removeOutbox(envelope.id, done);
+  // one key once: a batch naming a key twice is refused
+  if (done.length > 0) await deps.envelopes.removeOutbox(envelope.id, [...new Set(done)]);
 }
 
 /**
