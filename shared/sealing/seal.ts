@@ -15,7 +15,7 @@ import { earlierSignatureCertificates } from '../pki/earlier-signatures.ts';
 import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.ts';
 import { embedAttachments, type AttachedFile } from './attached-files.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
-import { loadPdf } from '../pdf/load.ts';
+import { loadPdfForUpdate } from '../pdf/lazy-load.ts';
 import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
 import { assertFontFilesPresent } from './text/catalog.ts';
 import { tokenCertificates, tstInfoOf } from '../pki/tsp.ts';
@@ -110,7 +110,7 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
   const level = input.evidence?.level ?? 'B-B';
   const { timestamps, revocation } = requiredServices(level, input.evidence);
   assertFontFilesPresent();
-  const doc = await loadPdf(original);
+  const doc = await loadPdfForUpdate(original);
   const earlier = revocation ? earlierSignatureCertificates(doc) : [];
   const tracker = trackChanges(doc, original);
   const drawing = new SealDrawing(doc);
