@@ -4,13 +4,15 @@
  * pages drawn on, not 1,500 objects). An incremental update writes only what changed, and an object never looked up
  * cannot have changed.
  *
- * Only files whose every cross-reference section is a classic table (followed through /Prev) and whose every in-use
- * entry points at its own `N G obj` qualify; any other file (XRef streams, hybrid files, a stale or damaged table) is
- * loaded whole by loadPdf, as before. The object numbers a new object must not take (those of any reference, even to
- * an object the file lacks) are found by scanning each object's dictionary text, not its stream data.
+ * Every section is read from the last `startxref` through /Prev: classic tables and XRef streams (whose object
+ * streams are decoded up front, their dictionaries being small, and each object in them parsed on lookup). A file
+ * qualifies when every in-use entry points at its own `N G obj` (or at its index in an object stream whose header
+ * names it) and its catalog and page tree load; any other (a hybrid file, a stale or damaged table) is loaded whole
+ * by loadPdf, as before. The object numbers a new object must not take (those of any reference, even to an object
+ * the file lacks) are found by scanning each object's dictionary text and the object streams, never stream data.
  */
 import { Buffer } from 'node:buffer';
-import { PDFCatalog, PDFDict, PDFName, PDFNumber, PDFRef, PDFDocument, type PDFContext, type PDFObject } from 'pdf-lib';
+import { decodePDFRawStream, PDFCatalog, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, PDFXRefStreamParser, type PDFContext, type PDFObject } from 'pdf-lib';
 import { FastParser, loadPdf } from './load.ts';
 import { MAX_DECODED_BYTES } from './pdf-limits.ts';
 import { headerOffset } from './xref.ts';
@@ -25,18 +27,18 @@ const MAX_SECTIONS = 256;
 class LazyObjects extends Map<PDFRef, PDFObject> {
   listener: LoadListener | undefined;
 
-  constructor(private readonly pending: Map<PDFRef, number>, private readonly parser: FastParser) {
+  constructor(private readonly pending: Map<PDFRef, () => PDFObject>, private readonly context: PDFContext) {
     super();
   }
 
   override get(ref: PDFRef): PDFObject | undefined {
     const loaded = super.get(ref);
     if (loaded !== undefined) return loaded;
-    const offset = this.pending.get(ref);
-    if (offset === undefined) return undefined;
+    const parse = this.pending.get(ref);
+    if (parse === undefined) return undefined;
     this.pending.delete(ref);
-    const object = this.parser.objectAt(offset, ref);
-    this.parser.documentContext.assign(ref, object);
+    const object = parse();
+    this.context.assign(ref, object);
     this.listener?.(ref, object);
     return object;
   }
@@ -71,17 +73,30 @@ function loadLazily(bytes: Uint8Array): PDFDocument | undefined {
   const parser = new FastParser(bytes, { left: MAX_DECODED_BYTES });
   const tables = readTables(raw, base, parser);
   if (!tables?.trailer.Root) return undefined;
-  const pending = new Map<PDFRef, number>();
+  const context = parser.documentContext;
+  const streams = objectStreams(raw, base, tables.entries, parser);
+  if (!streams) return undefined;
+  const pending = new Map<PDFRef, () => PDFObject>();
+  const offsets: number[] = [];
   for (const [objectNumber, entry] of tables.entries) {
-    if (!entry) continue;
+    if (!entry || tables.sections.has(objectNumber) || streams.has(objectNumber)) continue; // pdf-lib keeps neither XRef nor object streams
+    const ref = PDFRef.of(objectNumber, entry.kind === 'at' ? entry.generation : 0);
+    if (entry.kind === 'in') {
+      const stream = streams.get(entry.stream);
+      const at = stream?.offsets[entry.index];
+      if (!stream || at?.objectNumber !== objectNumber) return undefined; // not where the XRef stream says
+      pending.set(ref, () => PDFObjectParser.forBytes(stream.data.subarray(stream.first + at.offset), context).parseObject());
+      continue;
+    }
     const at = entry.offset + base;
     if (!objectHeaderAt(raw, at, objectNumber, entry.generation)) return undefined; // a stale table: parse the whole file
-    pending.set(PDFRef.of(objectNumber, entry.generation), at);
+    pending.set(ref, () => parser.objectAt(at, ref));
+    offsets.push(at);
   }
-  const context = parser.documentContext;
-  (context as unknown as { indirectObjects: Map<PDFRef, PDFObject> }).indirectObjects = new LazyObjects(pending, parser);
+  (context as unknown as { indirectObjects: Map<PDFRef, PDFObject> }).indirectObjects = new LazyObjects(pending, context);
   context.trailerInfo = tables.trailer;
-  context.largestObjectNumber = Math.max(tables.size - 1, ...tables.entries.keys(), largestReferenceIn(raw, [...pending.values()].sort((a, b) => a - b)));
+  const inStreams = [...streams.values()].map(({ data }) => largestReferenceInText(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1')));
+  context.largestObjectNumber = Math.max(tables.size - 1, ...tables.entries.keys(), largestReferenceIn(raw, offsets.sort((a, b) => a - b)), ...inStreams);
   try {
     const doc = new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
     // The catalog and the whole page tree (which the seal reads anyway) must be where the tables say.
@@ -92,19 +107,25 @@ function loadLazily(bytes: Uint8Array): PDFDocument | undefined {
   }
 }
 
+/** Where an object is: at a byte offset, or at an index of an object stream; null when the newest section frees it. */
+type Entry = { kind: 'at'; offset: number; generation: number } | { kind: 'in'; stream: number; index: number } | null;
+
 interface Tables {
-  /** Per object number, its newest entry: where it is, or null when the newest section marks it free. */
-  entries: Map<number, { offset: number; generation: number } | null>;
+  /** Per object number, its newest entry. */
+  entries: Map<number, Entry>;
+  /** The object numbers of the XRef streams themselves. */
+  sections: Set<number>;
   /** Root, Info, ID and Encrypt, each from the newest trailer that has it (as pdf-lib's parser merges them). */
   trailer: PDFContext['trailerInfo'];
   size: number;
 }
 
-/** Every section from the last `startxref` through /Prev, newest first; undefined unless all are classic tables. */
+/** Every section from the last `startxref` through /Prev, newest first; undefined when one cannot be read. */
 function readTables(raw: Buffer, base: number, parser: FastParser): Tables | undefined {
   const start = lastStartxref(raw);
   if (start === undefined) return undefined;
   const entries: Tables['entries'] = new Map();
+  const sections = new Set<number>();
   const trailer: Tables['trailer'] = {};
   let size = 0;
   const seen = new Set<number>();
@@ -114,6 +135,7 @@ function readTables(raw: Buffer, base: number, parser: FastParser): Tables | und
     const section = readSection(raw, at + base, parser);
     if (!section) return undefined;
     for (const [objectNumber, entry] of section.entries) if (!entries.has(objectNumber)) entries.set(objectNumber, entry);
+    if (section.self !== undefined) sections.add(section.self);
     const dict = section.trailer;
     if (dict.has(PDFName.of('XRefStm'))) return undefined; // a hybrid file: some objects are only in the stream
     trailer.Root ??= dict.get(PDFName.of('Root'));
@@ -126,7 +148,7 @@ function readTables(raw: Buffer, base: number, parser: FastParser): Tables | und
     if (prev !== undefined && !(prev instanceof PDFNumber)) return undefined;
     at = prev?.asNumber();
   }
-  return { entries, trailer, size };
+  return { entries, sections, trailer, size };
 }
 
 const TAIL = 1024;
@@ -137,9 +159,18 @@ function lastStartxref(raw: Buffer): number | undefined {
   return match?.[1] ? Number(match[1]) : undefined;
 }
 
-/** One `xref` table and its trailer at `at`; undefined when the bytes there are anything else. */
-function readSection(raw: Buffer, at: number, parser: FastParser): { entries: Tables['entries']; trailer: PDFDict } | undefined {
+interface Section {
+  entries: Tables['entries'];
+  trailer: PDFDict;
+  /** An XRef stream's own object number. */
+  self?: number;
+}
+
+/** One `xref` table and its trailer, or one XRef stream, at `at`; undefined when the bytes there are anything else. */
+function readSection(raw: Buffer, at: number, parser: FastParser): Section | undefined {
   if (at < 0 || at >= raw.length) return undefined;
+  const head = /^\s*(\d+)\s+(\d+)\s+obj\b/.exec(raw.toString('latin1', at, Math.min(raw.length, at + 40)));
+  if (head) return readXrefStream(at, PDFRef.of(Number(head[1]), Number(head[2])), parser);
   const trailerAt = raw.indexOf('trailer', at, 'latin1');
   if (trailerAt < 0) return undefined;
   const tokens = raw.toString('latin1', at, trailerAt).trim().split(/\s+/);
@@ -152,12 +183,61 @@ function readSection(raw: Buffer, at: number, parser: FastParser): { entries: Ta
     for (let n = 0; n < count; n++) {
       const [offset, generation, kind] = [tokens[i + 2 + n * 3], tokens[i + 3 + n * 3], tokens[i + 4 + n * 3]];
       if (!/^\d+$/.test(offset ?? '') || !/^\d+$/.test(generation ?? '') || (kind !== 'n' && kind !== 'f')) return undefined;
-      if (!entries.has(first + n)) entries.set(first + n, kind === 'n' ? { offset: Number(offset), generation: Number(generation) } : null);
+      if (!entries.has(first + n)) entries.set(first + n, kind === 'n' ? { kind: 'at', offset: Number(offset), generation: Number(generation) } : null);
     }
     i += 2 + count * 3;
   }
   const trailer = parser.dictAt(trailerAt + 'trailer'.length);
   return trailer ? { entries, trailer } : undefined;
+}
+
+function readXrefStream(at: number, ref: PDFRef, parser: FastParser): Section | undefined {
+  try {
+    const stream = parser.objectAt(at, ref);
+    if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) return undefined;
+    const entries: Tables['entries'] = new Map();
+    for (const entry of PDFXRefStreamParser.forStream(stream).parseIntoContext()) {
+      const objectNumber = entry.ref.objectNumber;
+      if (entries.has(objectNumber)) continue;
+      // pdf-lib reads a compressed entry's stream number as its offset, and its index as its generation.
+      if (entry.deleted) entries.set(objectNumber, null);
+      else if (entry.inObjectStream) entries.set(objectNumber, { kind: 'in', stream: entry.offset, index: entry.ref.generationNumber });
+      else entries.set(objectNumber, { kind: 'at', offset: entry.offset, generation: entry.ref.generationNumber });
+    }
+    return { entries, trailer: stream.dict, self: ref.objectNumber };
+  } catch {
+    return undefined;
+  }
+}
+
+interface ObjectStream {
+  data: Uint8Array;
+  first: number;
+  /** Per index, the object number and offset (after /First) its header gives. */
+  offsets: { objectNumber: number; offset: number }[];
+}
+
+/** Every object stream an entry names, decoded (their dictionaries are small; the parse checks their size first). */
+function objectStreams(raw: Buffer, base: number, entries: Tables['entries'], parser: FastParser): Map<number, ObjectStream> | undefined {
+  const streams = new Map<number, ObjectStream>();
+  try {
+    for (const entry of entries.values()) {
+      if (entry?.kind !== 'in' || streams.has(entry.stream)) continue;
+      const holder = entries.get(entry.stream);
+      if (holder?.kind !== 'at' || !objectHeaderAt(raw, holder.offset + base, entry.stream, holder.generation)) return undefined;
+      const stream = parser.objectAt(holder.offset + base, PDFRef.of(entry.stream, holder.generation));
+      const [count, first] = [stream instanceof PDFRawStream && stream.dict.get(PDFName.of('N')), stream instanceof PDFRawStream && stream.dict.get(PDFName.of('First'))];
+      if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('ObjStm') || !(count instanceof PDFNumber) || !(first instanceof PDFNumber)) return undefined;
+      const data = decodePDFRawStream(stream).decode();
+      const numbers = Buffer.from(data.buffer, data.byteOffset, Math.min(data.byteLength, first.asNumber())).toString('latin1').trim().split(/\s+/).map(Number);
+      const offsets = Array.from({ length: count.asNumber() }, (_, i) => ({ objectNumber: numbers[2 * i] ?? NaN, offset: numbers[2 * i + 1] ?? NaN }));
+      if (offsets.some(({ objectNumber, offset }) => !Number.isInteger(objectNumber) || !Number.isInteger(offset))) return undefined;
+      streams.set(entry.stream, { data, first: first.asNumber(), offsets });
+    }
+  } catch {
+    return undefined;
+  }
+  return streams;
 }
 
 /** Whether `N G obj` starts at `at`. */
@@ -179,9 +259,14 @@ function largestReferenceIn(raw: Buffer, offsets: number[]): number {
   let largest = 0;
   offsets.forEach((at, i) => {
     const end = offsets[i + 1] ?? raw.length;
-    const text = raw.toString('latin1', at, dictionaryEnd(raw, at, end));
-    for (const match of text.matchAll(REFERENCE)) largest = Math.max(largest, Number(match[1]));
+    largest = Math.max(largest, largestReferenceInText(raw.toString('latin1', at, dictionaryEnd(raw, at, end))));
   });
+  return largest;
+}
+
+function largestReferenceInText(text: string): number {
+  let largest = 0;
+  for (const match of text.matchAll(REFERENCE)) largest = Math.max(largest, Number(match[1]));
   return largest;
 }
 
