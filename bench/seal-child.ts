@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { alternate } from './lib.ts';
 import { sealOurs, sealPeer } from './seal-routes.ts';
+import type { SealResult } from '#shared/sealing/seal.ts';
 
 export interface SealTarget {
   file: string;
@@ -49,13 +50,13 @@ if (job.mode === 'rss') {
   const results: SealTimes = [];
   for (const target of job.targets) {
     const pdf = new Uint8Array(readFileSync(target.file));
-    const kept: { ours?: Uint8Array; peer?: Uint8Array } = {};
+    const kept: { ours?: SealResult; peer?: Uint8Array } = {};
     results.push(await alternate({
       ours: async () => { kept.ours = await sealOurs(pdf, target.pages, signer); },
       peer: async () => { kept.peer = await sealPeer(pdf, target.pages, p12); },
       hash: () => Promise.resolve(createHash('sha256').update(pdf).digest()),
     }, target));
-    writeFileSync(join(target.outDir, 'ours.pdf'), kept.ours ?? new Uint8Array());
+    writeFileSync(join(target.outDir, 'ours.pdf'), kept.ours?.bytes ?? new Uint8Array());
     writeFileSync(join(target.outDir, 'peer.pdf'), kept.peer ?? new Uint8Array());
   }
   console.log(JSON.stringify(results));

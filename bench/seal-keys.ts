@@ -13,6 +13,7 @@ import { makePdf } from '#test/support/pdfs.ts';
 import { alternate, fmt, median, type Row, type RunSize } from './lib.ts';
 import { pdfsigVerdict } from './seal.ts';
 import { sealOurs } from './seal-routes.ts';
+import type { SealResult } from '#shared/sealing/seal.ts';
 
 const BASELINE: SealKeySpec = 'RSA_2048';
 /** Digests signed per measured run of the signing-only row: one signature is too short to time alone. */
@@ -39,11 +40,11 @@ export async function sealKeysFigure(size: RunSize, scratch: string): Promise<Ro
 
   for (const pages of [1, 100]) {
     const pdf = await makePdf({ pages });
-    const kept: Partial<Record<SealKeySpec, Uint8Array>> = {};
+    const kept: Partial<Record<SealKeySpec, SealResult>> = {};
     const times = await alternate(variants((spec) => async () => { kept[spec] = await sealOurs(pdf, pages, signers[spec]); }), { runs: size.runs, warmup: size.warmup });
     row(`full seal (B-B), ${String(pages)} page${pages === 1 ? '' : 's'}`, times, (spec) => {
       const file = join(dir, `${spec}-${String(pages)}.pdf`);
-      writeFileSync(file, kept[spec] ?? new Uint8Array());
+      writeFileSync(file, kept[spec]?.bytes ?? new Uint8Array());
       return `sealed ${fmt.size(kept[spec]?.length ?? NaN)}; pdfsig ${pdfsigVerdict(file)}`;
     });
   }

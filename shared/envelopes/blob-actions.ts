@@ -1,9 +1,10 @@
 import { STAGE_ABANDONED_AFTER_MS, type BlobStage } from './blob-staging.ts';
 import type { CoreDeps, Carriers } from '../signing/signing-context.ts';
+import type { BlobBody } from '../ports/services.ts';
 
 export interface BlobToStage {
   key: string;
-  bytes: Uint8Array;
+  bytes: BlobBody;
   contentType: string;
 }
 

@@ -13,7 +13,7 @@
  * Throws pdf-lib's errors; callers check `doc.isEncrypted` themselves.
  */
 import { Buffer } from 'node:buffer';
-import { PDFDocument, PDFName, PDFParser, PDFRawStream, PDFStreamParsingError, type PDFContext, type PDFDict, type PDFStream } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFParser, PDFRawStream, PDFStreamParsingError, type PDFContext, type PDFObject, type PDFRef, type PDFStream } from 'pdf-lib';
 import { decodedSizeSync, OverCap } from './decode.ts';
 import { MAX_DECODED_BYTES, MAX_OBJECT_STREAM_BYTES, MAX_OBJECTS, PdfRefused, refused } from './pdf-limits.ts';
 
@@ -43,7 +43,7 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /** Same result as pdf-lib's parser, including its quirk that a bare `stream` inside the data opens a nested stream. */
-class FastParser extends PDFParser {
+export class FastParser extends PDFParser {
   private readonly raw: Buffer;
   /** pdf-lib turns any error inside an object into its own "invalid object" error: a refusal is kept here too. */
   refusal: PdfRefused | undefined;
@@ -77,6 +77,44 @@ class FastParser extends PDFParser {
       throw err instanceof PdfRefused ? this.refuse(err) : err;
     }
     return object;
+  }
+
+  /** The context every object this parser reads belongs to. */
+  get documentContext(): PDFContext {
+    return this.context;
+  }
+
+  /** The object of `N G obj` at `offset`, which must be `ref`'s (lazy-load.ts); the read position is kept. */
+  objectAt(offset: number, ref: PDFRef): PDFObject {
+    return this.at(offset, () => {
+      const header = (this as unknown as { parseIndirectObjectHeader(): PDFRef }).parseIndirectObjectHeader();
+      if (header !== ref) throw new Error(`Object ${ref.toString()} expected at offset ${String(offset)}, found ${header.toString()}`);
+      this.skipWhitespaceAndComments();
+      return this.parseObject();
+    });
+  }
+
+  /** The dictionary at `offset` (a trailer's), or undefined when something else is there. */
+  dictAt(offset: number): PDFDict | undefined {
+    try {
+      return this.at(offset, () => {
+        this.skipWhitespaceAndComments();
+        const object = this.parseObject();
+        return object instanceof PDFDict ? object : undefined;
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private at<T>(offset: number, read: () => T): T {
+    const back = this.bytes.offset();
+    this.bytes.moveTo(offset);
+    try {
+      return read();
+    } finally {
+      this.bytes.moveTo(back);
+    }
   }
 
   private refuse(refusal: PdfRefused): PdfRefused {

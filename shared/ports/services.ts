@@ -9,8 +9,12 @@ export interface Ids {
   next(): string;
 }
 
+/** An object's bytes: one buffer, or chunks stored as their concatenation (a sealed file: the original, then its update). */
+export type BlobBody = Uint8Array | readonly Uint8Array[];
+
 export interface BlobStore {
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Chunks are written one after the other, never joined in memory first. */
+  put(key: string, body: BlobBody, contentType: string): Promise<void>;
   /** Undefined when the object does not exist (never stored, or purged). */
   get(key: string): Promise<Uint8Array | undefined>;
   delete(key: string): Promise<void>;

@@ -73,13 +73,13 @@ async function renewDocument(deps: ArchiveRenewalDeps, envelope: Envelope, docum
     return false;
   }
   const tag = { key: RETENTION_TAG, value: retentionClass(classFor(envelope.retentionDays)) };
-  const done = await withStagedBlobs(deps, envelope.id, (stageId) => [{ key: sealedKey(envelope.id, stageId, document.sourceDocumentId ?? document.id), bytes: renewed.bytes, contentType: 'application/pdf' }], async (stage) => {
+  const done = await withStagedBlobs(deps, envelope.id, (stageId) => [{ key: sealedKey(envelope.id, stageId, document.sourceDocumentId ?? document.id), bytes: renewed.chunks, contentType: 'application/pdf' }], async (stage) => {
     const [key = ''] = stage.keys;
     await deps.blobs.retain(key, tag);
     return transactById(deps, envelope.id, (current, ctx) => ({
       change: renewArchive(current, {
         documentId: document.id, fromSha256: document.sha256, blobKey: key, stageId: stage.id,
-        sha256: createHash('sha256').update(renewed.bytes).digest('hex'), sizeBytes: renewed.bytes.byteLength,
+        sha256: renewed.sha256, sizeBytes: renewed.length,
         timestampAt: renewed.timestamp.genTime.toISOString(), validUntil: renewed.timestamp.validUntil.toISOString(),
       }, ctx),
       result: null,

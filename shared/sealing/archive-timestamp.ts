@@ -63,11 +63,21 @@ export async function archiveTimestampOf(pdf: Uint8Array): Promise<ArchiveTimest
   return lastDocumentTimestamp(await loadPdf(pdf));
 }
 
+/** The renewed file as seal.ts answers a sealed one: its chunks (stored as they are), length and SHA-256. */
+export interface RenewedFile {
+  chunks: readonly Uint8Array[];
+  length: number;
+  sha256: string;
+  /** Joined when first read (tests and tools only). */
+  readonly bytes: Uint8Array;
+  timestamp: ArchiveTimestamp;
+}
+
 /**
  * `sealed` with two revisions appended: a DSS holding the last document timestamp's chain and revocation data (and
  * fresh revocation data for every earlier signature's certificates, best effort), then a new document timestamp.
  */
-export async function renewArchiveTimestamp(sealed: Uint8Array, services: { timestamps: TimestampAuthority; revocation: RevocationSource }): Promise<{ bytes: Uint8Array; timestamp: ArchiveTimestamp }> {
+export async function renewArchiveTimestamp(sealed: Uint8Array, services: { timestamps: TimestampAuthority; revocation: RevocationSource }): Promise<RenewedFile> {
   const doc = await loadPdf(sealed);
   const previous = lastDocumentTimestamp(doc);
   if (!previous) throw new Error('The file has no document timestamp to renew');
@@ -82,8 +92,9 @@ export async function renewArchiveTimestamp(sealed: Uint8Array, services: { time
   await writeSignedUpdate(doc, tracker, file, slot, async (digest) => (token = await services.timestamps.timestamp(digest)));
   if (!token) throw new Error('No timestamp was written');
   const authorityCertificate = signerCertificate(token);
+  let joined: Uint8Array | undefined;
   return {
-    bytes: file.bytes(),
+    chunks: file.chunks, length: file.length, sha256: file.sha256(), get bytes() { return (joined ??= file.bytes()); },
     timestamp: { token, genTime: tstInfoOf(token).genTime, authorityCertificate, validUntil: new Date(new X509Certificate(authorityCertificate).validTo) },
   };
 }

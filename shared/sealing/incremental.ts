@@ -2,7 +2,7 @@
  * Incremental updates: the changes made to a loaded pdf-lib document, appended to the original bytes
  * (ISO 32000-1 §7.5.6) so the original file stays an exact byte prefix of the result.
  *
- *   const doc = await loadPdf(bytes);
+ *   const doc = await loadPdfForUpdate(bytes); // lazy-load.ts
  *   const tracker = trackChanges(doc, bytes); // before any change; or: const { doc, tracker } = await openForUpdate(bytes)
  *   ...mutate doc...
  *   const updated = appendIncrementalUpdate(bytes, doc, tracker);
@@ -13,7 +13,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib';
-import { loadPdf } from '../pdf/load.ts';
+import { loadPdfForUpdate, onFirstLoad } from '../pdf/lazy-load.ts';
 import { readLastXref } from '../pdf/xref.ts';
 
 /** Where the original's last cross-reference section is, and what kind it is. */
@@ -62,12 +62,13 @@ const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 
 /** Loads a PDF with the project's parser and starts tracking its changes. */
 export async function openForUpdate(bytes: Uint8Array): Promise<{ doc: PDFDocument; tracker: ChangeTracker }> {
-  const doc = await loadPdf(bytes);
+  const doc = await loadPdfForUpdate(bytes);
   return { doc, tracker: trackChanges(doc, bytes) };
 }
 
 /**
- * Snapshots every indirect object of a freshly loaded `doc` (loaded from `original`, unmodified).
+ * Snapshots every indirect object of a freshly loaded `doc` (loaded from `original`, unmodified); of a lazily loaded
+ * one (lazy-load.ts), those parsed so far, and each later one as it is parsed, before anything can change it.
  * Needs the bytes, not just the document: it also reserves the object numbers below the original's
  * /Size, which pdf-lib does not know about (it keeps neither object streams nor XRef streams in its
  * context), so that new objects never take the number of one of those.
@@ -81,6 +82,7 @@ export function trackChanges(doc: PDFDocument, original: Uint8Array): ChangeTrac
   context.largestObjectNumber = Math.max(context.largestObjectNumber, previous.size - 1, largestReference(context));
   const snapshot = new Map<PDFRef, Fingerprint>();
   for (const [ref, object] of context.enumerateIndirectObjects()) snapshot.set(ref, fingerprint(object));
+  onFirstLoad(context, (ref, object) => snapshot.set(ref, fingerprint(object)));
   return { original, length: original.length, lastByte: original[original.length - 1], previous, snapshot };
 }
 

@@ -41,12 +41,21 @@ const WIDE = 9_999_999_999;
 /** Print (4) + Locked (128): an invisible seal nobody can move or delete in a viewer. */
 const WIDGET_FLAGS = 132;
 
-/** The whole file as it is being written: the original, then each update's chunks. Never copied until bytes(). */
+/**
+ * The whole file as it is being written: the original, then each update's chunks. Never copied until bytes(). The
+ * SHA-256 runs along it: a chunk wholly before a digest's gap is final (only the newest update's signature chunk is
+ * patched, and only until it is signed), so each byte is hashed once however many digests are taken.
+ */
 export class PdfFile {
   readonly chunks: Uint8Array[];
   length: number;
+  /** The hash of chunks[0 .. hashedChunks), all final. */
+  private readonly hashed = createHash('sha256');
+  private hashedChunks = 0;
+  private hashedLength = 0;
 
-  constructor(original: Uint8Array) {
+  /** `expectedSha256`: the original's SHA-256 (hex); any digest of the file throws OriginalMismatch if it is not. */
+  constructor(original: Uint8Array, private readonly expectedSha256?: string) {
     this.chunks = [original];
     this.length = original.length;
   }
@@ -58,11 +67,12 @@ export class PdfFile {
     }
   }
 
-  /** SHA-256 of everything but [from, to). */
+  /** SHA-256 of everything but [from, to); every chunk ending at or before `from` is final. */
   digestExcept(from: number, to: number): Uint8Array {
-    const hash = createHash('sha256');
-    let at = 0;
-    for (const chunk of this.chunks) {
+    this.settleBefore(from);
+    const hash = this.hashed.copy();
+    let at = this.hashedLength;
+    for (const chunk of this.chunks.slice(this.hashedChunks)) {
       const [start, end] = [at, at + chunk.length];
       if (end <= from || start >= to) hash.update(chunk);
       else {
@@ -74,10 +84,36 @@ export class PdfFile {
     return new Uint8Array(hash.digest());
   }
 
+  /** SHA-256 (hex) of the whole file as it stands: once written, nothing in it changes. */
+  sha256(): string {
+    this.settleBefore(this.length);
+    return this.hashed.copy().digest('hex');
+  }
+
+  private settleBefore(position: number): void {
+    for (let chunk = this.chunks[this.hashedChunks]; chunk && this.hashedLength + chunk.length <= position; chunk = this.chunks[this.hashedChunks]) {
+      this.hashed.update(chunk);
+      this.hashedChunks++;
+      this.hashedLength += chunk.length;
+      if (this.hashedChunks === 1 && this.expectedSha256 !== undefined) {
+        const found = this.hashed.copy().digest('hex');
+        if (found !== this.expectedSha256) throw new OriginalMismatch(this.expectedSha256, found);
+      }
+    }
+  }
+
   bytes(): Uint8Array {
     if (this.chunks.length === 1 && this.chunks[0]) return this.chunks[0];
     const out = Buffer.concat(this.chunks, this.length);
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
+  }
+}
+
+/** The bytes given to seal are not the ones their record names: nothing is signed. */
+export class OriginalMismatch extends Error {
+  constructor(readonly expected: string, readonly found: string) {
+    super(`The original's SHA-256 is ${found}, not ${expected}`);
+    this.name = 'OriginalMismatch';
   }
 }
 

@@ -15,12 +15,13 @@ import { earlierSignatureCertificates } from '../pki/earlier-signatures.ts';
 import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.ts';
 import { embedAttachments, type AttachedFile } from './attached-files.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
-import { loadPdf } from '../pdf/load.ts';
+import { loadPdfForUpdate } from '../pdf/lazy-load.ts';
 import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
 import { assertFontFilesPresent } from './text/catalog.ts';
 import { tokenCertificates, tstInfoOf } from '../pki/tsp.ts';
 
 export type { PadesLevel } from './audit-certificate.ts';
+export { OriginalMismatch } from './pades.ts';
 export const PADES_LEVELS: readonly PadesLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** What a level above B-B needs: a timestamp authority (B-T and up) and a revocation source (B-LT and up). */
@@ -44,10 +45,19 @@ export interface SealInput {
   evidence?: SealEvidence;
   /** Signers' files, embedded before the signature (attached-files.ts). */
   attachments?: AttachedFile[];
+  /** The original's SHA-256 (hex) as its record names it: checked on the seal's own pass over the bytes, before signing (OriginalMismatch). */
+  originalSha256?: string;
 }
 
 export interface SealResult {
-  bytes: Uint8Array;
+  /** The sealed file: the original, then the update's chunks; stored as they are (BlobStore.put takes chunks), never joined. */
+  chunks: readonly Uint8Array[];
+  /** Its length in bytes. */
+  length: number;
+  /** Its SHA-256 (hex), from the pass the signature's digest made. */
+  sha256: string;
+  /** The sealed file in one buffer, joined when first read (a copy of the original: tests and tools only). */
+  readonly bytes: Uint8Array;
   pageCount: number;
   level: PadesLevel;
   /** Characters no bundled font has, drawn as boxes: per drawn value (by index in `items`) and on the certificate. */
@@ -100,7 +110,7 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
   const level = input.evidence?.level ?? 'B-B';
   const { timestamps, revocation } = requiredServices(level, input.evidence);
   assertFontFilesPresent();
-  const doc = await loadPdf(original);
+  const doc = await loadPdfForUpdate(original);
   const earlier = revocation ? earlierSignatureCertificates(doc) : [];
   const tracker = trackChanges(doc, original);
   const drawing = new SealDrawing(doc);
@@ -118,7 +128,7 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
     kind: 'signature',
     options: { signingTime: input.signingTime, reason: 'Signed by every party; sealed with the audit certificate attached', name: 'E-Signature Service', contentsBytes },
   });
-  const file = new PdfFile(original);
+  const file = new PdfFile(original, input.originalSha256);
   await writeSignedUpdate(doc, tracker, file, slot, (digest) => buildCadesSignature(input.signer, digest, { timestamps: recording }));
 
   if (revocation) {
@@ -131,7 +141,11 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
     const stamp = addSignatureField(doc, { kind: 'timestamp', contentsBytes: tokenReserve(timestamps, learned) });
     await writeSignedUpdate(doc, tracker, file, stamp, (digest) => recorded(timestamps, tokens).timestamp(digest));
   }
-  return { bytes: file.bytes(), pageCount: doc.getPageCount(), level, uncovered: { items, certificate } };
+  let joined: Uint8Array | undefined;
+  return {
+    chunks: file.chunks, length: file.length, sha256: file.sha256(), get bytes() { return (joined ??= file.bytes()); },
+    pageCount: doc.getPageCount(), level, uncovered: { items, certificate },
+  };
 }
 
 /**

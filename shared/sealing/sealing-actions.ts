@@ -7,7 +7,7 @@ import { originalDocument, originals, type Document, type DownloadLink, type Env
 import { toPdfRect } from '../envelopes/field-placement.ts';
 import { sealedKey } from '../envelopes/blob-staging.ts';
 import type { FieldValue, Submission } from '../signing/submission.ts';
-import type { SealEvidence } from '#shared/sealing/seal.ts';
+import type { SealEvidence, SealResult } from '#shared/sealing/seal.ts';
 import type { FlattenItem } from '#shared/sealing/flatten.ts';
 import type { FinalizeInput } from '#shared/background/workflow-schemas.ts';
 import type { DocumentSigner } from '#shared/ports/services.ts';
@@ -125,21 +125,26 @@ export async function sealStep(deps: SealStepDeps, envelopeId: string): Promise<
     envelope, audit, submissions, sealedAt, documentSigner: deps.documentSigner, tsaUrl: deps.config.tsaUrl, signingUrl: deps.config.signingUrl,
     timestamped: Boolean(deps.sealEvidence?.timestamps), png: (key, sha256) => committedBlob(deps, key, sha256),
   });
-  const sealed: { original: Document; bytes: Uint8Array; pageCount: number; level: SealedFile['padesLevel']; uncovered: string[] }[] = [];
+  const sealed: { original: Document; result: SealResult; uncovered: string[] }[] = [];
   // The PDF, font and PKI code loads on the first seal, not at the cold start of every function of the seal chain.
-  const { sealPdf } = await import('#shared/sealing/seal.ts');
+  const { sealPdf, OriginalMismatch } = await import('#shared/sealing/seal.ts');
   for (const original of documents) {
-    const bytes = await committedBlob(deps, original.blobKey, original.sha256);
+    const bytes = await deps.blobs.get(original.blobKey);
+    if (!bytes) throw new Error(`Stored file ${original.blobKey} is missing`);
+    // Checked against its record on the seal's one pass over the bytes (before signing), not on a pass of its own.
     const result = await sealPdf(bytes, {
       items: await flattenItems(deps, envelope, original, pages.get(original.id) ?? [], submissions), certificate: certificate(original),
       signer: deps.documentSigner, signingTime: now, evidence: deps.sealEvidence, attachments: await attachedFiles(deps, envelope, original, submissions),
+      originalSha256: original.sha256,
+    }).catch((error: unknown) => {
+      throw error instanceof OriginalMismatch ? new BlobMismatch(original.blobKey) : error;
     });
     const uncovered = [...new Set([...result.uncovered.items.flatMap((i) => i.characters), ...result.uncovered.certificate])];
-    sealed.push({ original, bytes: result.bytes, pageCount: result.pageCount, level: result.level, uncovered });
+    sealed.push({ original, result, uncovered });
   }
-  const stage = await stageBlobs(deps, envelopeId, (stageId) => sealed.map(({ original, bytes }) => ({ key: sealedKey(envelopeId, stageId, original.id), bytes, contentType: 'application/pdf' })));
-  const files = sealed.map(({ original, bytes, pageCount, level, uncovered }, i): SealedFile => ({
-    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: createHash('sha256').update(bytes).digest('hex'), pageCount, sizeBytes: bytes.byteLength, padesLevel: level,
+  const stage = await stageBlobs(deps, envelopeId, (stageId) => sealed.map(({ original, result }) => ({ key: sealedKey(envelopeId, stageId, original.id), bytes: result.chunks, contentType: 'application/pdf' })));
+  const files = sealed.map(({ original, result, uncovered }, i): SealedFile => ({
+    sourceDocumentId: original.id, blobKey: stage.keys[i] ?? '', sha256: result.sha256, pageCount: result.pageCount, sizeBytes: result.length, padesLevel: result.level,
     ...(uncovered.length > 0 ? { uncovered } : {}),
   }));
   deps.metrics.milliseconds('SealDuration', performance.now() - started);

@@ -1,5 +1,7 @@
 /** The S3 blob store against a mocked S3 client: the calls it makes and the errors it maps (s3-blob-store.test.ts runs it on s3rver). */
 import { CopyObjectCommand, GetObjectCommand, NoSuchKey, NotFound, PutObjectCommand, PutObjectTaggingCommand, S3Client, S3ServiceException, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RETENTION_STARTED, S3BlobStore } from '#shared/adapters/aws/s3-blob-store.ts';
@@ -34,6 +36,35 @@ describe('S3BlobStore', () => {
     expect(calls[0]!.args[0].input).toEqual({
       Bucket: BUCKET, Key: 'envelopes/e1/original.pdf', Body: bytes, ContentType: 'application/pdf', ContentLength: 5,
     });
+  });
+
+  it('puts chunks as one streamed body of their total length, with the CRC32 of their concatenation', async () => {
+    const chunks = [Buffer.from('%PDF-1.7\n'), new Uint8Array(3000).fill(9), Buffer.from('%%EOF\n')];
+    const bodies: Buffer[] = [];
+    s3Mock.on(PutObjectCommand).callsFake(async (input: { Body: Readable }) => { bodies.push(Buffer.concat(await input.Body.toArray() as Uint8Array[])); return {}; });
+    await store().put('sealed/e1/s1/d1.pdf', chunks, 'application/pdf');
+    const whole = Buffer.concat(chunks);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(whole));
+    expect(s3Mock.commandCalls(PutObjectCommand)[0]!.args[0].input).toMatchObject({
+      Bucket: BUCKET, Key: 'sealed/e1/s1/d1.pdf', ContentType: 'application/pdf', ContentLength: whole.length, ChecksumCRC32: crc.toString('base64'),
+    });
+    expect(bodies.map((b) => b.equals(whole))).toEqual([true]);
+  });
+
+  it('tries a chunked put again with a fresh stream after a server error (the SDK retries no stream), but not after a refusal', async () => {
+    const chunks = [Buffer.from('%PDF-1.7\n'), Buffer.from('%%EOF\n')];
+    const bodies: Buffer[] = [];
+    const unavailable = new S3ServiceException({ name: 'ServiceUnavailable', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'slow down' });
+    s3Mock.on(PutObjectCommand).callsFakeOnce(async (input: { Body: Readable }) => { bodies.push(Buffer.concat(await input.Body.toArray() as Uint8Array[])); throw unavailable; })
+      .callsFake(async (input: { Body: Readable }) => { bodies.push(Buffer.concat(await input.Body.toArray() as Uint8Array[])); return {}; });
+    await store().put('sealed/e1/s1/d1.pdf', chunks, 'application/pdf');
+    expect(bodies.map((b) => b.toString())).toEqual(['%PDF-1.7\n%%EOF\n', '%PDF-1.7\n%%EOF\n']);
+
+    s3Mock.reset();
+    s3Mock.on(PutObjectCommand).rejects(denied());
+    await expect(store().put('sealed/e1/s1/d1.pdf', chunks, 'application/pdf')).rejects.toThrow('denied');
+    expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(1);
   });
 
   it('propagates a failed put', async () => {

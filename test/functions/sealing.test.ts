@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { SealKeyMismatch } from '#shared/sealing/seal-key-check.ts';
@@ -6,6 +6,7 @@ import { tempDir } from '#test/pdf/signature-tools.ts';
 import { MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
 import { LocalWorkflows } from '#shared/adapters/local/local-workflows.ts';
 import { createEnvelope } from '#shared/envelopes/envelope.ts';
+import { originals } from '#shared/kernel/model.ts';
 import { finalizeStep, sealStep } from '#shared/sealing/sealing-actions.ts';
 import { memoryDeps } from '#test/support/memory-deps.ts';
 import { signerInput, testCtx } from '#test/support/domain.ts';
@@ -61,6 +62,26 @@ describe('the seal workflow steps', () => {
     for (const event of new Set(events)) expect(metrics.total('AuditEvents', event), event).toBe(events.filter((e) => e === event).length);
     expect(metrics.total('AuditEvents', 'envelope.completed')).toBe(1);
     expect(metrics.recorded.filter((m) => m.name === 'SealDuration')).toEqual([{ name: 'SealDuration', value: expect.any(Number) as unknown }]);
+  });
+
+  it('seals only the original its record names, checked on the seal\'s one pass; records the stored file\'s own SHA-256 and size', async () => {
+    const id = await fullySigned(deps);
+    const key = originals((await deps.envelopes.find(id))!)[0]?.blobKey ?? '';
+    const stored = (await deps.blobs.get(key))!;
+    await deps.blobs.put(key, [stored, Buffer.from('%altered\n')], 'application/pdf');
+    let signatures = 0;
+    const counting = { ...deps, documentSigner: { ...deps.documentSigner, algorithm: deps.documentSigner.algorithm, certificateChain: () => deps.documentSigner.certificateChain(),
+      signDigest: (digest: Uint8Array) => { signatures++; return deps.documentSigner.signDigest(digest); } } };
+    await expect(sealStep(counting, id)).rejects.toMatchObject({ name: 'BlobMismatch' });
+    expect(signatures).toBe(0);
+    expect(await deps.envelopes.abandonedStages(new Date('2100-01-01T00:00:00Z'), 1000)).not.toContainEqual(expect.objectContaining({ envelopeId: id }));
+
+    await deps.blobs.put(key, stored, 'application/pdf');
+    const [file] = (await sealStep(counting, id)).files;
+    const sealed = (await deps.blobs.get(file?.blobKey ?? ''))!;
+    expect(signatures).toBe(1);
+    expect(file).toMatchObject({ sha256: createHash('sha256').update(sealed).digest('hex'), sizeBytes: sealed.length });
+    expect(Buffer.from(sealed.subarray(0, stored.length)).equals(stored)).toBe(true);
   });
 
   it('refuses to seal an envelope that is not fully signed, without retrying', async () => {

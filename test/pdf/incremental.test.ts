@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { appendIncrementalUpdate, changedObjects, openForUpdate, trackChanges } from '../../shared/sealing/incremental.ts';
 import { loadPdf } from '../../shared/pdf/load.ts';
@@ -44,7 +44,10 @@ describe('trackChanges / changedObjects', () => {
     expect(streams).toEqual([]); // pdf-lib's new stream is not a raw stream; no existing raw stream changed
 
     const { doc: again, tracker: t2 } = await openForUpdate(await makePdf({ pages: 1, objectStreams: false, edit: (d) => { d.getPages()[0]!.drawText('y'); } }));
-    const [ref, stream] = again.context.enumerateIndirectObjects().find(([, o]) => o instanceof PDFRawStream)!;
+    const contents = again.getPages()[0]!.node.get(PDFName.of('Contents'));
+    const ref = contents instanceof PDFArray ? contents.get(0) : contents;
+    if (!(ref instanceof PDFRef)) throw new Error('expected a reference to the content stream');
+    const stream = again.context.lookup(ref);
     if (!(stream instanceof PDFRawStream)) throw new Error('expected the content stream');
     stream.dict.set(PDFName.of('Marker'), PDFNumber.of(2));
     expect(refs(again, t2)).toEqual([ref.toString()]);

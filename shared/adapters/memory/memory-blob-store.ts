@@ -1,12 +1,13 @@
-import type { BlobStore, PresignedPost, StoredBlob } from '#shared/ports/services.ts';
+import type { BlobBody, BlobStore, PresignedPost, StoredBlob } from '#shared/ports/services.ts';
 
 /** Objects in memory; bytes are copied in and out (a Buffer's slice would share them), so no caller can change a stored object. */
 export class MemoryBlobStore implements BlobStore {
   private readonly objects = new Map<string, { bytes: Uint8Array; contentType: string; metadata: Record<string, string> }>();
   private readonly posts = new Map<string, { key: string; maxBytes: number; expiresAt: number; metadata: Record<string, string> }>();
 
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    this.objects.set(key, { bytes: new Uint8Array(bytes), contentType, metadata: {} });
+  put(key: string, body: BlobBody, contentType: string): Promise<void> {
+    const bytes = body instanceof Uint8Array ? new Uint8Array(body) : joined(body);
+    this.objects.set(key, { bytes, contentType, metadata: {} });
     return Promise.resolve();
   }
 
@@ -52,4 +53,15 @@ export class MemoryBlobStore implements BlobStore {
   retain(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The chunks in one new buffer: the copy the store keeps. */
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }

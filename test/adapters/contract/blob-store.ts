@@ -43,6 +43,15 @@ export function describeBlobStore<S extends BlobStore>(name: string, builder: Bu
       await expect(blobs().retain(key(), { key: 'retention', value: 'sealed' })).resolves.toBeUndefined();
     });
 
+    it('stores chunks as their concatenation, sharing no bytes with them', async () => {
+      const k = key();
+      const chunks = [Buffer.from('%PDF-1.7 original\n'), new Uint8Array(70_000).fill(7), new Uint8Array(0), Buffer.from('trailer\n%%EOF\n')];
+      const whole = Buffer.concat(chunks);
+      await blobs().put(k, chunks, 'application/pdf');
+      chunks[1]?.fill(0);
+      expect(Buffer.from((await blobs().get(k)) ?? []).equals(whole)).toBe(true);
+    });
+
     it('shares no bytes with its callers', async () => {
       const k = key();
       const bytes = Buffer.from('%PDF-1.7 original');
