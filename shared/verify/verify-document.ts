@@ -9,6 +9,7 @@
 import { PDFName, type PDFDocument } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
 import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt, type PathResult, type TrustAnchors } from './verify-chain.ts';
+import { loadRevisions, type Revisions } from './pdf-revisions.ts';
 import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
 import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type Checked, type TimestampCheck } from './verify-timestamp.ts';
@@ -62,6 +63,8 @@ interface Context {
   bytes: Uint8Array;
   parsed: ParsedPdf;
   final: PDFDocument;
+  /** The final document's parse, which also gives the earlier revisions it can tell exactly. */
+  parse: Revisions;
   anchors: TrustAnchors;
   now: Date;
   revisions: Map<number, Promise<PDFDocument>>;
@@ -80,22 +83,22 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const failed = async (error: string): Promise<VerificationReport> =>
     ({ ...baseOf((await hashRanges(bytes, [whole]))[0]), indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', signatures: [], error });
   if (!looksLikePdf(bytes)) return failed('This file is not a PDF.');
-  let loaded: { final: PDFDocument; parsed: ParsedPdf } | string;
+  let loaded: { parse: Revisions; parsed: ParsedPdf } | string;
   try {
-    const final = await loadRevision(bytes);
-    loaded = { final, parsed: parsePdf(bytes, final) };
+    const parse = await loadRevisions(bytes);
+    loaded = { parse, parsed: parsePdf(bytes, parse.final) };
   } catch (error) {
     loaded = `This PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (typeof loaded === 'string') return failed(loaded);
-  const { final, parsed } = loaded;
+  const { parse, parsed } = loaded;
   // The file and every signature's range in one call: they share nearly all their bytes.
   const ranged = parsed.signatures.filter((s) => !s.rangeProblem);
   const [fileDigest, ...rangeDigests] = await hashRanges(bytes, [whole, ...ranged.map((s) => piecesOf(s.byteRange))]);
   const base = baseOf(fileDigest);
   const covered = new Map(ranged.map((s, i): [PdfSignature, Checked] => [s, { sha256: rangeDigests[i] ?? new Uint8Array(), bytes: () => coveredBytes(bytes, s.byteRange) }]));
   const context: Context = {
-    bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(), covered,
+    bytes, parsed, final: parse.final, parse, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(), covered,
     pool: parseCertificates([...(parsed.dss?.certs ?? []), ...(options.anchorCertificates ?? [])]), crls: [...(parsed.dss?.crls ?? [])],
   };
   for (const signature of parsed.signatures) {
@@ -279,9 +282,11 @@ async function levelOf(context: Context, signature: PdfSignature, signingCertifi
 }
 
 function revision(context: Context, end: number): Promise<PDFDocument> {
-  if (end === context.bytes.length) return Promise.resolve(context.final); // the whole file: parsed already
   let loaded = context.revisions.get(end);
-  if (!loaded) context.revisions.set(end, (loaded = loadRevision(context.bytes.subarray(0, end))));
+  if (!loaded) {
+    const parsed = context.parse.at(end); // the whole file, or a revision the file's parse tells exactly
+    context.revisions.set(end, (loaded = parsed ? Promise.resolve(parsed) : loadRevision(context.bytes.subarray(0, end))));
+  }
   return loaded;
 }
 

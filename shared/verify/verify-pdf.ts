@@ -179,6 +179,7 @@ export function coveredBytes(bytes: Uint8Array, [a, b, c, d]: [number, number, n
 
 export const sameObject = (before: PDFObject | undefined, after: PDFObject): boolean => {
   if (before === undefined) return false;
+  if (before === after) return true; // one parse's revisions share what no update rewrote
   if (after instanceof PDFRawStream && before instanceof PDFRawStream) {
     if (after.dict.toString() !== before.dict.toString()) return false;
     return sameBytes(before.contents, after.contents);
