@@ -12,6 +12,7 @@ import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCer
 import { loadRevisions, type Revisions } from './pdf-revisions.ts';
 import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
+import { sha256RangesInOnePass, type Range } from './wasm-digests.ts';
 import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type Checked, type TimestampCheck } from './verify-timestamp.ts';
 
 export interface VerifyOptions {
@@ -24,15 +25,20 @@ export interface VerifyOptions {
   service?: ServiceRecord | null;
   /**
    * SHA-256 of ranges of `bytes`, each a list of [start, end) pieces: the whole file and each signature's /ByteRange.
-   * Default WebCrypto, one range at a time; Node passes one that hashes the prefix they share once (node-digests.ts).
+   * Default one pass of hash-wasm's SHA-256 over the prefix they share (wasm-digests.ts), else WebCrypto one range at a
+   * time; Node passes its own crypto's (node-digests.ts).
    */
   sha256Ranges?: (bytes: Uint8Array, ranges: Range[]) => Promise<Uint8Array[]>;
 }
 
-export type Range = [number, number][];
+export type { Range };
+
+/** One pass over the file where WebAssembly runs, else WebCrypto. */
+const defaultRanges = async (bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> =>
+  (await sha256RangesInOnePass(bytes, ranges)) ?? webCryptoRanges(bytes, ranges);
 
 /** WebCrypto hashes no stream: a range of two pieces is joined first. */
-async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> {
+export async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> {
   const digests: Uint8Array[] = [];
   for (const pieces of ranges) {
     const [only] = pieces;
@@ -41,11 +47,11 @@ async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint
   return digests;
 }
 
-/** WebCrypto's hashing, but the whole file's digest taken as known (the /verify page hashed it for the service lookup). */
+/** The default hashing, but the whole file's digest taken as known (the /verify page hashed it for the service lookup). */
 export function knowingFileDigest(fileDigest: Uint8Array): NonNullable<VerifyOptions['sha256Ranges']> {
   return async (bytes, ranges) => {
     const whole = (pieces: Range) => pieces.length === 1 && pieces[0]?.[0] === 0 && pieces[0][1] === bytes.length;
-    const others = await webCryptoRanges(bytes, ranges.filter((pieces) => !whole(pieces)));
+    const others = await defaultRanges(bytes, ranges.filter((pieces) => !whole(pieces)));
     return ranges.map((pieces) => (whole(pieces) ? fileDigest : others.shift() ?? new Uint8Array()));
   };
 }
@@ -77,7 +83,7 @@ interface Context {
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}): Promise<VerificationReport> {
   const now = options.now ?? new Date();
-  const hashRanges = options.sha256Ranges ?? webCryptoRanges;
+  const hashRanges = options.sha256Ranges ?? defaultRanges;
   const whole: Range = [[0, bytes.length]];
   const baseOf = (digest: Uint8Array | undefined) => ({ sha256: hex(digest ?? new Uint8Array()), size: bytes.length, verifiedAt: now.toISOString(), service: options.service ?? null });
   const failed = async (error: string): Promise<VerificationReport> =>
