@@ -120,19 +120,27 @@ function rangeProblem(bytes: Uint8Array, [a, b, c, d]: [number, number, number, 
   return null;
 }
 
+const V = PDFName.of('V');
+const CONTENTS = PDFName.of('Contents');
+const BYTE_RANGE = PDFName.of('ByteRange');
+
 /** Every signature dictionary of the final document, in the order of their revisions. */
 export function parsePdf(bytes: Uint8Array, doc: PDFDocument): ParsedPdf {
   const fields = new Map<PDFRef, string>();
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict)) continue;
-    const value = object.get(PDFName.of('V'));
-    const title = text(object, 'T');
-    if (value instanceof PDFRef && title !== null) fields.set(value, title);
-  }
-  const signatures: PdfSignature[] = [];
+  const candidates: [PDFRef, PDFDict][] = [];
+  // One walk over the objects: a field names its signature (its /V), a dictionary with /ByteRange may be one.
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
-    const contents = object.get(PDFName.of('Contents'));
+    const value = object.get(V);
+    if (value instanceof PDFRef) {
+      const title = text(object, 'T');
+      if (title !== null) fields.set(value, title);
+    }
+    if (object.has(BYTE_RANGE)) candidates.push([ref, object]);
+  }
+  const signatures: PdfSignature[] = [];
+  for (const [ref, object] of candidates) {
+    const contents = object.get(CONTENTS);
     const range = byteRangeOf(object);
     const subFilter = name(object, 'SubFilter');
     if (!range || !(contents instanceof PDFHexString || contents instanceof PDFString) || !subFilter) continue;
