@@ -6,9 +6,8 @@
  */
 import { PDFContext, PDFDict, PDFDocument, PDFName, PDFParser, PDFRef, type PDFObject } from 'pdf-lib';
 
-/** Where a section of the file (objects, then an xref table, a trailer, startxref) began, and what was parsed by then. */
+/** What was parsed when a section of the file (objects, then an xref table, a trailer, startxref) began. */
 interface Section {
-  offset: number;
   assigned: number;
   trailer: PDFContext['trailerInfo'];
 }
@@ -39,13 +38,13 @@ export async function loadRevisions(bytes: Uint8Array): Promise<Revisions> {
   internals.bytes.slice = (start, end) => bytes.subarray(start, end);
   const { context } = internals;
   const assigned: [PDFRef, PDFObject][] = [];
-  const sections: Section[] = [];
+  const sections = new Map<number, Section>(); // by the offset where each began
   let exact = true;
   const assign = context.assign.bind(context);
   context.assign = (ref, object) => { assigned.push([ref, object]); assign(ref, object); };
   const section = internals.parseDocumentSection.bind(parser);
   internals.parseDocumentSection = () => {
-    sections.push({ offset: internals.bytes.offset(), assigned: assigned.length, trailer: { ...context.trailerInfo } });
+    sections.set(internals.bytes.offset(), { assigned: assigned.length, trailer: { ...context.trailerInfo } });
     return section();
   };
   const invalid = internals.tryToParseInvalidIndirectObject.bind(parser);
@@ -57,7 +56,7 @@ export async function loadRevisions(bytes: Uint8Array): Promise<Revisions> {
     final,
     at: (end) => {
       if (end === bytes.length) return final;
-      const start = exact ? sections.find((s) => s.offset === end) : undefined;
+      const start = exact ? sections.get(end) : undefined;
       return start ? revisionAt(assigned, start) : null;
     },
   };
