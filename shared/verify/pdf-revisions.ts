@@ -67,7 +67,8 @@ function revisionAt(assigned: [PDFRef, PDFObject][], section: Section): PDFDocum
   const context = PDFContext.create();
   for (const [ref, object] of assigned.slice(0, section.assigned)) context.assign(ref, object);
   context.trailerInfo = { ...section.trailer };
-  const isCatalog = (object: PDFObject | undefined) => object instanceof PDFDict && object.lookup(PDFName.of('Type')) === PDFName.of('Catalog');
+  // Looked up in this revision: a dictionary's own lookup resolves through the whole file's parse.
+  const isCatalog = (object: PDFObject | undefined) => object instanceof PDFDict && context.lookup(object.get(PDFName.of('Type'))) === PDFName.of('Catalog');
   if (!isCatalog(context.lookup(context.trailerInfo.Root))) {
     for (const [ref, object] of context.enumerateIndirectObjects()) if (isCatalog(object)) context.trailerInfo.Root = ref;
   }

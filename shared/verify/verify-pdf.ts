@@ -247,7 +247,7 @@ export function changesBetween(before: PDFDocument, after: PDFDocument, signedLa
   const signatureObjects = new Set<string>();
   for (const [ref, object] of context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
-    const value = object.lookup(pdfName('V'));
+    const value = context.lookup(object.get(pdfName('V'))); // through this revision's objects, not the dictionary's parse
     const field = name(object, 'FT') === 'Sig' && value instanceof PDFDict ? value : undefined;
     const signature = field ?? (object.has(pdfName('ByteRange')) ? object : undefined);
     if (!signature) continue;
