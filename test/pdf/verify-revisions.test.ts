@@ -69,4 +69,18 @@ describe('a revision from the one parse', () => {
     expect(parse.at(first.length)).toBeNull();
     expect(parse.at(bytes.length)).toBe(parse.final);
   });
+
+  it('reads a field\'s signature as the revision had it, though a later update rewrote that dictionary', async () => {
+    const sig = (subFilter: string) => `<< /Type /Sig /SubFilter /${subFilter} /ByteRange [0 1 2 3] /Contents <00> >>`;
+    const end = '\ntrailer\n<< /Root 1 0 R >>\nstartxref\n0\n%%EOF\n';
+    const first = `%PDF-1.7\n1 0 obj\n<< /Type /Catalog /AcroForm << /Fields [4 0 R] >> >>\nendobj\n4 0 obj\n<< /FT /Sig /T (A) /V 5 0 R >>\nendobj\n5 0 obj\n${sig('ETSI.CAdES.detached')}\nendobj${end}`;
+    const second = `6 0 obj\n<< /FT /Sig /T (B) /V 7 0 R >>\nendobj\n7 0 obj\n${sig('ETSI.CAdES.detached')}\nendobj\n1 0 obj\n<< /Type /Catalog /AcroForm << /Fields [4 0 R 6 0 R] >> >>\nendobj${end}`;
+    const third = `7 0 obj\n${sig('ETSI.RFC3161')}\nendobj${end}`;
+    const bytes = new TextEncoder().encode(first + second + third);
+    const parse = await loadRevisions(bytes);
+    const [one, two] = [first.length, first.length + second.length];
+    const alone = changesBetween(await loadRevision(bytes.subarray(0, one)), await loadRevision(bytes.subarray(0, two)), () => false);
+    expect(alone.find((m) => m.object === '7 0 R')).toMatchObject({ kind: 'signature', description: 'signature added' });
+    expect(changesBetween(parse.at(one)!, parse.at(two)!, () => false)).toEqual(alone);
+  });
 });
