@@ -9,8 +9,10 @@
 import { PDFName, type PDFDocument } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
 import { buildPath, commonName, distinguishedName, hex, keyDescription, parseCertificates, revocationStatus, sha256, validityAt, type PathResult, type TrustAnchors } from './verify-chain.ts';
+import { loadRevisions, type Revisions } from './pdf-revisions.ts';
 import { changesBetween, coveredBytes, loadRevision, looksLikePdf, parsePdf, type ParsedPdf, type PdfSignature } from './verify-pdf.ts';
 import { overall, type Indication, type PadesLevel, type ServiceRecord, type SignatureReport, type SubIndication, type VerificationReport } from './verify-report.ts';
+import { sha256RangesInOnePass, type Range } from './wasm-digests.ts';
 import { checkCms, checkTimestamp, digestName, parseCms, signatureTimestampToken, signatureValue, type Checked, type TimestampCheck } from './verify-timestamp.ts';
 
 export interface VerifyOptions {
@@ -23,15 +25,20 @@ export interface VerifyOptions {
   service?: ServiceRecord | null;
   /**
    * SHA-256 of ranges of `bytes`, each a list of [start, end) pieces: the whole file and each signature's /ByteRange.
-   * Default WebCrypto, one range at a time; Node passes one that hashes the prefix they share once (node-digests.ts).
+   * Default one pass of hash-wasm's SHA-256 over the prefix they share (wasm-digests.ts), else WebCrypto one range at a
+   * time; Node passes its own crypto's (node-digests.ts).
    */
   sha256Ranges?: (bytes: Uint8Array, ranges: Range[]) => Promise<Uint8Array[]>;
 }
 
-export type Range = [number, number][];
+export type { Range };
+
+/** One pass over the file where WebAssembly runs, else WebCrypto. */
+const defaultRanges = async (bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> =>
+  (await sha256RangesInOnePass(bytes, ranges)) ?? webCryptoRanges(bytes, ranges);
 
 /** WebCrypto hashes no stream: a range of two pieces is joined first. */
-async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> {
+export async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint8Array[]> {
   const digests: Uint8Array[] = [];
   for (const pieces of ranges) {
     const [only] = pieces;
@@ -40,11 +47,11 @@ async function webCryptoRanges(bytes: Uint8Array, ranges: Range[]): Promise<Uint
   return digests;
 }
 
-/** WebCrypto's hashing, but the whole file's digest taken as known (the /verify page hashed it for the service lookup). */
+/** The default hashing, but the whole file's digest taken as known (the /verify page hashed it for the service lookup). */
 export function knowingFileDigest(fileDigest: Uint8Array): NonNullable<VerifyOptions['sha256Ranges']> {
   return async (bytes, ranges) => {
     const whole = (pieces: Range) => pieces.length === 1 && pieces[0]?.[0] === 0 && pieces[0][1] === bytes.length;
-    const others = await webCryptoRanges(bytes, ranges.filter((pieces) => !whole(pieces)));
+    const others = await defaultRanges(bytes, ranges.filter((pieces) => !whole(pieces)));
     return ranges.map((pieces) => (whole(pieces) ? fileDigest : others.shift() ?? new Uint8Array()));
   };
 }
@@ -62,6 +69,8 @@ interface Context {
   bytes: Uint8Array;
   parsed: ParsedPdf;
   final: PDFDocument;
+  /** The final document's parse, which also gives the earlier revisions it can tell exactly. */
+  parse: Revisions;
   anchors: TrustAnchors;
   now: Date;
   revisions: Map<number, Promise<PDFDocument>>;
@@ -74,28 +83,28 @@ interface Context {
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}): Promise<VerificationReport> {
   const now = options.now ?? new Date();
-  const hashRanges = options.sha256Ranges ?? webCryptoRanges;
+  const hashRanges = options.sha256Ranges ?? defaultRanges;
   const whole: Range = [[0, bytes.length]];
   const baseOf = (digest: Uint8Array | undefined) => ({ sha256: hex(digest ?? new Uint8Array()), size: bytes.length, verifiedAt: now.toISOString(), service: options.service ?? null });
   const failed = async (error: string): Promise<VerificationReport> =>
     ({ ...baseOf((await hashRanges(bytes, [whole]))[0]), indication: 'TOTAL_FAILED', subIndication: 'FORMAT_FAILURE', signatures: [], error });
   if (!looksLikePdf(bytes)) return failed('This file is not a PDF.');
-  let loaded: { final: PDFDocument; parsed: ParsedPdf } | string;
+  let loaded: { parse: Revisions; parsed: ParsedPdf } | string;
   try {
-    const final = await loadRevision(bytes);
-    loaded = { final, parsed: parsePdf(bytes, final) };
+    const parse = await loadRevisions(bytes);
+    loaded = { parse, parsed: parsePdf(bytes, parse.final) };
   } catch (error) {
     loaded = `This PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (typeof loaded === 'string') return failed(loaded);
-  const { final, parsed } = loaded;
+  const { parse, parsed } = loaded;
   // The file and every signature's range in one call: they share nearly all their bytes.
   const ranged = parsed.signatures.filter((s) => !s.rangeProblem);
   const [fileDigest, ...rangeDigests] = await hashRanges(bytes, [whole, ...ranged.map((s) => piecesOf(s.byteRange))]);
   const base = baseOf(fileDigest);
   const covered = new Map(ranged.map((s, i): [PdfSignature, Checked] => [s, { sha256: rangeDigests[i] ?? new Uint8Array(), bytes: () => coveredBytes(bytes, s.byteRange) }]));
   const context: Context = {
-    bytes, parsed, final, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(), covered,
+    bytes, parsed, final: parse.final, parse, anchors: options.anchors ?? { service: [], configured: [] }, now, revisions: new Map(), covered,
     pool: parseCertificates([...(parsed.dss?.certs ?? []), ...(options.anchorCertificates ?? [])]), crls: [...(parsed.dss?.crls ?? [])],
   };
   for (const signature of parsed.signatures) {
@@ -279,9 +288,11 @@ async function levelOf(context: Context, signature: PdfSignature, signingCertifi
 }
 
 function revision(context: Context, end: number): Promise<PDFDocument> {
-  if (end === context.bytes.length) return Promise.resolve(context.final); // the whole file: parsed already
   let loaded = context.revisions.get(end);
-  if (!loaded) context.revisions.set(end, (loaded = loadRevision(context.bytes.subarray(0, end))));
+  if (!loaded) {
+    const parsed = context.parse.at(end); // the whole file, or a revision the file's parse tells exactly
+    context.revisions.set(end, (loaded = parsed ? Promise.resolve(parsed) : loadRevision(context.bytes.subarray(0, end))));
+  }
   return loaded;
 }
 

@@ -75,18 +75,26 @@ export async function loadRevision(bytes: Uint8Array): Promise<PDFDocument> {
   return new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
 }
 
+/** PDFName.of decodes its argument each call: the verifier asks for the same few names for every object. */
+const names = new Map<string, PDFName>();
+const pdfName = (key: string): PDFName => {
+  let cached = names.get(key);
+  if (!cached) names.set(key, (cached = PDFName.of(key)));
+  return cached;
+};
+
 const name = (dict: PDFDict, key: string): string | null => {
-  const value = dict.get(PDFName.of(key));
+  const value = dict.get(pdfName(key));
   return value instanceof PDFName ? value.decodeText() : null;
 };
 
 const text = (dict: PDFDict, key: string): string | null => {
-  const value = dict.lookup(PDFName.of(key));
+  const value = dict.lookup(pdfName(key));
   return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : null;
 };
 
 const date = (dict: PDFDict, key: string): string | null => {
-  const value = dict.lookup(PDFName.of(key));
+  const value = dict.lookup(pdfName(key));
   try {
     return value instanceof PDFString || value instanceof PDFHexString ? value.decodeDate().toISOString() : null;
   } catch {
@@ -106,7 +114,7 @@ function stripPadding(der: Uint8Array): Uint8Array {
 }
 
 function byteRangeOf(dict: PDFDict): [number, number, number, number] | null {
-  const array = dict.lookup(PDFName.of('ByteRange'));
+  const array = dict.lookup(pdfName('ByteRange'));
   if (!(array instanceof PDFArray) || array.size() !== 4) return null;
   const values = array.asArray().map((n) => Number(n.toString()));
   return values.every((n) => Number.isSafeInteger(n) && n >= 0) ? (values as [number, number, number, number]) : null;
@@ -120,19 +128,27 @@ function rangeProblem(bytes: Uint8Array, [a, b, c, d]: [number, number, number, 
   return null;
 }
 
+const V = pdfName('V');
+const CONTENTS = pdfName('Contents');
+const BYTE_RANGE = pdfName('ByteRange');
+
 /** Every signature dictionary of the final document, in the order of their revisions. */
 export function parsePdf(bytes: Uint8Array, doc: PDFDocument): ParsedPdf {
   const fields = new Map<PDFRef, string>();
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict)) continue;
-    const value = object.get(PDFName.of('V'));
-    const title = text(object, 'T');
-    if (value instanceof PDFRef && title !== null) fields.set(value, title);
-  }
-  const signatures: PdfSignature[] = [];
+  const candidates: [PDFRef, PDFDict][] = [];
+  // One walk over the objects: a field names its signature (its /V), a dictionary with /ByteRange may be one.
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
-    const contents = object.get(PDFName.of('Contents'));
+    const value = object.get(V);
+    if (value instanceof PDFRef) {
+      const title = text(object, 'T');
+      if (title !== null) fields.set(value, title);
+    }
+    if (object.has(BYTE_RANGE)) candidates.push([ref, object]);
+  }
+  const signatures: PdfSignature[] = [];
+  for (const [ref, object] of candidates) {
+    const contents = object.get(CONTENTS);
     const range = byteRangeOf(object);
     const subFilter = name(object, 'SubFilter');
     if (!range || !(contents instanceof PDFHexString || contents instanceof PDFString) || !subFilter) continue;
@@ -149,12 +165,12 @@ export function parsePdf(bytes: Uint8Array, doc: PDFDocument): ParsedPdf {
     });
   }
   signatures.sort((x, y) => x.revisionEnd - y.revisionEnd);
-  const dss = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
+  const dss = doc.catalog.lookupMaybe(pdfName('DSS'), PDFDict);
   return { signatures, dss: dss ? readDss(doc.context, dss) : null };
 }
 
 function readDss(context: PDFContext, dss: PDFDict): NonNullable<ParsedPdf['dss']> {
-  const streams = (key: string): Uint8Array[] => (dss.lookupMaybe(PDFName.of(key), PDFArray)?.asArray() ?? []).flatMap((ref) => {
+  const streams = (key: string): Uint8Array[] => (dss.lookupMaybe(pdfName(key), PDFArray)?.asArray() ?? []).flatMap((ref) => {
     const stream = context.lookup(ref);
     if (!(stream instanceof PDFRawStream)) return [];
     try {
@@ -179,6 +195,7 @@ export function coveredBytes(bytes: Uint8Array, [a, b, c, d]: [number, number, n
 
 export const sameObject = (before: PDFObject | undefined, after: PDFObject): boolean => {
   if (before === undefined) return false;
+  if (before === after) return true; // one parse's revisions share what no update rewrote
   if (after instanceof PDFRawStream && before instanceof PDFRawStream) {
     if (after.dict.toString() !== before.dict.toString()) return false;
     return sameBytes(before.contents, after.contents);
@@ -223,21 +240,21 @@ function without(dict: PDFObject | undefined, keys: string[]): string {
  */
 export function changesBetween(before: PDFDocument, after: PDFDocument, signedLater: (ref: PDFRef) => boolean): Modification[] {
   const context = after.context;
-  const dssObjects = reachable(context, after.catalog.get(PDFName.of('DSS')));
+  const dssObjects = reachable(context, after.catalog.get(pdfName('DSS')));
   // What no reader reaches from the trailer cannot change what the document shows.
   const used = reachable(context, context.obj([context.trailerInfo.Root, ...(context.trailerInfo.Info ? [context.trailerInfo.Info] : [])] as PDFObject[]));
   const timestampObjects = new Set<string>();
   const signatureObjects = new Set<string>();
   for (const [ref, object] of context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
-    const value = object.lookup(PDFName.of('V'));
+    const value = context.lookup(object.get(pdfName('V'))); // through this revision's objects, not the dictionary's parse
     const field = name(object, 'FT') === 'Sig' && value instanceof PDFDict ? value : undefined;
-    const signature = field ?? (object.has(PDFName.of('ByteRange')) ? object : undefined);
+    const signature = field ?? (object.has(pdfName('ByteRange')) ? object : undefined);
     if (!signature) continue;
     const isTimestamp = name(signature, 'SubFilter') === 'ETSI.RFC3161';
     const set = isTimestamp ? timestampObjects : signatureObjects;
     set.add(ref.toString());
-    if (field) for (const appearance of reachable(context, object.get(PDFName.of('AP')))) set.add(appearance);
+    if (field) for (const appearance of reachable(context, object.get(pdfName('AP')))) set.add(appearance);
   }
   const modifications: Modification[] = [];
   const list = (ref: PDFRef, kind: ModificationKind, description: string, acceptable = false): void => {
@@ -261,11 +278,11 @@ export function changesBetween(before: PDFDocument, after: PDFDocument, signedLa
       const annotsOnly = without(previous, ['Annots']) === without(object, ['Annots']);
       if (!annotsOnly) list(ref, 'page', 'page changed');
       else if (!onlyAdded(before, after, previous, object, 'Annots', timestampObjects)) list(ref, 'annotation', 'annotations of a page changed');
-    } else if (object instanceof PDFDict && object.has(PDFName.of('Fields'))) {
+    } else if (object instanceof PDFDict && object.has(pdfName('Fields'))) {
       if (without(previous, ['Fields', 'SigFlags']) !== without(object, ['Fields', 'SigFlags']) || !onlyAdded(before, after, previous, object, 'Fields', timestampObjects)) {
         list(ref, 'form', 'form changed');
       }
-    } else if (object instanceof PDFDict && (object.has(PDFName.of('ModDate')) || object.has(PDFName.of('Producer')))) list(ref, 'metadata', 'document information changed');
+    } else if (object instanceof PDFDict && (object.has(pdfName('ModDate')) || object.has(pdfName('Producer')))) list(ref, 'metadata', 'document information changed');
     else if (object instanceof PDFDict && name(object, 'Type') === 'Annot') list(ref, 'annotation', added ? 'annotation added' : 'annotation changed');
     else if (object instanceof PDFStream) list(ref, 'content', added ? 'content stream added' : 'content stream changed');
     else list(ref, 'other', added ? `object added${type ? ` (${type})` : ''}` : `object changed${type ? ` (${type})` : ''}`);
@@ -276,7 +293,7 @@ export function changesBetween(before: PDFDocument, after: PDFDocument, signedLa
 /** Whether an array entry (`key` of two dictionaries) only grew, and only by document-timestamp objects. */
 function onlyAdded(before: PDFDocument, after: PDFDocument, previous: PDFObject | undefined, object: PDFDict, key: string, allowed: Set<string>): boolean {
   const items = (doc: PDFDocument, dict: PDFObject | undefined): string[] => {
-    const array = dict instanceof PDFDict ? doc.context.lookup(dict.get(PDFName.of(key))) : undefined;
+    const array = dict instanceof PDFDict ? doc.context.lookup(dict.get(pdfName(key))) : undefined;
     return array instanceof PDFArray ? array.asArray().map((item) => item.toString()) : [];
   };
   const was = items(before, previous);
@@ -286,8 +303,8 @@ function onlyAdded(before: PDFDocument, after: PDFDocument, previous: PDFObject 
 
 /** Whether a catalog's inline or referenced dictionary (`key`) only gained document-timestamp fields. */
 function sameInline(before: PDFDocument, after: PDFDocument, previous: PDFObject | undefined, object: PDFDict, key: string, allowed: Set<string>): boolean {
-  const was = previous instanceof PDFDict ? previous.get(PDFName.of(key)) : undefined;
-  const now = object.get(PDFName.of(key));
+  const was = previous instanceof PDFDict ? previous.get(pdfName(key)) : undefined;
+  const now = object.get(pdfName(key));
   if (now instanceof PDFRef || now === undefined) return was === undefined || was instanceof PDFRef || now === undefined;
   if (!(now instanceof PDFDict)) return true;
   const wasDict = was instanceof PDFRef ? before.context.lookup(was) : was;

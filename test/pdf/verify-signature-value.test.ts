@@ -13,8 +13,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KeyFileSigner } from '#shared/adapters/local/key-file-signer.ts';
 import { signPdf } from '#shared/sealing/pades.ts';
 import { hex, sha256 } from '#shared/verify/verify-chain.ts';
-import { knowingFileDigest, verifyPdf, type VerifyOptions } from '#shared/verify/verify-document.ts';
+import { knowingFileDigest, verifyPdf, webCryptoRanges, type VerifyOptions } from '#shared/verify/verify-document.ts';
 import { sha256RangesOnce } from '#shared/verify/node-digests.ts';
+import { sha256RangesInOnePass } from '#shared/verify/wasm-digests.ts';
 import { changesBetween, loadRevision, parsePdf, sameBytes } from '#shared/verify/verify-pdf.ts';
 import { makePdf } from '#test/support/pdfs.ts';
 
@@ -71,20 +72,25 @@ describe('revisions', () => {
   });
 });
 
-describe("Node's range hashing", () => {
+describe("Node's and hash-wasm's range hashing", () => {
   it('gives each range the SHA-256 its pieces have, shared prefix or not', async () => {
     const bytes = new Uint8Array(Array.from({ length: 5000 }, (_, i) => (i * 7) % 251));
-    const ranges: [number, number][][] = [[[0, 5000]], [[0, 1200], [1300, 2000]], [[0, 3000], [3100, 5000]], [[10, 20]], [[0, 0], [4000, 4100]]];
+    const ranges: [number, number][][] = [[[0, 5000]], [[0, 1200], [1300, 2000]], [[0, 3000], [3100, 5000]], [[10, 20]], [[0, 0], [4000, 4100]], [[0, 1200], [1250, 1300]]];
     const expected = ranges.map((pieces) => new Uint8Array(createHash('sha256').update(Buffer.concat(pieces.map(([s, e]) => bytes.subarray(s, e)))).digest()));
     expect(await sha256RangesOnce(bytes, ranges)).toEqual(expected);
+    expect(await sha256RangesInOnePass(bytes, ranges)).toEqual(expected);
+    expect(await sha256RangesInOnePass(bytes, [])).toEqual([]);
   });
 
   it('reports what WebCrypto reports, for a sound file and for a changed byte', async () => {
     const changed = Uint8Array.from(signed);
     changed[100] = (changed[100] ?? 0) ^ 1;
     for (const file of [signed, changed]) {
-      const [web, node] = await Promise.all([verifyPdf(file, options), verifyPdf(file, { ...options, sha256Ranges: sha256RangesOnce })]);
+      const [web, node, wasm] = await Promise.all([
+        verifyPdf(file, { ...options, sha256Ranges: webCryptoRanges }), verifyPdf(file, { ...options, sha256Ranges: sha256RangesOnce }), verifyPdf(file, options),
+      ]);
       expect({ ...node, verifiedAt: '' }).toEqual({ ...web, verifiedAt: '' });
+      expect({ ...wasm, verifiedAt: '' }).toEqual({ ...web, verifiedAt: '' });
     }
     expect((await verifyPdf(changed, { ...options, sha256Ranges: sha256RangesOnce })).signatures[0]?.subIndication).toBe('HASH_FAILURE');
   });
