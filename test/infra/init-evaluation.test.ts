@@ -1,7 +1,8 @@
 /**
  * What every function evaluates at its cold start (esbuild's metafile: the entry and its static imports). The PDF
- * readers, the seal's fonts, shaper and PKI code, and the mail templates with their message catalogues are loaded by
- * a dynamic import where a request needs them, so no function pays for them in its init phase.
+ * readers, the seal's fonts, shaper and PKI code, the mail templates with their message catalogues, the multipart
+ * parser, the webhook address checks, the image decoders and the RE2 engine are loaded by a dynamic import where a
+ * request needs them, so no function pays for them in its init phase.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,17 +18,20 @@ afterAll(() => { rmSync(scratch, { recursive: true, force: true }); });
 const FIRST_USE_ONLY = [
   'node_modules/pdf-lib/', 'node_modules/pdfjs-dist/', 'node_modules/fontkit/', 'node_modules/brotli/', 'node_modules/harfbuzzjs/',
   'node_modules/pkijs/', 'node_modules/intl-messageformat/', 'shared/i18n/messages.ts', 'shared/notices/email-', 'shared/notices/localized-notices.ts',
+  // The multipart parser, the webhook target's address checks, the signature and attachment image decoders, RE2 patterns.
+  'node_modules/busboy/', 'node_modules/ipaddr.js/', 'node_modules/pngjs/', 'node_modules/jpeg-js/', 'node_modules/re2js/',
 ];
 /** A function of each kind that once evaluated some of them: intake, templates, signing, console, the jobs, the seal chain, sweeps. */
 const HANDLERS = [
   'functions/api/create-envelope.ts', 'functions/api/get-template.ts', 'functions/api/sign.ts', 'functions/api/otp-request.ts', 'functions/api/list-users.ts',
   'functions/api/download-status.ts', 'functions/api/complete-attachment-upload.ts', 'functions/workers/jobs.ts', 'functions/workers/outbox-sweep.ts',
   'functions/workers/deletion-reminders.ts', 'functions/workers/archive-sweep.ts', 'functions/workers/seal.ts', 'functions/workers/finalize.ts',
+  'functions/api/signing-context.ts', 'functions/api/create-webhook.ts', 'functions/api/upload-document.ts',
 ];
 const heavy = (input: string) => FIRST_USE_ONLY.some((part) => input.includes(part));
 
 describe('cold init', () => {
-  it('no function evaluates PDF, font, PKI or mail rendering code, nor a message catalogue, when it is imported', () => {
+  it('no function evaluates PDF, font, PKI, mail rendering, multipart, address or image code, nor a message catalogue, when it is imported', () => {
     const found: Record<string, string[]> = {};
     HANDLERS.forEach((handler, i) => {
       const { metafile } = bundleFunction(handler, join(scratch, String(i)), bundleOptionsOf(handler));
