@@ -4,11 +4,13 @@
  * parser, the webhook address checks, the image decoders and the RE2 engine are loaded by a dynamic import where a
  * request needs them, so no function pays for them in its init phase.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleFunction, evaluatedAtInit } from '#infra/constructs/bundling.ts';
+import { BUNDLE_FILE, bundleFunction, evaluatedAtInit } from '#infra/constructs/bundling.ts';
 import { bundleOptionsOf } from '#infra/stacks/functions.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'esign-init-'));
@@ -43,4 +45,29 @@ describe('cold init', () => {
     });
     expect(found).toEqual({});
   }, 600_000);
+
+  it('no function makes a locale-aware call when it is imported (the first one initialises ICU, about 10 ms)', () => {
+    // Records every locale-aware formatting call, then imports the bundle.
+    const script = [
+      'const calls = [];',
+      'for (const [owner, names] of [[Number.prototype, ["toLocaleString"]], [Date.prototype, ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"]], [String.prototype, ["localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"]]]) {',
+      '  for (const name of names) { const original = owner[name]; owner[name] = function (...args) { calls.push(name); return original.apply(this, args); }; }',
+      '}',
+      'for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules", "RelativeTimeFormat", "ListFormat", "Segmenter", "DisplayNames"]) {',
+      '  const Original = Intl[name]; Intl[name] = new Proxy(Original, { construct(target, args) { calls.push(`Intl.${name}`); return Reflect.construct(target, args); }, apply(target, self, args) { calls.push(`Intl.${name}`); return Reflect.apply(target, self, args); } });',
+      '}',
+      'await import(process.argv[1]);',
+      'console.log(JSON.stringify(calls));',
+    ].join('\n');
+    const found: Record<string, string[]> = {};
+    ['functions/api/get-document.ts', 'functions/api/otp-verify.ts', 'functions/api/create-envelope.ts', 'functions/api/sign.ts'].forEach((handler, i) => {
+      const outdir = join(scratch, `locale-${String(i)}`);
+      bundleFunction(handler, outdir, bundleOptionsOf(handler));
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, pathToFileURL(join(outdir, BUNDLE_FILE)).href], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1' } });
+      expect(run.status, run.stderr).toBe(0);
+      const calls = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '[]') as string[];
+      if (calls.length > 0) found[handler] = calls;
+    });
+    expect(found).toEqual({});
+  }, 120_000);
 });
