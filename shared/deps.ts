@@ -29,7 +29,6 @@ import { AesSecretBox } from '#shared/adapters/local/aes-secret-box.ts';
 import { emfMetrics, MemoryMetrics } from '#shared/adapters/emf-metrics.ts';
 import { powertoolsLogger } from '#shared/adapters/powertools-logger.ts';
 import { bundledApiDescription, systemClock, uuidV7Ids } from '#shared/adapters/system.ts';
-import { HttpWebhookSender } from '#shared/adapters/http/webhook-sender.ts';
 import type { ApplicationRepository, BulkSendRepository, ContactRepository, EnvelopeRepository, TeamRepository, TemplateRepository, TenantRepository, UsageRepository, WebhookRepository } from '#shared/ports/repositories.ts';
 import type { ApiDescription, IdentityAdmin, BlobStore, Metrics, RevocationSource, TimestampAuthority, Clock, DocumentSigner, Ids, JobQueue, Logger, Mailer, SealChain, SecretBox, SmsSender, WebhookSender, Workflows } from '#shared/ports/services.ts';
 import type { IdempotencyStore, RateLimiter } from '#shared/ports/traffic.ts';
@@ -296,7 +295,8 @@ export function buildDeps(config: Config, aws: AwsSettings = {}, overrides: Part
     logger,
     // EMF lines on Lambda; kept in memory locally, where no CloudWatch reads them.
     metrics: config.local ? new MemoryMetrics() : emfMetrics(logger),
-    webhookSender: new HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }),
+    // Loaded on the first webhook registered or sent, with the address checks (ipaddr.js) under it.
+    webhookSender: lazyPort(async () => new (await import('#shared/adapters/http/webhook-sender.ts')).HttpWebhookSender({ timeoutMs: config.webhookTimeoutMs, allowLoopback: config.local }), { checkTarget: true, send: true }),
     // The build writes it beside the bundle of a function whose access names `apiDescription` (infra/stacks/functions.ts).
     apiDescription: bundledApiDescription(new URL('./openapi.json', import.meta.url)),
     ...overrides,

@@ -12,10 +12,13 @@
  * - Adapters a function's access row does not bind (infra/stacks/environment.ts, `unboundAdapters`) are left out: the
  *   dynamic import shared/deps.ts would make of one becomes a module that fails, saying so. A function that reached
  *   for one would fail on AWS anyway, its role lacking the grant; the IAM trace test catches that locally.
+ * - pdf.js (SHIPPED) is not bundled: a function whose code reaches its import (read from the metafile) gets its
+ *   minified build as files under node_modules beside the bundle, where Node resolves the bare specifier; any other
+ *   function neither holds nor ships it. Counted in the function's size all the same (`codeBytes`).
  * - ESM keeps `import.meta.url` meaningful (shared/sealing/text/catalog.ts resolves its font files from it); the banner gives
  *   CommonJS dependencies a `require`.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,16 @@ export const BUNDLE_OPTIONS = {
   absWorkingDir: REPO_ROOT,
 } as const satisfies BuildOptions;
 
+/**
+ * Modules left out of every bundle and shipped as node_modules files beside the bundles that import them, as the
+ * specifier the code imports -> the file shipped (its minified build: pdf.js's own, smaller than esbuild makes it).
+ */
+export const SHIPPED: Readonly<Record<string, string>> = {
+  'pdfjs-dist/legacy/build/pdf.mjs': 'pdfjs-dist/legacy/build/pdf.min.mjs',
+  'pdfjs-dist/legacy/build/pdf.worker.mjs': 'pdfjs-dist/legacy/build/pdf.worker.min.mjs',
+};
+const SHIPPED_FILES = new Set(Object.values(SHIPPED));
+
 export interface BundleOptions {
   /** node_modules files to ship beside the bundle, where the code resolves them at run time (the seal's fonts). */
   files?: readonly string[];
@@ -51,8 +64,7 @@ export interface BundleOptions {
   generated?: Readonly<Record<string, string>>;
   /**
    * What only a dynamic import() reaches goes into chunk files beside index.mjs (the same folder, so import.meta.url
-   * still finds the fonts): the cold start neither evaluates nor reads them. Workers only: esbuild keeps every
-   * import() target even where the code around it is dropped, which would put pdf.js in routes over their budget.
+   * still finds the fonts): the cold start neither evaluates nor reads them.
    */
   split?: boolean;
 }
@@ -60,8 +72,15 @@ export interface BundleOptions {
 /** The JavaScript files of a bundle in `dir`: the entry and its chunks. */
 export const bundleFiles = (dir: string) => readdirSync(dir).filter((name) => name === BUNDLE_FILE || /^chunk-\w+\.mjs$/.test(name));
 
-/** What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile). */
-export interface BundleResult { inputs: string[]; metafile: Metafile }
+/** The bundle's code in `dir`, in bytes: the entry, its chunks and the modules shipped beside them (SHIPPED). */
+export const codeBytes = (dir: string) => [...bundleFiles(dir), ...[...SHIPPED_FILES].map((file) => join('node_modules', file))]
+  .reduce((sum, name) => sum + (existsSync(join(dir, name)) ? statSync(join(dir, name)).size : 0), 0);
+
+/**
+ * What a bundle was made of: the input files, relative to the repository root, links resolved (esbuild's metafile),
+ * and the SHIPPED files its code imports, copied beside it.
+ */
+export interface BundleResult { inputs: string[]; metafile: Metafile; shipped: string[] }
 
 /**
  * Bundles the handler module `entry` (relative to the repository root) into `outdir`, synchronously (CDK bundles so),
@@ -81,7 +100,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
     const output = options.split
       ? { entryPoints: { index: join(REPO_ROOT, entry) }, outdir, splitting: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' } }
       : { entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE) };
-    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias, metafile: true });
+    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias: { ...SHIPPED, ...alias }, external: ['pdfjs-dist'], metafile: true });
     meta = metafile;
     inputs = Object.keys(metafile.inputs);
     const absolute = inputs.map((input) => join(REPO_ROOT, input));
@@ -90,10 +109,42 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
   } finally {
     rmSync(stubs, { recursive: true, force: true });
   }
+  // The chunks of import() targets whose import() was tree-shaken away: nothing loads them, so nothing ships them.
+  const reached = reachedOutputs(meta);
+  for (const file of Object.keys(meta.outputs).filter((f) => f.endsWith('.mjs') && !reached.has(f))) {
+    rmSync(join(REPO_ROOT, file));
+    rmSync(join(REPO_ROOT, `${file}.map`), { force: true });
+  }
   for (const name of bundleFiles(outdir)) trimSourceMap(join(outdir, `${name}.map`));
-  copyModuleFiles(options.files ?? [], outdir);
+  const shipped = shippedImports(meta);
+  copyModuleFiles([...(options.files ?? []), ...shipped], outdir);
   for (const [name, contents] of Object.entries(options.generated ?? {})) writeFileSync(join(outdir, name), contents);
-  return { inputs, metafile: meta };
+  return { inputs, metafile: meta, shipped };
+}
+
+/**
+ * The SHIPPED files that the code reached from index.mjs imports. An output's imports are those of the code left after
+ * tree shaking; esbuild still writes a chunk for every import() target, also where the import() was dropped, and such
+ * a chunk, reached from nowhere, never runs.
+ */
+function shippedImports(metafile: Metafile): string[] {
+  const reached = reachedOutputs(metafile);
+  const imported = [...reached].flatMap((file) => (metafile.outputs[file]?.imports ?? []).filter((edge) => edge.external).map((edge) => edge.path));
+  const unknown = imported.filter((path) => path.startsWith('pdfjs-dist') && !SHIPPED_FILES.has(path));
+  if (unknown.length > 0) throw new Error(`The bundle imports ${unknown.join(', ')}, which is neither bundled nor shipped (SHIPPED)`);
+  return [...new Set(imported.filter((path) => SHIPPED_FILES.has(path)))].sort();
+}
+
+/** The output files (as the metafile names them) that index.mjs reaches by static or dynamic imports. */
+function reachedOutputs(metafile: Metafile): Set<string> {
+  const reached = new Set<string>();
+  const stack = Object.keys(metafile.outputs).filter((file) => basename(file) === BUNDLE_FILE);
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const edge of metafile.outputs[file]?.imports ?? []) if (!edge.external) stack.push(edge.path);
+  }
+  return reached;
 }
 
 /**

@@ -44,7 +44,8 @@ let apiDescription: string | undefined;
 const apiDescriptionFile = () => (apiDescription ??= JSON.stringify(buildOpenApi({ serverUrl: '/' })));
 
 /**
- * How `handler` is bundled: with the seal's fonts if it signs, with the API description if it reads it (openapi.json,
+ * How `handler` is bundled: split into chunks (what only a dynamic import reaches is neither read nor evaluated at
+ * the cold start), with the seal's fonts if it signs, with the API description if it reads it (openapi.json,
  * shared/deps.ts), without the adapters its access does not bind.
  */
 export function bundleOptionsOf(handler: string): BundleOptions {
@@ -52,7 +53,7 @@ export function bundleOptionsOf(handler: string): BundleOptions {
   return {
     files: access.sign ? sealFontFiles() : [],
     omit: unboundAdapters(handler),
-    split: !isRoute(handler),
+    split: true,
     ...(access.apiDescription ? { generated: { 'openapi.json': apiDescriptionFile() } } : {}),
   };
 }

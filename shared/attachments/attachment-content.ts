@@ -4,8 +4,6 @@
  * pngjs (every chunk's CRC, the zlib stream, the filters); a JPEG by jpeg-js (every marker segment and the entropy-coded
  * data). Both decoders are bounded by pixels before they allocate, so a small file declaring a huge canvas is refused.
  */
-import { PNG } from 'pngjs';
-import jpeg from 'jpeg-js';
 import type { PdfRejection } from '#shared/pdf/inspect.ts';
 import type { AttachmentFormat } from '../kernel/model.ts';
 import { MIME_TYPES } from './attachment-formats.ts';
@@ -32,13 +30,14 @@ export function sniffFormat(bytes: Uint8Array): AttachmentFormat | null {
   return null;
 }
 
-function checkPng(bytes: Uint8Array): string | null {
+async function checkPng(bytes: Uint8Array): Promise<string | null> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length < 24 || buffer.toString('latin1', 12, 16) !== 'IHDR') return 'is not a whole PNG image (no header chunk)';
   const width = buffer.readUInt32BE(16);
   const height = buffer.readUInt32BE(20);
   if (width === 0 || height === 0) return 'is a PNG image without pixels';
   if (width * height > MAX_ATTACHMENT_MEGAPIXELS * 1_000_000) return `is an image over ${String(MAX_ATTACHMENT_MEGAPIXELS)} megapixels`;
+  const { PNG } = await import('pngjs');
   try {
     PNG.sync.read(buffer);
     return null;
@@ -47,7 +46,8 @@ function checkPng(bytes: Uint8Array): string | null {
   }
 }
 
-function checkJpeg(bytes: Uint8Array): string | null {
+async function checkJpeg(bytes: Uint8Array): Promise<string | null> {
+  const { default: jpeg } = await import('jpeg-js');
   try {
     const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: false, tolerantDecoding: false, maxResolutionInMP: MAX_ATTACHMENT_MEGAPIXELS, maxMemoryUsageInMB: MAX_DECODE_MB });
     return image.width > 0 && image.height > 0 ? null : 'is a JPEG image without pixels';
@@ -67,6 +67,7 @@ export async function checkAttachmentContent(bytes: Uint8Array, accept: readonly
     const inspection = await inspectPdf(bytes, { allowActiveContent: false });
     return inspection.ok ? { ok: true, format, mimeType: MIME_TYPES.pdf } : { ok: false, reason: inspection.reason, message: inspection.message };
   }
-  const problem = format === 'png' ? checkPng(bytes) : checkJpeg(bytes);
+  // Each decoder is loaded for the format it reads, like the PDF checks: no signing route's cold start pays for them.
+  const problem = format === 'png' ? await checkPng(bytes) : await checkJpeg(bytes);
   return problem ? { ok: false, reason: 'attachment_damaged', message: `The file ${problem}` } : { ok: true, format, mimeType: MIME_TYPES[format] };
 }

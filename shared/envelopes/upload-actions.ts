@@ -50,7 +50,7 @@ export async function checkOriginal(upload: UploadInput, ids: { envelopeId: stri
   const { bytes } = upload;
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The uploaded file is larger than 25 MB');
   // The PDF readers load here, on the first upload: the routes that only share this module never evaluate them.
-  const [{ inspectPdf }, { extractTextIndex }] = await Promise.all([import('#shared/pdf/inspect.ts'), import('#shared/pdf/text-anchors.ts')]);
+  const [{ inspectPdf }, { extractTextIndex }] = await Promise.all([import('#shared/pdf/inspect.ts'), import('#shared/pdf/text-extraction.ts')]);
   const inspection = await inspectPdf(bytes, { allowActiveContent: policy.allowActiveContent });
   if (!inspection.ok) throw new ValidationError(inspection.message, { [path]: [inspection.message] }, inspection.reason);
   const { info } = inspection;

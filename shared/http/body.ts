@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type Busboy from 'busboy';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#shared/kernel/errors.ts';
 import { MAX_DOCUMENTS, MAX_UPLOAD_BYTES } from '#shared/kernel/model.ts';
 import { assertWellFormed } from './validation.ts';
@@ -39,13 +39,17 @@ function formFields(raw: Buffer): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
 }
 
-/** Multipart through busboy; a file over the upload limit is a 413, a malformed body a 400. */
-export function parseMultipart(raw: Buffer, contentType: string): Promise<ParsedBody> {
+/**
+ * Multipart through busboy; a file over the upload limit is a 413, a malformed body a 400. busboy is loaded on the
+ * first multipart body: most routes never see one, and none pays for it at its cold start.
+ */
+export async function parseMultipart(raw: Buffer, contentType: string): Promise<ParsedBody> {
+  const { default: busboy } = await import('busboy');
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: Promise<UploadedFile>[] = [];
     let failure: Error | undefined;
-    let parser: busboy.Busboy;
+    let parser: Busboy.Busboy;
     try {
       parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: MAX_DOCUMENTS + 1, fields: 50 } });
     } catch {

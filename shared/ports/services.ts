@@ -150,7 +150,7 @@ export type WebhookSendResult =
 /** Webhook deliveries over the wire (HTTPS, safe targets only, the time limit), with no business logic. */
 export interface WebhookSender {
   /** Whether `url` may be a webhook target at all (scheme, host form); the addresses are checked again at each send. */
-  checkTarget(url: string): TargetCheck;
+  checkTarget(url: string): Promise<TargetCheck>;
   send(request: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookSendResult>;
 }
 

@@ -7,7 +7,7 @@ import { originals, type Envelope, type Field, type RequestMeta, type Signer } f
 import { assertGate, decline, giveConsent, markViewed, recordSignature, requestOtp, signerOf, verifyOtp, OTP_LOCKED_MESSAGE, OTP_MAX_FAILURES, OTP_TTL_SECONDS, type SigningStep } from './signing.ts';
 import { otpLocked } from './otp-budget.ts';
 import { signatureKey } from '../envelopes/blob-staging.ts';
-import { checkSubmission, type CheckedValue, type FieldValue, type Submission, type SubmittedField } from './submission.ts';
+import type { CheckedValue, FieldValue, Submission, SubmittedField } from './submission.ts';
 import { withStagedBlobs, type BlobToStage } from '../envelopes/blob-actions.ts';
 import { transact, type CoreDeps, type Decision, type Transacted, type Carriers } from './signing-context.ts';
 import { deliverDocument, documentFor, type DeliveryDeps, type Disposition } from '../envelopes/document-actions.ts';
@@ -195,6 +195,8 @@ export async function signDocument(deps: SigningDeps & Pick<Carriers, 'blobs'>, 
   const opened = await withLink(deps, token, meta, 'sign', ({ envelope, signer }) => ({ change: null, result: { envelope, signer } }));
   const { envelope, signer } = opened.result;
   const today = deps.clock.now().toISOString().slice(0, 10);
+  // The checks decode PNGs and run RE2 patterns: loaded by the sign request, not by every signing route's cold start.
+  const { checkSubmission } = await import('./submission.ts');
   const checked = checkSubmission(envelope, signer, input.fields, input.fontLabel, today, await earlierValues(deps, envelope, signer));
   let values: FieldValue[] = [];
   const signed = await withStagedBlobs(deps, envelope.id, (stageId) => {

@@ -34,7 +34,7 @@ export interface NewWebhook {
 }
 
 export async function createWebhook(deps: AttemptDeps, appId: string, input: NewWebhook): Promise<Webhook> {
-  const target = deps.webhookSender.checkTarget(input.url);
+  const target = await deps.webhookSender.checkTarget(input.url);
   if (!target.ok) throw ValidationError.at('url', target.reason);
   const isEvent = (e: string): e is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(e);
   const unknown = input.events.filter((e) => !isEvent(e));

@@ -15,7 +15,7 @@ import { manifestHandlers } from '#infra/stacks/environment.ts';
 import { bundleOptionsOf } from '#infra/stacks/functions.ts';
 import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
 
-/** Minified JavaScript per API function, source map excluded, the AWS SDK clients it uses included. */
+/** Minified JavaScript per API function (entry, chunks, pdf.js where shipped), source maps excluded, the AWS SDK clients it uses included. */
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 /**
  * The routes that take a PDF in inspect it (pdf-lib) and index its text for anchors (pdf.js, 1.7 MB): stated apart,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractTextIndex, findAnchor, type TextIndex } from '../../shared/pdf/text-anchors.ts';
+import { findAnchor, type TextIndex } from '../../shared/pdf/text-anchors.ts';
+import { extractTextIndex } from '../../shared/pdf/text-extraction.ts';
 import { inspectPdf } from '../../shared/pdf/inspect.ts';
 import { toPdfRect } from '../../shared/envelopes/field-placement.ts';
 import type { PageGeometry } from '../../shared/kernel/model.ts';

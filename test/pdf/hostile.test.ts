@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/kernel/errors.ts';
 import { assertDocumentLimits } from '#shared/envelopes/envelope-documents.ts';
 import { checkOriginal, type IntakePolicy } from '#shared/envelopes/upload-actions.ts';
-import { extractTextIndex } from '#shared/pdf/text-anchors.ts';
+import { extractTextIndex } from '#shared/pdf/text-extraction.ts';
 import { decodeSync, OverCap } from '#shared/pdf/decode.ts';
 import { inspectPdf } from '#shared/pdf/inspect.ts';
 import { buildPdf, heavyPagesPdf, HOSTILE, objectStreamBombPdf, pagesPdf, stream, zeroBomb } from '#test/fixtures/hostile/generate.ts';

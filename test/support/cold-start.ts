@@ -13,14 +13,14 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ResourceKey } from '#infra/stacks/environment.ts';
 import { createTableInput } from '#shared/adapters/aws/table-schema.ts';
-import { BUNDLE_FILE, bundleFiles, bundleFunction, REPO_ROOT } from '#infra/constructs/bundling.ts';
+import { BUNDLE_FILE, bundleFunction, codeBytes, REPO_ROOT } from '#infra/constructs/bundling.ts';
 import { startDynamoDbLocal } from '#local/engines/dynamodb.ts';
 import { bundleOptionsOf } from '#infra/stacks/functions.ts';
 import { fallbackRoute, routes } from '#infra/routes.ts';
@@ -29,7 +29,7 @@ import { manifestFunctions, resolverFor, synthesize, TEST_PSEUDO, type Synthesiz
 
 export interface ColdStart {
   handler: string;
-  /** The minified bundle (index.mjs and a worker's chunks), source maps excluded. */
+  /** The minified bundle (index.mjs, its chunks and the modules shipped beside it: pdf.js), source maps excluded. */
   bytes: number;
   /** Importing the bundle in a fresh process: Lambda's init phase. */
   initMs: number;
@@ -137,7 +137,7 @@ function run(fn: SynthesizedFunction, dir: string, env: Record<string, string>):
     execFile(process.execPath, [join(dir, 'runner.mjs'), join(dir, BUNDLE_FILE), event], { env, timeout: 60_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && !stdout) { fail(new Error(`${fn.handler}: the process failed\n${stderr}`)); return; }
       const result = JSON.parse(stdout) as Omit<ColdStart, 'handler' | 'bytes'>;
-      done({ handler: fn.handler, bytes: bundleFiles(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0), ...result });
+      done({ handler: fn.handler, bytes: codeBytes(dir), ...result });
     });
   });
 }

@@ -10,8 +10,8 @@ import { checkTargetUrl } from '../../webhooks/webhook-target.ts';
 export class HttpWebhookSender implements WebhookSender {
   constructor(private readonly options: { timeoutMs: number; allowLoopback: boolean }) {}
 
-  checkTarget(url: string): TargetCheck {
-    return checkTargetUrl(url, { allowLoopbackHttp: this.options.allowLoopback });
+  checkTarget(url: string): Promise<TargetCheck> {
+    return Promise.resolve(checkTargetUrl(url, { allowLoopbackHttp: this.options.allowLoopback }));
   }
 
   send(request: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookSendResult> {
