@@ -84,7 +84,7 @@ export function beginSealing(envelope: Envelope, ctx: Ctx): { envelope: Envelope
 
 /**
  * A seal round's outbox item has an id of its own derived from the envelope and the round: the commit that ends the
- * round (completion, recorded failure) removes it by that id, since its start is kept until then (dispatchOutbox).
+ * round (completion, recorded failure) removes it by that id, since its start is kept until then (dispatchOutbox; decision 53).
  */
 export function sealJobId(envelopeId: string, round: number): string {
   const hex = createHash('sha256').update(`seal-job:${envelopeId}:${String(round)}`).digest('hex');

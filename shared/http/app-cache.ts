@@ -26,7 +26,7 @@ export function cachedApplications(applications: Pick<ApplicationRepository, 'ge
 /**
  * A bearer route's deps with the application `authorize` checked for this request answered from hand, not read
  * again: the plan's envelope quota and the active-content setting are then as old as that check's read (at most
- * the cache's 30 s, as a suspension is). The repository's other methods are untouched.
+ * the cache's 30 s, as a suspension is; decision 52). The repository's other methods are untouched.
  */
 export function withCheckedApplication<D extends { applications: Pick<ApplicationRepository, 'get'> }>(deps: D, checked: Application | undefined): D {
   if (!checked) return deps;

@@ -8,7 +8,7 @@
  * streams are decoded up front, their dictionaries being small, and each object in them parsed on lookup). A file
  * qualifies when every in-use entry points at its own `N G obj` (or at its index in an object stream whose header
  * names it) and its catalog and page tree load; any other (a hybrid file, a stale or damaged table) is loaded whole
- * by loadPdf, as before. The object numbers a new object must not take (those of any reference, even to an object
+ * by loadPdf, as before (decision 54). The object numbers a new object must not take (those of any reference, even to an object
  * the file lacks) are found by scanning each object's dictionary text and the object streams, never stream data.
  */
 import { Buffer } from 'node:buffer';
