@@ -56,6 +56,14 @@ export const SHIPPED: Readonly<Record<string, string>> = {
 };
 const SHIPPED_FILES = new Set(Object.values(SHIPPED));
 
+/**
+ * Modules replaced in every bundle by one of ours: fontkit's brotli decoder, used for WOFF2 fonts only, which the seal
+ * never reads (its stand-in says so if one ever is).
+ */
+export const REPLACED: Readonly<Record<string, string>> = {
+  'brotli/decompress.js': join(REPO_ROOT, 'shared', 'sealing', 'text', 'woff2-refused.ts'),
+};
+
 export interface BundleOptions {
   /** node_modules files to ship beside the bundle, where the code resolves them at run time (the seal's fonts). */
   files?: readonly string[];
@@ -101,7 +109,7 @@ export function bundleFunction(entry: string, outdir: string, options: BundleOpt
     const output = options.split
       ? { entryPoints: { index: join(REPO_ROOT, entry) }, outdir, splitting: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' } }
       : { entryPoints: [join(REPO_ROOT, entry)], outfile: join(outdir, BUNDLE_FILE) };
-    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias: { ...SHIPPED, ...alias }, external: ['pdfjs-dist'], metafile: true });
+    const { metafile } = buildSync({ ...BUNDLE_OPTIONS, ...output, alias: { ...SHIPPED, ...REPLACED, ...alias }, external: ['pdfjs-dist'], metafile: true });
     meta = metafile;
     inputs = Object.keys(metafile.inputs);
     const absolute = inputs.map((input) => join(REPO_ROOT, input));

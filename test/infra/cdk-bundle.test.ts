@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '#infra/routes.ts';
-import { BUNDLE_OPTIONS, bundleFunction, sealFontFiles } from '#infra/constructs/bundling.ts';
+import { BUNDLE_OPTIONS, bundleFunction, REPLACED, sealFontFiles } from '#infra/constructs/bundling.ts';
 import { manifestHandlers } from '#infra/stacks/environment.ts';
 import { bundleOptionsOf } from '#infra/stacks/functions.ts';
 import { measureBundles, type ColdStart } from '#test/support/cold-start.ts';
@@ -69,6 +69,7 @@ describe('function bundles', () => {
     for (const file of files) expect(statSync(join(outdir, 'node_modules', file)).size, file).toBeGreaterThan(0);
     await build({
       ...BUNDLE_OPTIONS,
+      alias: { ...REPLACED }, // as the functions are bundled: fontkit without its WOFF2 decoder
       stdin: {
         contents: [
           "import { layoutLine } from '#shared/sealing/text/layout.ts';",
