@@ -13,9 +13,9 @@
  */
 import { Buffer } from 'node:buffer';
 import { decodePDFRawStream, PDFCatalog, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, PDFXRefStreamParser, type PDFContext, type PDFObject } from 'pdf-lib';
-import { FastParser, loadPdf } from './load.ts';
+import { documentOf, FastParser, loadPdf } from './load.ts';
 import { MAX_DECODED_BYTES } from './pdf-limits.ts';
-import { headerOffset } from './xref.ts';
+import { headerOffset, lastStartxref } from './xref.ts';
 
 /** Called once per object, when it is first parsed: the change tracker snapshots it before anyone can change it. */
 export type LoadListener = (ref: PDFRef, object: PDFObject) => void;
@@ -98,7 +98,7 @@ function loadLazily(bytes: Uint8Array): PDFDocument | undefined {
   const inStreams = [...streams.values()].map(({ data }) => largestReferenceInText(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1')));
   context.largestObjectNumber = Math.max(tables.size - 1, ...tables.entries.keys(), largestReferenceIn(raw, offsets.sort((a, b) => a - b)), ...inStreams);
   try {
-    const doc = new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
+    const doc = documentOf(context);
     // The catalog and the whole page tree (which the seal reads anyway) must be where the tables say.
     if (!(doc.catalog instanceof PDFCatalog) || doc.getPages().length === 0) return undefined;
     return doc;
@@ -122,8 +122,12 @@ interface Tables {
 
 /** Every section from the last `startxref` through /Prev, newest first; undefined when one cannot be read. */
 function readTables(raw: Buffer, base: number, parser: FastParser): Tables | undefined {
-  const start = lastStartxref(raw);
-  if (start === undefined) return undefined;
+  let start: number;
+  try {
+    start = lastStartxref(raw);
+  } catch {
+    return undefined;
+  }
   const entries: Tables['entries'] = new Map();
   const sections = new Set<number>();
   const trailer: Tables['trailer'] = {};
@@ -149,14 +153,6 @@ function readTables(raw: Buffer, base: number, parser: FastParser): Tables | und
     at = prev?.asNumber();
   }
   return { entries, sections, trailer, size };
-}
-
-const TAIL = 1024;
-
-function lastStartxref(raw: Buffer): number | undefined {
-  const tail = raw.toString('latin1', Math.max(0, raw.length - TAIL));
-  const match = /startxref\s+(\d{1,12})\s+%%EOF\s*$/.exec(tail);
-  return match?.[1] ? Number(match[1]) : undefined;
 }
 
 interface Section {

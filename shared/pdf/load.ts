@@ -32,11 +32,14 @@ export async function loadPdf(bytes: Uint8Array, budget: DecodeBudget = { left: 
     throw parser.refusal ?? err;
   }
   if (parser.refusal) throw parser.refusal;
-  return new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
+  return documentOf(context);
 }
 
 /** PDFDocument's constructor is private; load() is only a parser run followed by this call. */
 type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+
+/** The document over a parsed context, as PDFDocument.load(…, { ignoreEncryption: true, updateMetadata: false }) makes it. */
+export const documentOf = (context: PDFContext): PDFDocument => new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
 
 const STREAM = Buffer.from('stream', 'latin1');
 const CR = 0x0d;

@@ -65,8 +65,8 @@ export function readLastXref(bytes: Uint8Array): XrefSection {
   throw new XrefError(offset >= buf.length ? 'missing' : 'not_a_section');
 }
 
-/** The offset after the last `startxref` before the final %%EOF. */
-function lastStartxref(buf: Buffer): number {
+/** The offset after the last `startxref` before the final %%EOF. Throws XrefError. */
+export function lastStartxref(buf: Buffer): number {
   const tailStart = Math.max(0, buf.length - TAIL_WINDOW);
   const eofInTail = buf.subarray(tailStart).lastIndexOf('%%EOF', undefined, 'latin1');
   if (eofInTail < 0) throw new XrefError('no_eof');

@@ -13,7 +13,7 @@ import { addDss, collectValidationMaterial } from '../pki/dss.ts';
 import { earlierSignatureCertificates } from '../pki/earlier-signatures.ts';
 import { trackChanges, writeUpdate } from './incremental.ts';
 import { loadPdf } from '../pdf/load.ts';
-import { addSignatureField, PdfFile, writeSignedUpdate } from './pades.ts';
+import { addSignatureField, PdfFile, writeSignedUpdate, type WrittenFile } from './pades.ts';
 import { tokenCertificates, tstInfoOf } from '../pki/tsp.ts';
 
 /** Room for the new token: an authority's token with its chain (the seal learns the size; a renewal is rare). */
@@ -64,12 +64,7 @@ export async function archiveTimestampOf(pdf: Uint8Array): Promise<ArchiveTimest
 }
 
 /** The renewed file as seal.ts answers a sealed one: its chunks (stored as they are), length and SHA-256. */
-export interface RenewedFile {
-  chunks: readonly Uint8Array[];
-  length: number;
-  sha256: string;
-  /** Joined when first read (tests and tools only). */
-  readonly bytes: Uint8Array;
+export interface RenewedFile extends WrittenFile {
   timestamp: ArchiveTimestamp;
 }
 
@@ -92,11 +87,9 @@ export async function renewArchiveTimestamp(sealed: Uint8Array, services: { time
   await writeSignedUpdate(doc, tracker, file, slot, async (digest) => (token = await services.timestamps.timestamp(digest)));
   if (!token) throw new Error('No timestamp was written');
   const authorityCertificate = signerCertificate(token);
-  let joined: Uint8Array | undefined;
-  return {
-    chunks: file.chunks, length: file.length, sha256: file.sha256(), get bytes() { return (joined ??= file.bytes()); },
+  return Object.assign(file.written(), {
     timestamp: { token, genTime: tstInfoOf(token).genTime, authorityCertificate, validUntil: new Date(new X509Certificate(authorityCertificate).validTo) },
-  };
+  });
 }
 
 /** The certificate in a token that its signer info names (issuer and serial number). */

@@ -107,6 +107,24 @@ export class PdfFile {
     const out = Buffer.concat(this.chunks, this.length);
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
+
+  /** The file as written, for storing: nothing in it changes any more. */
+  written(): WrittenFile {
+    let joined: Uint8Array | undefined;
+    const bytes = () => (joined ??= this.bytes());
+    return { chunks: this.chunks, length: this.length, sha256: this.sha256(), get bytes() { return bytes(); } };
+  }
+}
+
+/** A sealed or renewed file: the original, then the updates' chunks, stored as they are (BlobStore.put takes chunks), never joined. */
+export interface WrittenFile {
+  chunks: readonly Uint8Array[];
+  /** Its length in bytes. */
+  length: number;
+  /** Its SHA-256 (hex), from the pass the signatures' digests made. */
+  sha256: string;
+  /** The file in one buffer, joined when first read (a copy of the original: tests and tools only). */
+  readonly bytes: Uint8Array;
 }
 
 /** The bytes given to seal are not the ones their record names: nothing is signed. */

@@ -16,7 +16,7 @@ import { flattenFields, type FlattenItem, type UncoveredValue } from './flatten.
 import { embedAttachments, type AttachedFile } from './attached-files.ts';
 import { trackChanges, writeUpdate, type ChangeTracker } from './incremental.ts';
 import { loadPdfForUpdate } from '../pdf/lazy-load.ts';
-import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate } from './pades.ts';
+import { addSignatureField, PdfFile, SignatureTooLargeError, writeSignedUpdate, type WrittenFile } from './pades.ts';
 import { assertFontFilesPresent } from './text/catalog.ts';
 import { tokenCertificates, tstInfoOf } from '../pki/tsp.ts';
 
@@ -49,15 +49,7 @@ export interface SealInput {
   originalSha256?: string;
 }
 
-export interface SealResult {
-  /** The sealed file: the original, then the update's chunks; stored as they are (BlobStore.put takes chunks), never joined. */
-  chunks: readonly Uint8Array[];
-  /** Its length in bytes. */
-  length: number;
-  /** Its SHA-256 (hex), from the pass the signature's digest made. */
-  sha256: string;
-  /** The sealed file in one buffer, joined when first read (a copy of the original: tests and tools only). */
-  readonly bytes: Uint8Array;
+export interface SealResult extends WrittenFile {
   pageCount: number;
   level: PadesLevel;
   /** Characters no bundled font has, drawn as boxes: per drawn value (by index in `items`) and on the certificate. */
@@ -141,11 +133,8 @@ async function sealOnce(original: Uint8Array, input: SealInput, learned: boolean
     const stamp = addSignatureField(doc, { kind: 'timestamp', contentsBytes: tokenReserve(timestamps, learned) });
     await writeSignedUpdate(doc, tracker, file, stamp, (digest) => recorded(timestamps, tokens).timestamp(digest));
   }
-  let joined: Uint8Array | undefined;
-  return {
-    chunks: file.chunks, length: file.length, sha256: file.sha256(), get bytes() { return (joined ??= file.bytes()); },
-    pageCount: doc.getPageCount(), level, uncovered: { items, certificate },
-  };
+  // Assigned onto the written file, whose joined bytes are a getter (a spread would join them).
+  return Object.assign(file.written(), { pageCount: doc.getPageCount(), level, uncovered: { items, certificate } });
 }
 
 /**

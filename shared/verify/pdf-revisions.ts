@@ -4,7 +4,8 @@
  * had assigned when it got there: the same objects (an unchanged object of two revisions is one object, compared
  * without reading it), without parsing that prefix of the file again (decision 54).
  */
-import { PDFContext, PDFDict, PDFDocument, PDFName, PDFParser, PDFRef, type PDFObject } from 'pdf-lib';
+import { PDFContext, PDFDict, PDFName, PDFParser, PDFRef, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { documentOf } from './verify-pdf.ts';
 
 /** What was parsed when a section of the file (objects, then an xref table, a trailer, startxref) began. */
 interface Section {
@@ -29,8 +30,6 @@ interface ParserInternals {
   tryToParseInvalidIndirectObject(): PDFRef;
 }
 
-const Document = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
-
 /** PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false }), with stream data as views of `bytes` and no pause every 100 objects. */
 export async function loadRevisions(bytes: Uint8Array): Promise<Revisions> {
   const parser = PDFParser.forBytesWithOptions(bytes, Infinity, false);
@@ -51,7 +50,7 @@ export async function loadRevisions(bytes: Uint8Array): Promise<Revisions> {
   // A recovered object was read past where the parse resumed: a prefix could read it differently.
   internals.tryToParseInvalidIndirectObject = () => { exact = false; return invalid(); };
   await parser.parseDocument();
-  const final = new Document(context, true, false);
+  const final = documentOf(context);
   return {
     final,
     at: (end) => {
@@ -73,5 +72,5 @@ function revisionAt(assigned: [PDFRef, PDFObject][], section: Section): PDFDocum
     for (const [ref, object] of context.enumerateIndirectObjects()) if (isCatalog(object)) context.trailerInfo.Root = ref;
   }
   if (context.lookup(PDFRef.of(0))) context.delete(PDFRef.of(0));
-  return new Document(context, true, false);
+  return documentOf(context);
 }

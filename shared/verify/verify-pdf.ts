@@ -71,9 +71,12 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 export async function loadRevision(bytes: Uint8Array): Promise<PDFDocument> {
   const parser = PDFParser.forBytesWithOptions(bytes, Infinity, false);
   (parser as unknown as { bytes: { slice(start: number, end: number): Uint8Array } }).bytes.slice = (start, end) => bytes.subarray(start, end);
-  const context = await parser.parseDocument();
-  return new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
+  return documentOf(await parser.parseDocument());
 }
+
+/** The document over a parsed context, as PDFDocument.load(…, { ignoreEncryption: true, updateMetadata: false }) makes it (its constructor is private). */
+export const documentOf = (context: PDFContext): PDFDocument =>
+  new (PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument)(context, true, false);
 
 /** PDFName.of decodes its argument each call: the verifier asks for the same few names for every object. */
 const names = new Map<string, PDFName>();

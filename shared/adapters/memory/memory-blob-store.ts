@@ -6,7 +6,7 @@ export class MemoryBlobStore implements BlobStore {
   private readonly posts = new Map<string, { key: string; maxBytes: number; expiresAt: number; metadata: Record<string, string> }>();
 
   put(key: string, body: BlobBody, contentType: string): Promise<void> {
-    const bytes = body instanceof Uint8Array ? new Uint8Array(body) : joined(body);
+    const bytes = body instanceof Uint8Array ? new Uint8Array(body) : Buffer.concat(body); // a new buffer: the copy the store keeps
     this.objects.set(key, { bytes, contentType, metadata: {} });
     return Promise.resolve();
   }
@@ -53,15 +53,4 @@ export class MemoryBlobStore implements BlobStore {
   retain(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-/** The chunks in one new buffer: the copy the store keeps. */
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
